@@ -1,0 +1,31 @@
+// The background: a service worker in Chrome, an event page in Firefox. It only wires message
+// handlers to browser APIs; it may be stopped between any two events and keeps nothing in memory
+// that matters (every answer comes from IndexedDB).
+import browser from 'webextension-polyfill';
+import { createRouter, senderKind } from '../messaging/router';
+import { sendToTab } from '../messaging/send';
+import { openDejaReadDB, PageRepository } from '../storage';
+import { showVerdictOnTab } from './badge';
+import { createHandlers } from './handlers';
+
+let repository: Promise<PageRepository> | undefined;
+
+const handlers = createHandlers({
+  repository: () => (repository ??= openDejaReadDB().then((db) => new PageRepository(db))),
+  now: () => Date.now(),
+  showOnTab: showVerdictOnTab,
+  askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
+});
+
+const origin = browser.runtime.getURL('');
+browser.runtime.onMessage.addListener(
+  createRouter(
+    handlers,
+    { 'content:pageSeen': 'content', 'popup:tabStatus': 'extension-page', 'options:export': 'extension-page' },
+    (sender) => senderKind(sender, browser.runtime.id, origin),
+  ),
+);
+
+browser.runtime.onInstalled.addListener(({ reason }) => {
+  if (reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });
+});

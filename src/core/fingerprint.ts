@@ -1,0 +1,19 @@
+// The fingerprint of a text: normalise, extract features, simhash. The algorithm version names
+// every choice below; any change that can change a fingerprint must change ALGORITHM.
+import { normalizeText } from './normalize';
+import { simhashHex, type SimhashOptions } from './simhash';
+
+/** Version of the fingerprint algorithm; stored with every record and export. */
+export const ALGORITHM = 'dr1';
+
+/** The feature choices of ALGORITHM (see docs/fingerprint.md for how they were chosen). */
+export const FINGERPRINT_OPTIONS: Readonly<SimhashOptions> = Object.freeze({
+  wordShingle: 1,
+  gram: 2,
+  weight: 'log',
+});
+
+/** 64-bit fingerprint of a text as 16 lowercase hex digits. */
+export function fingerprint(text: string): string {
+  return simhashHex(normalizeText(text), FINGERPRINT_OPTIONS);
+}

@@ -1,0 +1,60 @@
+// How much prose a text holds, comparably across scripts, and which language it looks like.
+// Chinese words average about 1.5 characters, so 1.5 Han/kana characters count as one word:
+// an English and a Chinese page of the same reading length get about the same count.
+import { BMP_CLASS, GRAM, isHanOrKana, WORD } from './scripts';
+
+export interface TextStats {
+  /** Reading length in word-equivalents. */
+  words: number;
+  /** A BCP 47 primary language subtag guessed from the script mix ('und' when unsure). */
+  lang: string;
+}
+
+const CJK_CHARS_PER_WORD = 1.5;
+const ENGLISH_MARKERS = /\b(?:the|and|of|to|is|that|with|for)\b/g;
+
+export function textStats(text: string): TextStats {
+  let latinWords = 0;
+  let hanKana = 0;
+  let kana = 0;
+  let hangul = 0;
+  let thai = 0;
+  let cyrillic = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const cls = c >= 0xd800 && c <= 0xdfff ? 0 : BMP_CLASS[c];
+    if (cls === WORD) {
+      if (!inWord) {
+        latinWords++;
+        inWord = true;
+      }
+      if (c >= 0xac00 && c <= 0xd7a3) hangul++;
+      else if (c >= 0x400 && c <= 0x52f) cyrillic++;
+    } else {
+      inWord = false;
+      if (cls === GRAM) {
+        if (isHanOrKana(c)) hanKana++;
+        else if (c >= 0xe01 && c <= 0xe4e) thai++;
+        if (c >= 0x3041 && c <= 0x30ff) kana++;
+      }
+    }
+  }
+  const words = Math.round(latinWords + hanKana / CJK_CHARS_PER_WORD + thai / 4);
+  return { words, lang: guessLang(text, { latinWords, hanKana, kana, hangul, thai, cyrillic }) };
+}
+
+function guessLang(
+  text: string,
+  n: { latinWords: number; hanKana: number; kana: number; hangul: number; thai: number; cyrillic: number },
+): string {
+  const total = n.latinWords + n.hanKana + n.thai + 1;
+  if (n.hanKana / total > 0.3) return n.kana > n.hanKana * 0.1 ? 'ja' : 'zh';
+  if (n.hangul > n.latinWords * 0.5 && n.hangul > 0) return 'ko';
+  if (n.thai / total > 0.3) return 'th';
+  if (n.cyrillic > n.latinWords) return 'ru';
+  const sample = text.slice(0, 20000).toLowerCase();
+  const markers = sample.match(ENGLISH_MARKERS)?.length ?? 0;
+  const sampleWords = Math.min(n.latinWords, sample.length / 6) + 1;
+  return markers / sampleWords > 0.05 ? 'en' : 'und';
+}

@@ -1,0 +1,28 @@
+// Typed senders. Errors come back as data from the router and are thrown again here.
+import browser from 'webextension-polyfill';
+import type { ContentProtocol, Protocol, Reply } from './protocol';
+
+function unwrap<R>(reply: unknown, type: string): R {
+  if (reply && typeof reply === 'object' && 'ok' in reply) return (reply as { ok: R }).ok;
+  if (reply && typeof reply === 'object' && 'error' in reply) {
+    const { name, message } = (reply as Extract<Reply<R>, { error: unknown }>).error;
+    const error = new Error(message);
+    error.name = name;
+    throw error;
+  }
+  throw new Error(`no answer to ${type}`);
+}
+
+/** Sends a message to the background and returns its typed answer. */
+export async function send<K extends keyof Protocol>(type: K, req: Protocol[K]['req']): Promise<Protocol[K]['res']> {
+  return unwrap(await browser.runtime.sendMessage({ type, req }), type);
+}
+
+/** Sends a message to the content script of a tab. */
+export async function sendToTab<K extends keyof ContentProtocol>(
+  tabId: number,
+  type: K,
+  req: ContentProtocol[K]['req'],
+): Promise<ContentProtocol[K]['res']> {
+  return unwrap(await browser.tabs.sendMessage(tabId, { type, req }), type);
+}

@@ -1,0 +1,37 @@
+// What both browser suites check the same way.
+import { expect } from 'vitest';
+
+/** The minimal page surface both Playwright and Puppeteer pages offer. */
+interface AnyPage {
+  goto(url: string): Promise<unknown>;
+  evaluate<R>(fn: () => R): Promise<Awaited<R>>;
+}
+
+/** Opens a page and waits until the extension has checked it (recorded or not). */
+export async function openAndSettle(page: AnyPage, url: string): Promise<void> {
+  await page.goto(url);
+  // The content script runs at document idle and answers within a few hundred milliseconds.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+}
+
+/** The text of the in-page notice, or null when none is shown. */
+export function noticeText(page: AnyPage): Promise<string | null> {
+  return page.evaluate(() => {
+    const box = document.getElementById('deja-read-notice')?.shadowRoot?.querySelector('[role="status"]');
+    return box?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+  });
+}
+
+export function expectWellFormedExport(doc: unknown, urls: string[]): void {
+  const d = doc as { format: string; version: number; algorithm: { name: string }; exportedAt: string; pages: Array<Record<string, unknown>> };
+  expect(d.format).toBe('deja-read-history');
+  expect(d.version).toBe(1);
+  expect(Number.isNaN(Date.parse(d.exportedAt))).toBe(false);
+  expect(d.pages.map((p) => p.url).sort()).toEqual([...urls].sort());
+  for (const p of d.pages) {
+    expect(p.fp).toMatch(/^[0-9a-f]{16}$/);
+    expect(p.algo).toBe(d.algorithm.name);
+    expect(p.visits).toBe(1);
+    expect([p.b0, p.b1, p.b2, p.b3]).toEqual([0, 4, 8, 12].map((i) => parseInt((p.fp as string).slice(i, i + 4), 16)));
+  }
+}

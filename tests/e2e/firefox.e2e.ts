@@ -1,0 +1,145 @@
+// The built add-on in real Firefox (puppeteer-core over WebDriver BiDi). BiDi cannot navigate a
+// tab to a moz-extension:// URL, so the extension's own pages are reached from the welcome page
+// the add-on opens on install, by setting location.href from inside it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distDir, FIREFOX_PATH } from './browsers';
+import { expectWellFormedExport, noticeText, openAndSettle } from './checks';
+import { startSite, type PageName, type Site } from './site';
+
+let site: Site;
+let browser: Browser;
+let profile: string;
+/** A tab showing one of the add-on's pages, with the full `browser.*` API. */
+let extensionPage: Page;
+let extensionOrigin: string;
+
+
+async function findExtensionPage(): Promise<Page> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    for (const p of await browser.pages()) {
+      const href = await p.evaluate(() => location.href).catch(() => '');
+      if (href.startsWith('moz-extension://')) return p;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the add-on did not open its welcome page');
+}
+
+/** Sends the extension page to another of the add-on's pages. */
+async function goToExtensionPage(path: string): Promise<void> {
+  const target = `${extensionOrigin}${path}`;
+  await extensionPage.evaluate((url) => void (location.href = url), target);
+  await extensionPage.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, target);
+}
+
+beforeAll(async () => {
+  site = await startSite();
+  profile = mkdtempSync(join(tmpdir(), 'deja-read-firefox-'));
+  browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    userDataDir: profile,
+    extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false },
+  });
+  await browser.installExtension(distDir('firefox'));
+  extensionPage = await findExtensionPage();
+  extensionOrigin = await extensionPage.evaluate(() => location.origin);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** The id of the tab showing `url`, asked of the add-on. */
+function tabIdOf(url: string): Promise<number> {
+  return extensionPage.evaluate(async (u) => {
+    // @ts-expect-error -- the WebExtension API of the add-on's page
+    const tabs: Array<{ id: number; url?: string }> = await browser.tabs.query({});
+    const tab = tabs.find((t) => t.url === u);
+    if (!tab) throw new Error(`no tab shows ${u}`);
+    return tab.id;
+  }, url);
+}
+
+/** What the popup shows for a tab (the popup page opened in the add-on's own tab). */
+async function popupFor(url: string): Promise<{ status: string; items: string[]; links: string[] }> {
+  const tabId = await tabIdOf(url);
+  await goToExtensionPage(`/src/popup/index.html?tab=${tabId}`);
+  await extensionPage.waitForFunction(() => !document.getElementById('status')?.textContent?.includes('Checking'));
+  return extensionPage.evaluate(() => ({
+    status: document.getElementById('status')?.textContent ?? '',
+    items: [...document.querySelectorAll('#matches li')].map((li) => li.textContent ?? ''),
+    links: [...document.querySelectorAll<HTMLAnchorElement>('#matches li a')].map((a) => a.href),
+  }));
+}
+
+describe.each([
+  ['English', 'en'],
+  ['Chinese', 'zh'],
+] as const)('Firefox, %s pages', (_name, lang) => {
+  const A = `${lang}A` as PageName;
+  const B = `${lang}B` as PageName;
+  const C = `${lang}C` as PageName;
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await page.close();
+  });
+
+  it('says nothing on the first article', async () => {
+    await openAndSettle(page, site.url(A));
+    expect(await noticeText(page)).toBeNull();
+    expect((await popupFor(site.url(A))).status).toContain("haven't read anything like this");
+  });
+
+  it('flags the same article on another site, and the popup lists the first', async () => {
+    await openAndSettle(page, site.url(B));
+    await expect.poll(() => noticeText(page)).toContain("You've read this before");
+    expect(await noticeText(page)).toContain(site.title(A));
+
+    const popup = await popupFor(site.url(B));
+    expect(popup.status).toContain("You've read this before");
+    expect(popup.items).toHaveLength(1);
+    expect(popup.items[0]).toContain(site.title(A));
+    expect(popup.links).toEqual([site.url(A)]);
+  });
+
+  it('does not flag an unrelated article', async () => {
+    await openAndSettle(page, site.url(C));
+    expect(await noticeText(page)).toBeNull();
+    const popup = await popupFor(site.url(C));
+    expect(popup.status).toContain("haven't read anything like this");
+    expect(popup.items).toHaveLength(0);
+  });
+});
+
+describe('Firefox, export', () => {
+  it('exports the history with every page read and well-formed fingerprints', async () => {
+    await goToExtensionPage('/src/options/index.html');
+    // Keep the document the button hands to the download, instead of saving a file.
+    await extensionPage.evaluate(() => {
+      const w = window as unknown as { exported: Promise<string> };
+      const original = URL.createObjectURL.bind(URL);
+      w.exported = new Promise((resolve) => {
+        URL.createObjectURL = (blob: Blob | MediaSource) => {
+          if (blob instanceof Blob) void blob.text().then(resolve);
+          return original(blob);
+        };
+      });
+    });
+    await extensionPage.click('#export');
+    const text = await extensionPage.evaluate(() => (window as unknown as { exported: Promise<string> }).exported);
+    expectWellFormedExport(JSON.parse(text), (['enA', 'enB', 'enC', 'zhA', 'zhB', 'zhC'] as const).map((p) => site.url(p)));
+    await extensionPage.waitForFunction(() => document.getElementById('export-status')?.textContent === 'Exported 6 pages.');
+  });
+});

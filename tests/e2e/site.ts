@@ -1,0 +1,99 @@
+// A small web server on 127.0.0.1 serving our own fixture articles in two different site
+// templates: the same article on two sites must be recognised; the page chrome must not matter.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface Article {
+  lang: string;
+  title: string;
+  paragraphs: string[];
+}
+
+const articlesDir = new URL('../fixtures/articles/', import.meta.url);
+
+export function loadArticle(name: string): Article {
+  return JSON.parse(readFileSync(new URL(`${name}.json`, articlesDir), 'utf8')) as Article;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const paras = (a: Article) => a.paragraphs.map((p) => `<p>${esc(p)}</p>`).join('\n');
+
+/** "The Daily Courier": a plain news site. */
+function courier(a: Article): string {
+  const zh = a.lang.startsWith('zh');
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} | ${zh ? '每日信使' : 'The Daily Courier'}</title>
+<style>body{font-family:Georgia,serif;max-width:720px;margin:auto}nav a{margin-right:1em}</style></head>
+<body><header><h2>${zh ? '每日信使' : 'The Daily Courier'}</h2>
+<nav><a href="/">${zh ? '首页' : 'Home'}</a><a href="/city">${zh ? '城市' : 'City'}</a><a href="/life">${zh ? '生活' : 'Life'}</a><a href="/opinion">${zh ? '评论' : 'Opinion'}</a></nav></header>
+<main><article><h1>${esc(a.title)}</h1><p class="byline">${zh ? '本报记者' : 'By our city desk'}</p>
+${paras(a)}
+</article></main>
+<footer><p>© ${zh ? '每日信使' : 'The Daily Courier'}</p></footer></body></html>`;
+}
+
+/** "Weekend Digest": another site reposting articles, with a sidebar, comments and a big footer. */
+function digest(a: Article): string {
+  const zh = a.lang.startsWith('zh');
+  const sidebar = zh
+    ? ['热门：十个省钱小窍门', '本周最受欢迎的食谱', '如何挑选一辆二手自行车', '读者来信：关于噪音的烦恼']
+    : ['Popular: ten ways to save on heating', 'This week’s most cooked recipes', 'How to choose a second-hand bicycle', 'Letters: the noise next door'];
+  const comments = zh
+    ? ['我们小区也该有一个这样的地方。', '借过一次梯子，很方便。']
+    : ['We need one of these in our town.', 'Borrowed a ladder once, very handy.'];
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} — ${zh ? '周末文摘' : 'Weekend Digest'}</title>
+<style>.wrap{display:flex;gap:2em}.side{width:240px;font-size:13px}</style></head>
+<body><div class="top-bar"><span>${zh ? '周末文摘 · 好文章值得再读' : 'Weekend Digest · good reads, collected'}</span>
+<a href="/login">${zh ? '登录' : 'Sign in'}</a> <a href="/subscribe">${zh ? '订阅' : 'Subscribe'}</a></div>
+<ul class="menu"><li><a href="/news">${zh ? '新闻' : 'News'}</a></li><li><a href="/ideas">${zh ? '观点' : 'Ideas'}</a></li><li><a href="/home">${zh ? '家居' : 'Home &amp; garden'}</a></li></ul>
+<div class="wrap"><div class="content"><div class="post"><h1 class="post-title">${esc(a.title)}</h1>
+<div class="post-body">${paras(a)}</div></div>
+<section class="comments"><h3>${zh ? '评论' : 'Comments'}</h3>${comments.map((c) => `<div class="comment">${esc(c)}</div>`).join('')}</section></div>
+<aside class="side"><h4>${zh ? '相关阅读' : 'Read next'}</h4><ul>${sidebar.map((s) => `<li><a href="/r">${esc(s)}</a></li>`).join('')}</ul></aside></div>
+<footer><p>${zh ? '关于我们 · 联系方式 · 隐私政策' : 'About · Contact · Privacy'}</p><p>© Weekend Digest</p></footer></body></html>`;
+}
+
+/** A (original), B (the same article on another site), C (an unrelated article) per language. */
+export const PAGES = {
+  enA: { path: '/courier/en/tool-libraries.html', article: 'en-library', template: courier },
+  enB: { path: '/digest/2026/11/the-library-that-lends-drills.html', article: 'en-library', template: digest },
+  enC: { path: '/courier/en/winter-balcony.html', article: 'en-balcony', template: courier },
+  zhA: { path: '/courier/zh/tool-libraries.html', article: 'zh-library', template: courier },
+  zhB: { path: '/digest/2026/11/zh-tool-library.html', article: 'zh-library', template: digest },
+  zhC: { path: '/courier/zh/winter-balcony.html', article: 'zh-balcony', template: courier },
+} as const;
+
+export type PageName = keyof typeof PAGES;
+
+export interface Site {
+  url(page: PageName): string;
+  title(page: PageName): string;
+  close(): Promise<void>;
+}
+
+/** The HTML of a fixture page. */
+export function renderPage(name: PageName): string {
+  const page = PAGES[name];
+  return page.template(loadArticle(page.article));
+}
+
+export async function startSite(): Promise<Site> {
+  const byPath = new Map<string, string>();
+  const titles = new Map<PageName, string>();
+  for (const name of Object.keys(PAGES) as PageName[]) {
+    byPath.set(PAGES[name].path, renderPage(name));
+    titles.set(name, loadArticle(PAGES[name].article).title);
+  }
+  const server: Server = createServer((req, res) => {
+    const html = byPath.get(new URL(req.url ?? '/', 'http://x').pathname);
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html ?? '<!doctype html><title>Not found</title><p>Not found</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (page) => `http://127.0.0.1:${port}${PAGES[page].path}`,
+    title: (page) => titles.get(page) ?? '',
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { blocksOf, fingerprint, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
+import { popcount32 } from '../../src/core/hamming';
+import { loadArticle } from '../e2e/site';
+
+const en = loadArticle('en-library').paragraphs.join('\n\n');
+const en2 = loadArticle('en-balcony').paragraphs.join('\n\n');
+const zh = loadArticle('zh-library').paragraphs.join('\n\n');
+const zh2 = loadArticle('zh-balcony').paragraphs.join('\n\n');
+
+describe('fingerprint', () => {
+  it('is 16 lowercase hex digits and the same for the same text', () => {
+    expect(fingerprint(en)).toMatch(/^[0-9a-f]{16}$/);
+    expect(fingerprint(en)).toBe(fingerprint(String(en)));
+  });
+
+  it('ignores case, full-width forms and how whitespace is laid out', () => {
+    const text = 'Tool libraries lend drills, ladders and pasta machines to their members.';
+    expect(fingerprint(text.toUpperCase())).toBe(fingerprint(text));
+    expect(fingerprint(text.replace(/ /g, ' \n\t '))).toBe(fingerprint(text));
+    const fullWidth = text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    expect(fingerprint(fullWidth)).toBe(fingerprint(text));
+    expect(fingerprint('中文，文本')).toBe(fingerprint('中文,文本'));
+  });
+
+  it('keeps a copy with one changed sentence within distance 3 and unrelated texts far apart', () => {
+    const edited = en.replace('Nobody here is waiting for bread.', 'None of them came for bread.');
+    expect(hamming(fingerprint(en), fingerprint(edited))).toBeLessThanOrEqual(3);
+    expect(hamming(fingerprint(en), fingerprint(en2))).toBeGreaterThan(12);
+  });
+
+  it('fingerprints Chinese text by its characters: near copies close, different articles far', () => {
+    const edited = zh.replace('排队的人并不是来买面包的', '排队的人不是来买面包');
+    expect(hamming(fingerprint(zh), fingerprint(edited))).toBeLessThanOrEqual(3);
+    expect(hamming(fingerprint(zh), fingerprint(zh2))).toBeGreaterThan(12);
+    // Public simhash libraries that drop non-ASCII give every Chinese text the same value.
+    expect(new Set([zh, zh2, '日本語の文章です。', '한국어 문장입니다'].map(fingerprint)).size).toBe(4);
+  });
+
+  it('gives empty and whitespace-only text the zero fingerprint', () => {
+    expect(fingerprint('')).toBe('0000000000000000');
+    expect(fingerprint(' \n\t ')).toBe('0000000000000000');
+  });
+});
+
+describe('hex, Hamming distance and blocks', () => {
+  it('round-trips halves through hex', () => {
+    expect(toHex(0xdeadbeef, 0x00000001)).toBe('deadbeef00000001');
+    expect(fromHex('deadbeef00000001')).toEqual({ hi: 0xdeadbeef, lo: 1 });
+    expect(() => fromHex('DEADBEEF00000001')).toThrow(/16 lowercase hex/);
+    expect(() => fromHex('abc')).toThrow();
+  });
+
+  it('counts differing bits', () => {
+    expect(popcount32(0xffffffff)).toBe(32);
+    expect(hamming('0000000000000000', 'ffffffffffffffff')).toBe(64);
+    expect(hamming('8000000000000001', '0000000000000000')).toBe(2);
+    expect(hamming('0123456789abcdef', '0123456789abcdef')).toBe(0);
+  });
+
+  it('splits into four 16-bit blocks, most significant first', () => {
+    expect(blocksOf('0123456789abcdef')).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef]);
+  });
+
+  it('probes a block and its sixteen one-bit neighbours', () => {
+    expect(probeKeys(0x00f0, false)).toEqual([0x00f0]);
+    const keys = probeKeys(0x00f0, true);
+    expect(new Set(keys).size).toBe(17);
+    for (const k of keys.slice(1)) expect(popcount32(k ^ 0x00f0)).toBe(1);
+  });
+});
+
+describe('text statistics', () => {
+  it('counts English words and Chinese characters on one reading-length scale', () => {
+    expect(textStats('one two three four').words).toBe(4);
+    expect(textStats('一二三四五六').words).toBe(4);
+    expect(textStats(en).lang).toBe('en');
+    expect(textStats(zh).lang).toBe('zh');
+    expect(textStats('これは日本語の文章です。ひらがなとカタカナ。').lang).toBe('ja');
+  });
+
+  it('normalises compatibility forms and case', () => {
+    expect(normalizeText('ＡＢＣ１２３')).toBe('abc123');
+  });
+});
+
+describe('decision', () => {
+  it('flags close fingerprints of long enough pages only', () => {
+    expect(judgePair({ fp: '0000000000000000', words: 500 }, { fp: '0000000000000007', words: 500 }).flagged).toBe(true);
+    expect(judgePair({ fp: '0000000000000000', words: 500 }, { fp: '000000000000000f', words: 500 }).flagged).toBe(false);
+    expect(judgePair({ fp: '0000000000000000', words: 10 }, { fp: '0000000000000000', words: 500 }).flagged).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { fingerprint, hamming } from '../../src/core';
+import { extractArticle } from '../../src/content/extract';
+import { loadArticle, PAGES, renderPage } from '../e2e/site';
+
+const doc = (html: string) => new JSDOM(html).window.document;
+
+describe('extractArticle', () => {
+  it.each(['en', 'zh'] as const)('pulls the same %s article out of two different site templates', (lang) => {
+    const a = extractArticle(doc(renderPage(`${lang}A`)), 80);
+    const b = extractArticle(doc(renderPage(`${lang}B`)), 80);
+    if (!a.ok || !b.ok) throw new Error('not extracted');
+    const article = loadArticle(PAGES[`${lang}A`].article);
+    expect(a.article.title).toBe(article.title);
+    expect(a.article.text).toContain(article.paragraphs[2]);
+    expect(b.article.text).not.toMatch(/Sign in|Borrowed a ladder|登录|借过一次梯子/);
+    expect(hamming(fingerprint(a.article.text), fingerprint(b.article.text))).toBeLessThanOrEqual(3);
+  });
+
+  it('skips pages with too little prose', () => {
+    const r = extractArticle(doc('<html><body><nav><a href="/">Home</a></nav><p>Sign in to continue.</p></body></html>'), 80);
+    expect(r).toEqual({ ok: false, reason: 'too little text' });
+  });
+
+  it('skips a page without a body and a page too large to parse safely', () => {
+    const noBody = doc('<html></html>');
+    noBody.body.remove();
+    expect(extractArticle(noBody, 80).ok).toBe(false);
+    const huge = doc(`<html><body>${'<span>x</span>'.repeat(70_000)}</body></html>`);
+    expect(extractArticle(huge, 80)).toMatchObject({ ok: false, reason: expect.stringMatching(/too large/) });
+  });
+});
