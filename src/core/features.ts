@@ -1,18 +1,25 @@
 // Turns normalised text into 64-bit feature hashes in one pass, without building token strings:
-// words (optionally as shingles of consecutive words) for spaced scripts, character n-grams over
-// runs of Han/kana/Thai. Whitespace inside a run does not break it (extracted text wraps lines).
+// words (optionally as shingles of consecutive words) for spaced scripts; for scripts written
+// without spaces, character n-grams over runs, sized by how much one character means: a Han
+// character (about a morpheme) alone, a kana with the character before it (a syllable is too
+// little), a Thai/Lao/Khmer/Myanmar letter with the two before it. Whitespace inside a run does
+// not break it: extracted text wraps lines anywhere.
 import { combine, finish, SEED_A, SEED_B, stepA, stepB } from './hash';
-import { astralClass, BMP_CLASS, GRAM, WORD } from './scripts';
+import { ABUGIDA, astralClass, BMP_CLASS, HAN, isRunClass, WORD } from './scripts';
 
 export interface FeatureOptions {
   /** Words per feature for spaced scripts: 1 = single words, 2 = pairs of consecutive words... */
   wordShingle: number;
-  /** Characters per n-gram for scripts written without spaces. */
+  /** Characters per n-gram ending in a Han character (kana n-grams are at least 2, Thai at least 3). */
   gram: number;
 }
 
-/** Receives each feature's 64-bit hash as two unsigned 32-bit halves. */
-export type FeatureSink = (hi: number, lo: number) => void;
+/** Which tokenizer branch made a feature. */
+export const WORD_FEATURE = 0;
+export const GRAM_FEATURE = 1;
+
+/** Receives each feature's 64-bit hash as two unsigned 32-bit halves, and its kind. */
+export type FeatureSink = (hi: number, lo: number, kind: number) => void;
 
 const MAX_N = 8;
 
@@ -20,32 +27,17 @@ const MAX_N = 8;
 export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSink): void {
   const shingle = Math.max(1, Math.min(MAX_N, opts.wordShingle | 0));
   const gram = Math.max(1, Math.min(MAX_N, opts.gram | 0));
+  const kanaGram = Math.max(2, gram);
+  const abugidaGram = Math.max(3, gram);
   const out = new Uint32Array(2);
-
-  // Current word's running hashes.
-  let wa = SEED_A;
-  let wb = SEED_B;
-  let inWord = false;
   // The last `shingle` word hashes, as a ring.
   const wordHi = new Uint32Array(MAX_N);
   const wordLo = new Uint32Array(MAX_N);
-  let words = 0;
-  // The current n-gram run: its last `gram` code points, as a ring.
+  // The current run of characters written without spaces: its last MAX_N code points, as a ring.
   const run = new Int32Array(MAX_N);
-  let runLen = 0;
 
-  const endWord = (): void => {
-    finish(wa, wb, out);
-    wordHi[words % shingle] = out[0];
-    wordLo[words % shingle] = out[1];
-    words++;
-    if (words >= shingle) emitShingle(shingle);
-    wa = SEED_A;
-    wb = SEED_B;
-    inWord = false;
-  };
-  // Hash of the last `n` words, oldest first.
-  const emitShingle = (n: number): void => {
+  // Emits the shingle of the `n` words ending with word number `words - 1`, oldest first.
+  const emitShingle = (n: number, words: number): void => {
     const start = (words - n) % shingle;
     let hi = wordHi[start];
     let lo = wordLo[start];
@@ -55,26 +47,22 @@ export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSi
       hi = out[0];
       lo = out[1];
     }
-    emit(hi, lo);
+    emit(hi, lo, WORD_FEATURE);
   };
-  // Hash of the last `n` code points of the run, oldest first.
-  const emitGram = (n: number): void => {
-    let a = SEED_A ^ 0x5a5a;
-    let b = SEED_B ^ 0x5a5a;
-    for (let k = n; k > 0; k--) {
-      const c = run[(runLen - k) % gram];
-      a = stepA(a, c);
-      b = stepB(b, c);
-    }
-    finish(a, b, out);
-    emit(out[0], out[1]);
-  };
-  const endRun = (): void => {
-    // A run shorter than the n-gram size is one feature of its own.
-    if (runLen > 0 && runLen < gram) emitGram(runLen);
-    runLen = 0;
+  // Stores a finished word (running hashes wa, wb) as word number `words`, emitting its shingle.
+  const endWord = (wa: number, wb: number, words: number): void => {
+    finish(wa, wb, out);
+    wordHi[words % shingle] = out[0];
+    wordLo[words % shingle] = out[1];
+    if (words + 1 >= shingle) emitShingle(shingle, words + 1);
   };
 
+  // Loop state lives in locals (not captured by closures) so the engine keeps it in registers.
+  let wa = SEED_A;
+  let wb = SEED_B;
+  let inWord = false;
+  let words = 0;
+  let runLen = 0;
   const len = text.length;
   for (let i = 0; i < len; i++) {
     let c = text.charCodeAt(i);
@@ -90,23 +78,39 @@ export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSi
       cls = BMP_CLASS[c];
     }
     if (cls === WORD) {
-      if (runLen > 0) endRun();
+      runLen = 0;
       wa = stepA(wa, c);
       wb = stepB(wb, c);
       inWord = true;
-    } else if (cls === GRAM) {
-      if (inWord) endWord();
-      run[runLen % gram] = c;
+      continue;
+    }
+    if (inWord) {
+      endWord(wa, wb, words++);
+      wa = SEED_A;
+      wb = SEED_B;
+      inWord = false;
+    }
+    if (isRunClass(cls)) {
+      run[runLen & (MAX_N - 1)] = c;
       runLen++;
-      if (runLen >= gram) emitGram(gram);
-    } else {
-      if (inWord) endWord();
-      // Spaces and line breaks inside a run of Han or kana are layout, not content.
-      if (runLen > 0 && !(c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) endRun();
+      // At the start of a run the n-gram is shorter: every character still counts once.
+      let n = cls === HAN ? gram : cls === ABUGIDA ? abugidaGram : kanaGram;
+      if (n > runLen) n = runLen;
+      let a = SEED_A ^ 0x5a5a;
+      let b = SEED_B ^ 0x5a5a;
+      for (let k = n; k > 0; k--) {
+        const x = run[(runLen - k) & (MAX_N - 1)];
+        a = stepA(a, x);
+        b = stepB(b, x);
+      }
+      finish(a, b, out);
+      emit(out[0], out[1], GRAM_FEATURE);
+    } else if (!(c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+      // Spaces and line breaks inside a run are layout, not content; anything else ends the run.
+      runLen = 0;
     }
   }
-  if (inWord) endWord();
-  endRun();
+  if (inWord) endWord(wa, wb, words++);
   // A text of fewer words than a shingle still has one feature.
-  if (words > 0 && words < shingle) emitShingle(words);
+  if (words > 0 && words < shingle) emitShingle(words, words);
 }

@@ -8,12 +8,18 @@ export const ALGORITHM = 'dr1';
 
 /** The feature choices of ALGORITHM (see docs/fingerprint.md for how they were chosen). */
 export const FINGERPRINT_OPTIONS: Readonly<SimhashOptions> = Object.freeze({
-  wordShingle: 1,
-  gram: 2,
-  weight: 'log',
+  wordShingle: 1, // single words
+  gram: 1, // single Han characters (kana pairs, Thai/Lao/Khmer/Myanmar triples)
+  weight: 0.9, // word weight: count^0.9
+  gramWeight: 0.75, // character weight: count^0.75
 });
 
 /** 64-bit fingerprint of a text as 16 lowercase hex digits. */
 export function fingerprint(text: string): string {
   return simhashHex(normalizeText(text), FINGERPRINT_OPTIONS);
+}
+
+/** The fingerprint with other feature choices: for measuring alternatives, never stored. */
+export function fingerprintWith(text: string, options: SimhashOptions): string {
+  return simhashHex(normalizeText(text), options);
 }

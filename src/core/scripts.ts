@@ -5,8 +5,17 @@
 export const SEP = 0;
 /** A letter or digit of a script that separates words with spaces (Latin, Cyrillic, Greek, Korean...). */
 export const WORD = 1;
-/** A character of a script written without spaces (Han, kana, Thai...): features are character n-grams. */
-export const GRAM = 2;
+/** A Han ideograph: written without spaces, and one character carries about a morpheme. */
+export const HAN = 2;
+/** Kana: written without spaces, one character a syllable. */
+export const KANA = 3;
+/** Thai, Lao, Khmer, Myanmar: written without spaces between words, one character a sound. */
+export const ABUGIDA = 4;
+
+/** Scripts written without spaces: their features are character n-grams over runs. */
+export function isRunClass(cls: number): boolean {
+  return cls >= HAN;
+}
 
 // [first, last, class] — later ranges override earlier ones.
 const RANGES: ReadonlyArray<readonly [number, number, number]> = [
@@ -33,29 +42,29 @@ const RANGES: ReadonlyArray<readonly [number, number, number]> = [
   [0x6d5, 0x6ff, WORD],
   [0x900, 0xdff, WORD], // Indic scripts (Devanagari ... Sinhala)
   [0x964, 0x965, SEP], // danda
-  [0xe01, 0xe3a, GRAM], // Thai
-  [0xe40, 0xe4e, GRAM],
+  [0xe01, 0xe3a, ABUGIDA], // Thai
+  [0xe40, 0xe4e, ABUGIDA],
   [0xe50, 0xe59, WORD], // Thai digits
-  [0xe81, 0xedf, GRAM], // Lao
-  [0x1000, 0x1049, GRAM], // Myanmar
+  [0xe81, 0xedf, ABUGIDA], // Lao
+  [0x1000, 0x1049, ABUGIDA], // Myanmar
   [0x10a0, 0x10ff, WORD], // Georgian
   [0x1100, 0x11ff, WORD], // Hangul Jamo
-  [0x1780, 0x17d3, GRAM], // Khmer
+  [0x1780, 0x17d3, ABUGIDA], // Khmer
   [0x1e00, 0x1fff, WORD], // Latin Extended Additional, Greek Extended
-  [0x3005, 0x3007, GRAM], // 々 〆 〇
-  [0x3041, 0x309f, GRAM], // Hiragana
-  [0x30a1, 0x30fa, GRAM], // Katakana
-  [0x30fc, 0x30ff, GRAM], // ー ヽ ヾ ヿ
+  [0x3005, 0x3007, HAN], // 々 〆 〇
+  [0x3041, 0x309f, KANA], // Hiragana
+  [0x30a1, 0x30fa, KANA], // Katakana
+  [0x30fc, 0x30ff, KANA], // ー ヽ ヾ ヿ
   [0x3131, 0x318e, WORD], // Hangul compatibility Jamo
-  [0x31f0, 0x31ff, GRAM], // Katakana phonetic extensions
-  [0x3400, 0x4dbf, GRAM], // CJK Extension A
-  [0x4e00, 0x9fff, GRAM], // CJK Unified Ideographs
+  [0x31f0, 0x31ff, KANA], // Katakana phonetic extensions
+  [0x3400, 0x4dbf, HAN], // CJK Extension A
+  [0x4e00, 0x9fff, HAN], // CJK Unified Ideographs
   [0xac00, 0xd7a3, WORD], // Hangul syllables: Korean separates words with spaces
-  [0xf900, 0xfaff, GRAM], // CJK compatibility ideographs
+  [0xf900, 0xfaff, HAN], // CJK compatibility ideographs
   [0xff10, 0xff19, WORD], // full-width digits and letters (NFKC folds them; kept for direct callers)
   [0xff21, 0xff3a, WORD],
   [0xff41, 0xff5a, WORD],
-  [0xff66, 0xff9f, GRAM], // half-width katakana
+  [0xff66, 0xff9f, KANA], // half-width katakana
 ];
 
 /** Class of every BMP code unit. */
@@ -67,7 +76,7 @@ export const BMP_CLASS: Uint8Array = (() => {
 
 /** Class of a code point outside the BMP: CJK extensions B-H (planes 2 and 3) are Han; the rest separates. */
 export function astralClass(cp: number): number {
-  return cp >= 0x20000 && cp <= 0x3ffff ? GRAM : SEP;
+  return cp >= 0x20000 && cp <= 0x3ffff ? HAN : SEP;
 }
 
 /** Han or kana: the characters the reading-length estimate counts one by one. */

@@ -2,14 +2,16 @@
 // (an open-addressing table on the two hash halves), so the weight can be a function of the
 // term frequency; then each feature adds ±weight to 64 counters through per-byte tables
 // (8 additions per feature instead of 64).
-import { scanFeatures, type FeatureOptions } from './features';
+import { GRAM_FEATURE, scanFeatures, type FeatureOptions } from './features';
 import { toHex } from './fingerprint-hex';
 
-export type Weighting = 'tf' | 'log' | 'sqrt' | 'binary';
+export type Weighting = 'tf' | 'log' | 'sqrt' | 'binary' | number;
 
 export interface SimhashOptions extends FeatureOptions {
-  /** How a feature's count in the text becomes its weight. */
+  /** How a word feature's count in the text becomes its weight (a number p: count^p). */
   weight: Weighting;
+  /** The same for character n-gram features; defaults to `weight`. */
+  gramWeight?: Weighting;
 }
 
 export interface SimhashResult {
@@ -19,31 +21,65 @@ export interface SimhashResult {
   features: number;
 }
 
-// Scratch space reused between calls (the function stays pure: nothing survives into the result).
-let capacity = 1 << 12;
-let keysHi = new Uint32Array(capacity);
-let keysLo = new Uint32Array(capacity);
-let counts = new Uint32Array(capacity);
-const byteTables = new Float64Array(8 * 256);
+/**
+ * Counts occurrences per distinct 64-bit feature: open addressing on the two halves. The slots in
+ * use are listed, so clearing and reading cost O(distinct features), not O(capacity).
+ */
+class FeatureCounter {
+  capacity = 1 << 12;
+  keysHi = new Uint32Array(this.capacity);
+  keysLo = new Uint32Array(this.capacity);
+  counts = new Uint32Array(this.capacity);
+  kinds = new Uint8Array(this.capacity);
+  used = new Int32Array(this.capacity / 2);
+  distinct = 0;
 
-function grow(): void {
-  const oldHi = keysHi;
-  const oldLo = keysLo;
-  const oldCounts = counts;
-  capacity *= 2;
-  keysHi = new Uint32Array(capacity);
-  keysLo = new Uint32Array(capacity);
-  counts = new Uint32Array(capacity);
-  const mask = capacity - 1;
-  for (let i = 0; i < oldCounts.length; i++) {
-    if (oldCounts[i] === 0) continue;
-    let slot = oldLo[i] & mask;
-    while (counts[slot] !== 0) slot = (slot + 1) & mask;
-    keysHi[slot] = oldHi[i];
-    keysLo[slot] = oldLo[i];
-    counts[slot] = oldCounts[i];
+  add(hi: number, lo: number, kind: number): void {
+    const { keysHi, keysLo, counts } = this;
+    const mask = this.capacity - 1;
+    let slot = lo & mask;
+    for (;;) {
+      const n = counts[slot];
+      if (n === 0) break;
+      if (keysLo[slot] === lo && keysHi[slot] === hi) {
+        counts[slot] = n + 1;
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if ((this.distinct + 1) * 2 > this.capacity) {
+      this.grow();
+      this.add(hi, lo, kind);
+      return;
+    }
+    keysHi[slot] = hi;
+    keysLo[slot] = lo;
+    counts[slot] = 1;
+    this.kinds[slot] = kind;
+    this.used[this.distinct++] = slot;
+  }
+
+  private grow(): void {
+    const { keysHi, keysLo, counts, kinds, used, distinct } = this;
+    this.capacity *= 2;
+    this.keysHi = new Uint32Array(this.capacity);
+    this.keysLo = new Uint32Array(this.capacity);
+    this.counts = new Uint32Array(this.capacity);
+    this.kinds = new Uint8Array(this.capacity);
+    this.used = new Int32Array(this.capacity / 2);
+    this.distinct = 0;
+    for (let k = 0; k < distinct; k++) {
+      const i = used[k];
+      const before = this.distinct;
+      this.add(keysHi[i], keysLo[i], kinds[i]);
+      this.counts[this.used[before]] = counts[i];
+    }
   }
 }
+
+// Scratch space reused between calls (the function stays pure: nothing survives into the result).
+const counter = new FeatureCounter();
+const byteTables = new Float64Array(8 * 256);
 
 function weightOf(count: number, weighting: Weighting): number {
   switch (weighting) {
@@ -55,42 +91,37 @@ function weightOf(count: number, weighting: Weighting): number {
       return Math.sqrt(count);
     case 'binary':
       return 1;
+    default:
+      return Math.pow(count, weighting);
   }
+}
+
+/** Weights of counts 0..255 under one weighting, computed once: most features occur a few times. */
+const weightTables = new Map<Weighting, Float64Array>();
+function weightTable(weighting: Weighting): Float64Array {
+  let table = weightTables.get(weighting);
+  if (!table) {
+    table = new Float64Array(256);
+    for (let n = 1; n < 256; n++) table[n] = weightOf(n, weighting);
+    weightTables.set(weighting, table);
+  }
+  return table;
 }
 
 /** Simhash of already-normalised text. */
 export function simhashNormalized(text: string, opts: SimhashOptions): SimhashResult {
-  counts.fill(0);
-  let distinct = 0;
-  scanFeatures(text, opts, (hi, lo) => {
-    let mask = capacity - 1;
-    let slot = lo & mask;
-    for (;;) {
-      const n = counts[slot];
-      if (n === 0) break;
-      if (keysLo[slot] === lo && keysHi[slot] === hi) {
-        counts[slot] = n + 1;
-        return;
-      }
-      slot = (slot + 1) & mask;
-    }
-    if ((distinct + 1) * 2 > capacity) {
-      grow();
-      mask = capacity - 1;
-      slot = lo & mask;
-      while (counts[slot] !== 0) slot = (slot + 1) & mask;
-    }
-    keysHi[slot] = hi;
-    keysLo[slot] = lo;
-    counts[slot] = 1;
-    distinct++;
-  });
+  counter.distinct = 0;
+  scanFeatures(text, opts, (hi, lo, kind) => counter.add(hi, lo, kind));
+  const { keysHi, keysLo, counts, kinds, used, distinct } = counter;
 
   byteTables.fill(0);
-  for (let i = 0; i < capacity; i++) {
+  const wordWeights = weightTable(opts.weight);
+  const gramWeights = weightTable(opts.gramWeight ?? opts.weight);
+  for (let k = 0; k < distinct; k++) {
+    const i = used[k];
     const n = counts[i];
-    if (n === 0) continue;
-    const w = weightOf(n, opts.weight);
+    counts[i] = 0; // leaves the table empty for the next call
+    const w = n < 256 ? (kinds[i] === GRAM_FEATURE ? gramWeights : wordWeights)[n] : weightOf(n, kinds[i] === GRAM_FEATURE ? (opts.gramWeight ?? opts.weight) : opts.weight);
     const hi = keysHi[i];
     const lo = keysLo[i];
     byteTables[(hi >>> 24) | 0] += w;

@@ -1,7 +1,7 @@
 // How much prose a text holds, comparably across scripts, and which language it looks like.
 // Chinese words average about 1.5 characters, so 1.5 Han/kana characters count as one word:
 // an English and a Chinese page of the same reading length get about the same count.
-import { BMP_CLASS, GRAM, isHanOrKana, WORD } from './scripts';
+import { BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
 
 export interface TextStats {
   /** Reading length in word-equivalents. */
@@ -33,7 +33,7 @@ export function textStats(text: string): TextStats {
       else if (c >= 0x400 && c <= 0x52f) cyrillic++;
     } else {
       inWord = false;
-      if (cls === GRAM) {
+      if (isRunClass(cls)) {
         if (isHanOrKana(c)) hanKana++;
         else if (c >= 0xe01 && c <= 0xe4e) thai++;
         if (c >= 0x3041 && c <= 0x30ff) kana++;

@@ -1,5 +1,7 @@
 // What both browser suites check the same way.
 import { expect } from 'vitest';
+import { pinnedVectors, VECTORS } from '../fixtures/vectors';
+import type { Site } from './site';
 
 /** The minimal page surface both Playwright and Puppeteer pages offer. */
 interface AnyPage {
@@ -34,4 +36,14 @@ export function expectWellFormedExport(doc: unknown, urls: string[]): void {
     expect(p.visits).toBe(1);
     expect([p.b0, p.b1, p.b2, p.b3]).toEqual([0, 4, 8, 12].map((i) => parseInt((p.fp as string).slice(i, i + 4), 16)));
   }
+}
+
+/** The vectors long enough for the extension to fingerprint as pages. */
+export const browserVectors = Object.keys(VECTORS).filter((name) => VECTORS[name].browser);
+
+/** Each vector page was recorded with the fingerprint pinned in vectors.json (computed in Node). */
+export function expectVectorFingerprints(doc: { pages: Array<{ url: string; fp: string }> }, site: Site): void {
+  const pinned = pinnedVectors().fingerprints;
+  const seen = Object.fromEntries(browserVectors.map((name) => [name, doc.pages.find((p) => p.url === site.vectorUrl(name))?.fp]));
+  expect(seen).toEqual(Object.fromEntries(browserVectors.map((name) => [name, pinned[name]])));
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, distDir } from './browsers';
-import { expectWellFormedExport, noticeText, openAndSettle } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -122,15 +122,32 @@ describe.each([
   });
 });
 
+/** Clicks Export on the options page and reads the downloaded file. */
+async function exportedHistory(): Promise<{ doc: { pages: Array<{ url: string; fp: string }> }; filename: string; status: string }> {
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+  const [download] = await Promise.all([options.waitForEvent('download'), options.getByRole('button', { name: /Export history/ }).click()]);
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  await options.locator('#export-status').filter({ hasText: 'Exported' }).waitFor();
+  const status = await options.locator('#export-status').innerText();
+  await options.close();
+  return { doc, filename: download.suggestedFilename(), status };
+}
+
 describe('Chromium, export', () => {
   it('downloads the history with every page read and well-formed fingerprints', async () => {
-    const options = await context.newPage();
-    await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
-    const [download] = await Promise.all([options.waitForEvent('download'), options.getByRole('button', { name: /Export history/ }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^deja-read-history-\d{4}-\d{2}-\d{2}\.json$/);
-    const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const { doc, filename, status } = await exportedHistory();
+    expect(filename).toMatch(/^deja-read-history-\d{4}-\d{2}-\d{2}\.json$/);
     expectWellFormedExport(doc, (['enA', 'enB', 'enC', 'zhA', 'zhB', 'zhC'] as const).map((p) => site.url(p)));
-    await expect.poll(() => options.locator('#export-status').innerText()).toBe('Exported 6 pages.');
-    await options.close();
+    expect(status).toBe('Exported 6 pages.');
+  });
+});
+
+describe('Chromium, test vectors', () => {
+  it('fingerprints each vector page exactly as Node does', async () => {
+    const page = await context.newPage();
+    for (const name of browserVectors) await openAndSettle(page, site.vectorUrl(name));
+    await page.close();
+    expectVectorFingerprints((await exportedHistory()).doc, site);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
-import { expectWellFormedExport, noticeText, openAndSettle } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -123,23 +123,39 @@ describe.each([
   });
 });
 
+/** Clicks Export on the options page and keeps the document it hands to the download. */
+async function exportedHistory(): Promise<{ doc: { pages: Array<{ url: string; fp: string }> }; status: string }> {
+  await goToExtensionPage('/src/options/index.html');
+  await extensionPage.evaluate(() => {
+    const w = window as unknown as { exported: Promise<string> };
+    const original = URL.createObjectURL.bind(URL);
+    w.exported = new Promise((resolve) => {
+      URL.createObjectURL = (blob: Blob | MediaSource) => {
+        if (blob instanceof Blob) void blob.text().then(resolve);
+        return original(blob);
+      };
+    });
+  });
+  await extensionPage.click('#export');
+  const text = await extensionPage.evaluate(() => (window as unknown as { exported: Promise<string> }).exported);
+  await extensionPage.waitForFunction(() => document.getElementById('export-status')?.textContent?.startsWith('Exported'));
+  const status = await extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
+  return { doc: JSON.parse(text), status };
+}
+
 describe('Firefox, export', () => {
   it('exports the history with every page read and well-formed fingerprints', async () => {
-    await goToExtensionPage('/src/options/index.html');
-    // Keep the document the button hands to the download, instead of saving a file.
-    await extensionPage.evaluate(() => {
-      const w = window as unknown as { exported: Promise<string> };
-      const original = URL.createObjectURL.bind(URL);
-      w.exported = new Promise((resolve) => {
-        URL.createObjectURL = (blob: Blob | MediaSource) => {
-          if (blob instanceof Blob) void blob.text().then(resolve);
-          return original(blob);
-        };
-      });
-    });
-    await extensionPage.click('#export');
-    const text = await extensionPage.evaluate(() => (window as unknown as { exported: Promise<string> }).exported);
-    expectWellFormedExport(JSON.parse(text), (['enA', 'enB', 'enC', 'zhA', 'zhB', 'zhC'] as const).map((p) => site.url(p)));
-    await extensionPage.waitForFunction(() => document.getElementById('export-status')?.textContent === 'Exported 6 pages.');
+    const { doc, status } = await exportedHistory();
+    expectWellFormedExport(doc, (['enA', 'enB', 'enC', 'zhA', 'zhB', 'zhC'] as const).map((p) => site.url(p)));
+    expect(status).toBe('Exported 6 pages.');
+  });
+});
+
+describe('Firefox, test vectors', () => {
+  it('fingerprints each vector page exactly as Node does', async () => {
+    const page = await browser.newPage();
+    for (const name of browserVectors) await openAndSettle(page, site.vectorUrl(name));
+    await page.close();
+    expectVectorFingerprints((await exportedHistory()).doc, site);
   });
 });

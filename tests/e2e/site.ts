@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { VECTORS } from '../fixtures/vectors';
 
 interface Article {
   lang: string;
@@ -65,8 +66,18 @@ export const PAGES = {
 
 export type PageName = keyof typeof PAGES;
 
+/** A page holding only a vector text, one paragraph per blank-line-separated block. */
+function vectorPage(name: string, text: string): string {
+  const body = text.split(/\n\n/).map((p) => `<p>${esc(p)}</p>`).join('\n');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Vector ${esc(name)}</title></head><body><article>${body}</article></body></html>`;
+}
+
+export const vectorPath = (name: string) => `/vectors/${name}.html`;
+
 export interface Site {
   url(page: PageName): string;
+  /** URL of the page of a test vector (see tests/fixtures/vectors.ts). */
+  vectorUrl(name: string): string;
   title(page: PageName): string;
   close(): Promise<void>;
 }
@@ -84,6 +95,7 @@ export async function startSite(): Promise<Site> {
     byPath.set(PAGES[name].path, renderPage(name));
     titles.set(name, loadArticle(PAGES[name].article).title);
   }
+  for (const [name, v] of Object.entries(VECTORS)) if (v.browser) byPath.set(vectorPath(name), vectorPage(name, v.text()));
   const server: Server = createServer((req, res) => {
     const html = byPath.get(new URL(req.url ?? '/', 'http://x').pathname);
     res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
@@ -93,6 +105,7 @@ export async function startSite(): Promise<Site> {
   const { port } = server.address() as AddressInfo;
   return {
     url: (page) => `http://127.0.0.1:${port}${PAGES[page].path}`,
+    vectorUrl: (name) => `http://127.0.0.1:${port}${vectorPath(name)}`,
     title: (page) => titles.get(page) ?? '',
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

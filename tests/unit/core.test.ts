@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { blocksOf, fingerprint, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
+import { ALGORITHM, blocksOf, fingerprint, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
 import { popcount32 } from '../../src/core/hamming';
 import { loadArticle } from '../e2e/site';
+import { pinnedVectors, VECTORS } from '../fixtures/vectors';
 
 const en = loadArticle('en-library').paragraphs.join('\n\n');
 const en2 = loadArticle('en-balcony').paragraphs.join('\n\n');
@@ -89,5 +90,22 @@ describe('decision', () => {
     expect(judgePair({ fp: '0000000000000000', words: 500 }, { fp: '0000000000000007', words: 500 }).flagged).toBe(true);
     expect(judgePair({ fp: '0000000000000000', words: 500 }, { fp: '000000000000000f', words: 500 }).flagged).toBe(false);
     expect(judgePair({ fp: '0000000000000000', words: 10 }, { fp: '0000000000000000', words: 500 }).flagged).toBe(false);
+  });
+});
+
+describe('test vectors', () => {
+  const pinned = pinnedVectors();
+
+  it('are pinned for the current algorithm version (re-pin only with a new version)', () => {
+    expect(pinned.algorithm).toBe(ALGORITHM);
+    expect(Object.keys(pinned.fingerprints).sort()).toEqual(Object.keys(VECTORS).sort());
+  });
+
+  it.each(Object.keys(VECTORS))('%s gives its pinned fingerprint in Node', (name) => {
+    expect(fingerprint(VECTORS[name].text())).toBe(pinned.fingerprints[name]);
+  });
+
+  it('the megabyte vector is about 1 MB', () => {
+    expect(Buffer.byteLength(VECTORS.megabyte.text())).toBeGreaterThan(1_000_000);
   });
 });

@@ -1,0 +1,54 @@
+// Reads an evaluation corpus in the format of design.md: docs.jsonl, pairs.jsonl, docs/<id>.(html|txt).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CliError } from './documents';
+
+export interface CorpusDoc {
+  id: string;
+  path: string;
+  lang: string;
+  group: string;
+}
+
+export interface CorpusPair {
+  a: string;
+  b: string;
+  label: 'duplicate' | 'distinct';
+  kind: string;
+}
+
+async function readJsonl(file: string): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new CliError(`${file}: cannot read (is this a corpus directory?)`);
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (!line.trim()) return [];
+    try {
+      return [JSON.parse(line) as unknown];
+    } catch {
+      throw new CliError(`${file}:${i + 1}: not valid JSON`);
+    }
+  });
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+export async function readCorpus(dir: string): Promise<{ docs: CorpusDoc[]; pairs: CorpusPair[] }> {
+  const docs = (await readJsonl(join(dir, 'docs.jsonl'))).map((d, i) => {
+    const r = d as Record<string, unknown>;
+    if (!isString(r.id) || !isString(r.path) || !isString(r.group)) throw new CliError(`${join(dir, 'docs.jsonl')}:${i + 1}: needs "id", "path" and "group"`);
+    return { id: r.id, path: join(dir, r.path), lang: isString(r.lang) ? r.lang : 'und', group: r.group };
+  });
+  const ids = new Set(docs.map((d) => d.id));
+  const pairs = (await readJsonl(join(dir, 'pairs.jsonl'))).map((p, i): CorpusPair => {
+    const r = p as Record<string, unknown>;
+    const where = `${join(dir, 'pairs.jsonl')}:${i + 1}`;
+    if (!isString(r.a) || !isString(r.b) || (r.label !== 'duplicate' && r.label !== 'distinct')) throw new CliError(`${where}: needs "a", "b" and a "label" of duplicate or distinct`);
+    if (!ids.has(r.a) || !ids.has(r.b)) throw new CliError(`${where}: names a document not in docs.jsonl`);
+    return { a: r.a, b: r.b, label: r.label, kind: isString(r.kind) ? r.kind : r.label };
+  });
+  return { docs, pairs };
+}

@@ -1,0 +1,54 @@
+// Reads a document from disk the way the extension would see it: HTML goes through jsdom and the
+// content script's own extraction (Readability on a clone), plain text is taken as the article.
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { DEFAULT_MATCH_SETTINGS, fingerprint, textStats } from '../core';
+import { extractArticle } from '../content/extract';
+
+export interface LoadedDocument {
+  path: string;
+  /** The text that was fingerprinted ('' when the page holds no article). */
+  text: string;
+  fp: string;
+  /** Reading length in word-equivalents. */
+  words: number;
+  lang: string;
+  /** Why no article was extracted, when none was. */
+  skipped?: string;
+}
+
+/** A user-facing error: printed as one line, no stack trace. */
+export class CliError extends Error {}
+
+export function htmlToText(html: string, minWords = DEFAULT_MATCH_SETTINGS.minWords): { text: string; lang: string; skipped?: string } {
+  // Page scripts never run and sub-resources are never fetched; CSS parse errors are not ours to report.
+  const dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
+  try {
+    const result = extractArticle(dom.window.document, minWords);
+    return result.ok ? { text: result.article.text, lang: result.article.lang } : { text: '', lang: '', skipped: result.reason };
+  } finally {
+    dom.window.close();
+  }
+}
+
+export async function loadDocument(path: string): Promise<LoadedDocument> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`);
+  }
+  const ext = extname(path).toLowerCase();
+  let text = raw;
+  let declaredLang = '';
+  let skipped: string | undefined;
+  if (ext === '.html' || ext === '.htm' || ext === '.xhtml') {
+    ({ text, lang: declaredLang, skipped } = htmlToText(raw));
+  } else if (ext !== '.txt' && ext !== '.text' && ext !== '.md') {
+    throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
+  }
+  const stats = textStats(text);
+  return { path, text, fp: fingerprint(text), words: stats.words, lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
+}

@@ -1,0 +1,178 @@
+// The command line: the same core and extraction as the extension, in Node.
+//   npm run cli -- fingerprint FILE [--json]
+//   npm run cli -- compare A B [--json]
+//   npm run cli -- scan EXPORT.json [--json]
+//   npm run cli -- bench --corpus DIR [--json] [--features wordShingle=1,gram=2,weight=log]
+import { readFile } from 'node:fs/promises';
+import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, textStats, type SimhashOptions } from '../core';
+import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
+import { readCorpus } from './corpus';
+import { CliError, htmlToText, loadDocument } from './documents';
+import { clusterPages, parseExportPages } from './scan';
+
+const USAGE = `usage: npm run cli -- <command>
+  fingerprint FILE [--json]     fingerprint of a .html page (through Readability) or a .txt file
+  compare A B [--json]          both fingerprints, their distance, and the extension's verdict
+  scan EXPORT.json [--json]     clusters of near-duplicates in an exported history
+  bench --corpus DIR [--json]   quality benchmark on a corpus (docs.jsonl, pairs.jsonl, docs/)
+        [--features k=v,...]    measure other feature choices (wordShingle, gram, weight, gramWeight)`;
+
+function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) positional.push(a);
+    else if (a === '--json') flags.set('json', true);
+    else {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new CliError(`${a} needs a value`);
+      flags.set(a.slice(2), value);
+      i++;
+    }
+  }
+  return { positional, flags };
+}
+
+function parseFeatures(spec: string): SimhashOptions {
+  const options: SimhashOptions = { ...FINGERPRINT_OPTIONS };
+  for (const part of spec.split(',')) {
+    const [key, value] = part.split('=');
+    if (key === 'wordShingle' || key === 'gram') {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 8) throw new CliError(`--features: ${key} must be an integer from 1 to 8`);
+      options[key] = n;
+    } else if (key === 'weight' || key === 'gramWeight') {
+      const power = Number(value);
+      if (value === 'tf' || value === 'log' || value === 'sqrt' || value === 'binary') options[key] = value;
+      else if (value !== '' && Number.isFinite(power) && power >= 0 && power <= 4) options[key] = power;
+      else throw new CliError(`--features: ${key} must be tf, log, sqrt, binary or a power from 0 to 4`);
+    } else {
+      throw new CliError(`--features: unknown "${part}" (wordShingle=N, gram=N, weight=W, gramWeight=W)`);
+    }
+  }
+  return options;
+}
+
+async function fingerprintCommand(files: string[], json: boolean): Promise<void> {
+  if (files.length !== 1) throw new CliError('fingerprint needs one FILE');
+  const d = await loadDocument(files[0]);
+  const out = { file: d.path, fp: d.fp, algorithm: ALGORITHM, chars: d.text.length, words: d.words, lang: d.lang, ...(d.skipped ? { skipped: d.skipped } : {}) };
+  if (json) console.log(JSON.stringify(out));
+  else {
+    console.log(`${d.fp}  ${d.path}`);
+    console.log(`algorithm ${ALGORITHM}, ${d.text.length} characters extracted (${d.words} word-equivalents), language ${d.lang}`);
+    if (d.skipped) console.log(`no article found: ${d.skipped} — the extension would not check this page`);
+  }
+}
+
+async function compareCommand(files: string[], json: boolean): Promise<void> {
+  if (files.length !== 2) throw new CliError('compare needs two files: A B');
+  const [a, b] = await Promise.all(files.map(loadDocument));
+  const verdict = judgePair(a, b, DEFAULT_MATCH_SETTINGS);
+  const label = verdict.flagged ? 'read before (near-duplicate)' : a.words < DEFAULT_MATCH_SETTINGS.minWords || b.words < DEFAULT_MATCH_SETTINGS.minWords ? 'not compared (too little prose)' : 'different';
+  if (json) console.log(JSON.stringify({ a: { file: a.path, fp: a.fp, words: a.words }, b: { file: b.path, fp: b.fp, words: b.words }, distance: verdict.distance, flagged: verdict.flagged, settings: DEFAULT_MATCH_SETTINGS }));
+  else {
+    console.log(`${a.fp}  ${a.path}\n${b.fp}  ${b.path}`);
+    console.log(`distance ${verdict.distance} of 64 bits (flagged at ≤ ${DEFAULT_MATCH_SETTINGS.maxDistance}): ${label}`);
+  }
+}
+
+async function scanCommand(files: string[], json: boolean): Promise<void> {
+  if (files.length !== 1) throw new CliError('scan needs one EXPORT.json');
+  let text: string;
+  try {
+    text = await readFile(files[0], 'utf8');
+  } catch {
+    throw new CliError(`${files[0]}: cannot read`);
+  }
+  const pages = parseExportPages(text, files[0]);
+  const clusters = clusterPages(pages, DEFAULT_MATCH_SETTINGS.maxDistance);
+  if (json) {
+    console.log(JSON.stringify({ pages: pages.length, clusters: clusters.map((c) => c.map(({ url, title, fp }) => ({ url, title, fp }))) }));
+    return;
+  }
+  console.log(`${pages.length} pages, ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of near-duplicates`);
+  clusters.forEach((c, i) => {
+    console.log(`\n#${i + 1} (${c.length} pages)`);
+    for (const p of c) console.log(`  ${p.fp}  ${p.title || '(untitled)'}\n                    ${p.url}`);
+  });
+}
+
+async function benchCommand(flags: Map<string, string | true>, json: boolean): Promise<void> {
+  const dir = flags.get('corpus');
+  if (typeof dir !== 'string') throw new CliError('bench needs --corpus DIR');
+  const featureSpec = flags.get('features');
+  const options = typeof featureSpec === 'string' ? parseFeatures(featureSpec) : FINGERPRINT_OPTIONS;
+  const started = performance.now();
+  const { docs, pairs } = await readCorpus(dir);
+  const printed: PrintedDoc[] = [];
+  let skipped = 0;
+  for (const doc of docs) {
+    let raw: string;
+    try {
+      raw = await readFile(doc.path, 'utf8');
+    } catch {
+      throw new CliError(`${doc.path}: cannot read (listed in docs.jsonl)`);
+    }
+    const text = /\.x?html?$/i.test(doc.path) ? htmlToText(raw).text : raw;
+    if (!text) skipped++;
+    printed.push({ ...doc, fp: fingerprintWith(text, options), words: textStats(text).words });
+  }
+  const report = scoreCorpus(printed, pairs, DEFAULT_MATCH_SETTINGS);
+  const seconds = (performance.now() - started) / 1000;
+  const algorithm = options === FINGERPRINT_OPTIONS ? ALGORITHM : `${ALGORITHM}+${featureSpec}`;
+  if (json) {
+    console.log(JSON.stringify({ corpus: dir, docs: docs.length, algorithm, settings: DEFAULT_MATCH_SETTINGS, ...report, seconds: Number(seconds.toFixed(2)) }));
+  } else {
+    console.log(
+      formatQuality(
+        report,
+        `corpus ${dir}: ${docs.length} documents (${skipped} without an article), ${pairs.length} listed pairs\nalgorithm ${algorithm}, settings ${JSON.stringify(DEFAULT_MATCH_SETTINGS)}, ${seconds.toFixed(1)} s`,
+      ),
+    );
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    const { positional, flags } = parseArgs(rest);
+    const json = flags.has('json');
+    switch (command) {
+      case 'fingerprint':
+        await fingerprintCommand(positional, json);
+        break;
+      case 'compare':
+        await compareCommand(positional, json);
+        break;
+      case 'scan':
+        await scanCommand(positional, json);
+        break;
+      case 'bench':
+        await benchCommand(flags, json);
+        break;
+      case undefined:
+      case 'help':
+      case '--help':
+        console.log(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        throw new CliError(`unknown command "${command}" (see: npm run cli -- help)`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof CliError) {
+      console.error(`deja-read: ${e.message}`);
+      return 2;
+    }
+    console.error(`deja-read: unexpected error: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ''))) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main';
+import { fingerprint } from '../../src/core';
+import { loadArticle, renderPage, type PageName } from '../e2e/site';
+
+const dir = mkdtempSync(join(tmpdir(), 'deja-read-cli-'));
+const file = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const page = (name: PageName) => file(`${name}.html`, renderPage(name));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  const code = await main(argv);
+  vi.restoreAllMocks();
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('cli fingerprint and compare', () => {
+  it('fingerprints a text file like the core does', async () => {
+    const text = loadArticle('zh-balcony').paragraphs.join('\n');
+    const r = await run('fingerprint', file('a.txt', text), '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ fp: fingerprint(text), algorithm: 'dr1', chars: text.length, lang: 'zh' });
+  });
+
+  it('extracts the article of an HTML page before fingerprinting', async () => {
+    const r = await run('fingerprint', page('enA'));
+    expect(r.out).toMatch(/^[0-9a-f]{16} {2}/);
+    expect(r.out).toMatch(/language en/);
+  });
+
+  it('gives the verdict the extension would give', async () => {
+    const same = JSON.parse((await run('compare', page('zhA'), page('zhB'), '--json')).out);
+    expect(same.flagged).toBe(true);
+    const different = await run('compare', page('enA'), page('enC'));
+    expect(different.out).toMatch(/: different$/m);
+  });
+
+  it('says what is wrong in one line, with a non-zero exit', async () => {
+    for (const [args, message] of [
+      [['fingerprint', join(dir, 'missing.txt')], /missing\.txt: no such file/],
+      [['fingerprint', file('x.pdf', '%PDF')], /unsupported file type "\.pdf"/],
+      [['compare', join(dir, 'a.txt')], /compare needs two files/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['bench'], /bench needs --corpus DIR/],
+      [['bench', '--corpus', join(dir, 'nowhere')], /docs\.jsonl: cannot read/],
+      [['scan', file('bad.json', '{"format": "deja-read-history", "pages": [')], /bad\.json: not valid JSON/],
+      [['scan', file('other.json', '{"format": "something-else"}')], /not a Déjà Read history export/],
+    ] as const) {
+      const r = await run(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err.split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(message);
+    }
+  });
+});
+
+describe('cli scan', () => {
+  it('finds the clusters of near-duplicates in an exported history', async () => {
+    const en = loadArticle('en-library').paragraphs.join('\n');
+    const other = loadArticle('en-balcony').paragraphs.join('\n');
+    const pages = [
+      { url: 'https://a.example/1', title: 'Original', fp: fingerprint(en), algo: 'dr1' },
+      { url: 'https://b.example/2', title: 'Repost', fp: fingerprint(`${en}\nShare this article.`), algo: 'dr1' },
+      { url: 'https://a.example/3', title: 'Other', fp: fingerprint(other), algo: 'dr1' },
+    ];
+    const r = await run('scan', file('export.json', JSON.stringify({ format: 'deja-read-history', version: 1, pages })), '--json');
+    const result = JSON.parse(r.out);
+    expect(result.pages).toBe(3);
+    expect(result.clusters.map((c: Array<{ url: string }>) => c.map((p) => p.url).sort())).toEqual([['https://a.example/1', 'https://b.example/2']]);
+  });
+});
+
+describe('cli bench', () => {
+  it('scores any corpus in the format, reporting unknown kinds under their own names', async () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'deja-read-corpus-'));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(corpus, 'docs'));
+    const docs = [
+      ['a', 'enA', 'library'],
+      ['b', 'enB', 'library'],
+      ['c', 'enC', 'balcony'],
+      ['d', 'zhA', 'zh-library'],
+      ['e', 'zhB', 'zh-library'],
+      ['f', 'zhC', 'zh-balcony'],
+    ] as const;
+    for (const [id, name] of docs) writeFileSync(join(corpus, 'docs', `${id}.html`), renderPage(name));
+    writeFileSync(join(corpus, 'docs', 'g.txt'), loadArticle('ja-walk').paragraphs.join('\n'));
+    writeFileSync(
+      join(corpus, 'docs.jsonl'),
+      [...docs.map(([id, name, group]) => ({ id, path: `docs/${id}.html`, lang: name.slice(0, 2), group })), { id: 'g', path: 'docs/g.txt', lang: 'ja', group: 'walk' }]
+        .map((d) => JSON.stringify(d))
+        .join('\n'),
+    );
+    writeFileSync(
+      join(corpus, 'pairs.jsonl'),
+      [
+        { a: 'a', b: 'b', label: 'duplicate', kind: 'other-template' },
+        { a: 'd', b: 'e', label: 'duplicate', kind: 'other-template' },
+        { a: 'a', b: 'c', label: 'distinct', kind: 'same-site' },
+      ]
+        .map((p) => JSON.stringify(p))
+        .join('\n'),
+    );
+    const r = await run('bench', '--corpus', corpus, '--json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report).toMatchObject({
+      docs: 7,
+      algorithm: 'dr1',
+      duplicate: { 'other-template': { pairs: 2, flagged: 2, recall: 1 }, all: { pairs: 2, flagged: 2, recall: 1 } },
+      hardNegative: { 'same-site': { pairs: 1, flagged: 0, rate: 0 } },
+      crossGroup: { pairs: 21 - 2, flagged: 0, fpr: 0 },
+    });
+    expect(typeof report.seconds).toBe('number');
+  });
+});
