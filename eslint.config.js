@@ -16,6 +16,7 @@ export default tseslint.config(
         { property: 'outerHTML', message: 'Use textContent or DOM nodes: page text is untrusted.' },
         { property: 'insertAdjacentHTML', message: 'Use DOM nodes: page text is untrusted.' },
       ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-eval': 'error',
       'no-implied-eval': 'error',
       'no-new-func': 'error',

@@ -2,8 +2,10 @@
 // handlers run in unit tests; nothing is kept in memory between events.
 import { ALGORITHM, DEFAULT_MATCH_SETTINGS, fingerprint, textStats } from '../core';
 import type { Handlers } from '../messaging/router';
-import type { ContentProtocol, MatchSummary, PageVerdict, Protocol } from '../messaging/protocol';
-import { buildExport, type PageRepository, type SimilarPage } from '../storage';
+import type { ContentProtocol, PageVerdict, Protocol } from '../messaging/protocol';
+import type { PageRepository } from '../storage';
+import { summarize } from './summary';
+import { historyHandlers } from './history-handlers';
 import { parsePageReport } from './page-report';
 
 export interface BackgroundDeps {
@@ -13,18 +15,6 @@ export interface BackgroundDeps {
   showOnTab(tabId: number, verdict: PageVerdict): Promise<void>;
   /** Asks a tab's content script what page it fingerprinted; rejects if there is no content script. */
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
-}
-
-function summarize(p: SimilarPage): MatchSummary {
-  return {
-    url: p.url,
-    title: p.title,
-    fp: p.fp,
-    distance: p.distance,
-    firstSeen: p.firstSeen,
-    lastSeen: p.lastSeen,
-    visits: p.visits,
-  };
 }
 
 export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
@@ -63,9 +53,6 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return { state: 'checked', page, matches: similar.map(summarize) };
     },
 
-    async 'options:export'() {
-      const repo = await deps.repository();
-      return buildExport(await repo.all(), new Date(deps.now()));
-    },
+    ...historyHandlers(deps.repository, deps.now),
   };
 }

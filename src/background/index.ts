@@ -18,13 +18,7 @@ const handlers = createHandlers({
 });
 
 const origin = browser.runtime.getURL('');
-browser.runtime.onMessage.addListener(
-  createRouter(
-    handlers,
-    { 'content:pageSeen': 'content', 'popup:tabStatus': 'extension-page', 'options:export': 'extension-page' },
-    (sender) => senderKind(sender, browser.runtime.id, origin),
-  ),
-);
+browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
 
 browser.runtime.onInstalled.addListener(({ reason }) => {
   if (reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });

@@ -35,7 +35,6 @@ function checkSafely(): void {
 browser.runtime.onMessage.addListener(
   createRouter<ContentProtocol>(
     { 'background:getPage': () => Promise.resolve(checked) },
-    { 'background:getPage': 'extension-page' },
     (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),
   ),
 );

@@ -7,3 +7,4 @@ export { blocksOf, probeKeys, type Blocks } from './blocks';
 export { textStats, type TextStats } from './text-stats';
 export { normalizeText } from './normalize';
 export { DEFAULT_MATCH_SETTINGS, judgePair, type Fingerprinted, type MatchSettings, type Verdict } from './decision';
+export { siteOf } from './url';

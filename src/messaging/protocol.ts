@@ -1,6 +1,6 @@
 // Every message between the parts of the extension, with its direction in its name. Payloads are
 // JSON-safe: fingerprints travel as 16 hex digits.
-import type { ExportDocument } from '../storage/export-format';
+import type { ImportOutcome, PageRecord } from '../storage';
 
 /** What the content script extracted from a page. */
 export interface PageReport {
@@ -32,6 +32,8 @@ export interface PageVerdict {
   matches: MatchSummary[];
   /** This URL itself had been recorded before this visit. */
   visitedBefore: boolean;
+  /** Set when the visit could not be recorded (for example, storage full): said to the user. */
+  problem?: string;
 }
 
 export type TabStatus =
@@ -39,14 +41,34 @@ export type TabStatus =
   | { state: 'not-article' } // the page has too little prose to fingerprint
   | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[] };
 
+type Empty = Record<string, never>;
+
 /** Messages the background answers. */
 export interface Protocol {
   /** content → background: a page's readable text; records the visit and answers whether it was read before. */
   'content:pageSeen': { req: PageReport; res: PageVerdict };
   /** popup → background: status of the page in a tab, with the earlier pages it matches. */
   'popup:tabStatus': { req: { tabId: number }; res: TabStatus };
-  /** options → background: the whole history as an export document. */
-  'options:export': { req: Record<string, never>; res: ExportDocument };
+  /** popup → background: forget one page of the history. */
+  'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
+  /** history/options → background: recorded pages whose fingerprint is within `maxDistance` (≤ 7) of `fp`. */
+  'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[] } };
+  /** options → background: how many pages the history holds. */
+  'options:stats': { req: Empty; res: { pages: number } };
+  /** options → background: the next chunk of the history in URL order, for export. */
+  'options:exportChunk': { req: { afterUrl?: string; limit: number }; res: { pages: PageRecord[] } };
+  /** options → background: has a file with this SHA-256 digest been imported already? */
+  'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
+  /** options → background: a chunk of validated records of an import; nothing changes yet. */
+  'options:importChunk': { req: { importId: string; firstSeq: number; pages: PageRecord[] }; res: Empty };
+  /** options → background: apply a staged import in one transaction. */
+  'options:importCommit': { req: { importId: string; digest: string }; res: ImportOutcome };
+  /** options → background: drop a staged import that will not be applied. */
+  'options:importDiscard': { req: { importId: string }; res: Empty };
+  /** options → background: forget every page of a site. */
+  'options:forgetSite': { req: { site: string }; res: { forgotten: number } };
+  /** options → background: delete the whole history. */
+  'options:clear': { req: Empty; res: Empty };
 }
 
 /** Messages a content script answers. */
@@ -54,5 +76,8 @@ export interface ContentProtocol {
   /** background → content: the page this content script fingerprinted, if any. */
   'background:getPage': { req: Record<string, never>; res: { url: string; title: string; fp: string } | null };
 }
+
+/** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */
+export type Caller = <K extends keyof Protocol>(type: K, req: Protocol[K]['req']) => Promise<Protocol[K]['res']>;
 
 export type Reply<R> = { ok: R } | { error: { name: string; message: string } };

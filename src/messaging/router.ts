@@ -20,9 +20,16 @@ export function senderKind(sender: Runtime.MessageSender, extensionId: string, e
   return null;
 }
 
+/**
+ * Who may send a message follows from its name: `content:…` comes from content scripts, every
+ * other name (`popup:…`, `options:…`, `history:…`, `background:…`) from the extension's own pages.
+ */
+export function expectedSender(type: string): SenderKind {
+  return type.startsWith('content:') ? 'content' : 'extension-page';
+}
+
 export function createRouter<P extends AnyProtocol<P>>(
   handlers: Handlers<P>,
-  allowed: { [K in keyof P]: SenderKind },
   identify: (sender: Runtime.MessageSender) => SenderKind | null,
 ): (message: unknown, sender: Runtime.MessageSender) => Promise<Reply<unknown>> | undefined {
   return (message, sender) => {
@@ -31,7 +38,7 @@ export function createRouter<P extends AnyProtocol<P>>(
     if (typeof type !== 'string' || !Object.hasOwn(handlers, type)) return undefined;
     const kind = identify(sender);
     const name = type as keyof P & string;
-    if (kind !== allowed[name]) {
+    if (kind !== expectedSender(name)) {
       return Promise.resolve({ error: { name: 'Forbidden', message: `${name} is not accepted from this sender` } });
     }
     // The request is checked by the handler itself: it comes from another context.

@@ -1,7 +1,6 @@
-// Saves a document as a file through a temporary link: no "downloads" permission needed.
+// Saves a file through a temporary link: no "downloads" permission needed.
 
-export function downloadJson(doc: unknown, filename: string): void {
-  const blob = new Blob([JSON.stringify(doc, null, 1)], { type: 'application/json' });
+export function downloadBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,5 +1,6 @@
 // The only code that touches IndexedDB. Everything else asks the background, which uses this.
 export { openDejaReadDB } from './open';
-export { PageRepository, type SimilarPage, type Visit } from './page-repository';
-export { buildExport, EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from './export-format';
+export { PageRepository, type ImportOutcome, type ListCursor, type SimilarPage, type Visit } from './page-repository';
+export { StorageFullError } from './errors';
 export { DB_NAME, DB_VERSION, type PageRecord } from './schema';
+export * from './history-file';

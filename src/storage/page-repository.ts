@@ -1,15 +1,20 @@
-// Reads and writes page records. Takes an opened database, so tests run it on fake-indexeddb.
-// One transaction per operation, and nothing but IndexedDB is awaited inside one.
+// Reads and writes the reading history. Takes an opened database, so tests run it on
+// fake-indexeddb. One transaction per operation, and nothing but IndexedDB is awaited inside one.
 import type { IDBPDatabase } from 'idb';
-import { blocksOf, hamming } from '../core';
+import { blocksOf, hamming, probeKeys, siteOf } from '../core';
+import { asStorageError } from './errors';
+import { mergePage } from './merge';
 import { BLOCK_INDEXES, type DejaReadDB, type PageRecord } from './schema';
 
 /** What the background knows about a page when the reader visits it. */
 export interface Visit {
   url: string;
+  canonicalUrl?: string;
   title: string;
   fp: string;
   algo: string;
+  textHash?: string;
+  sketch?: string;
   textLength: number;
   lang: string;
 }
@@ -20,31 +25,47 @@ export interface SimilarPage extends PageRecord {
 
 export interface FindOptions {
   algo: string;
+  /** Largest Hamming distance kept; up to 3 needs exact block lookups, up to 7 one-bit probes. */
   maxDistance: number;
   /** Leave out the record of this URL (the page being looked at). */
   excludeUrl?: string;
+}
+
+/** Where a page of the listing by date starts: after this (lastSeen, url). */
+export type ListCursor = [number, string];
+
+export interface ImportOutcome {
+  added: number;
+  merged: number;
+  unchanged: number;
 }
 
 export class PageRepository {
   constructor(private readonly db: IDBPDatabase<DejaReadDB>) {}
 
   /** Inserts the page or updates its record: one more visit, `lastSeen` now, `firstSeen` kept. */
-  async recordVisit(visit: Visit, now: number): Promise<PageRecord> {
-    const tx = this.db.transaction('pages', 'readwrite');
-    const previous = await tx.store.get(visit.url);
-    const [b0, b1, b2, b3] = blocksOf(visit.fp);
-    const record: PageRecord = {
-      ...visit,
-      b0,
-      b1,
-      b2,
-      b3,
-      firstSeen: previous ? Math.min(previous.firstSeen, now) : now,
-      lastSeen: now,
-      visits: (previous?.visits ?? 0) + 1,
-    };
-    await Promise.all([tx.store.put(record), tx.done]);
-    return record;
+  async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord }> {
+    try {
+      const tx = this.db.transaction('pages', 'readwrite');
+      const previous = await tx.store.get(visit.url);
+      const [b0, b1, b2, b3] = blocksOf(visit.fp);
+      const record: PageRecord = {
+        ...visit,
+        canonicalUrl: visit.canonicalUrl ?? visit.url,
+        site: siteOf(visit.url),
+        b0,
+        b1,
+        b2,
+        b3,
+        firstSeen: previous ? Math.min(previous.firstSeen, now) : now,
+        lastSeen: now,
+        visits: (previous?.visits ?? 0) + 1,
+      };
+      await Promise.all([tx.store.put(record), tx.done]);
+      return { record, previous };
+    } catch (e) {
+      throw asStorageError(e);
+    }
   }
 
   get(url: string): Promise<PageRecord | undefined> {
@@ -52,16 +73,18 @@ export class PageRepository {
   }
 
   /**
-   * Pages whose fingerprint is within `maxDistance` (at most 3: one of the four blocks must then
-   * be equal) of `fp`, closest first, then most recently seen first.
+   * Pages whose fingerprint is within `maxDistance` of `fp`, closest first, then most recent.
+   * Within 3 bits one of the four blocks is equal; within 7, one block differs in at most one
+   * bit, so probing each block and its 16 one-bit neighbours (68 lookups) finds every match.
    */
   async findSimilar(fp: string, opts: FindOptions): Promise<SimilarPage[]> {
-    if (opts.maxDistance > 3) throw new RangeError('block lookups find every match only up to distance 3');
+    if (opts.maxDistance > 7) throw new RangeError('block lookups find every match only up to distance 7');
+    const probes = opts.maxDistance > 3;
     const blocks = blocksOf(fp);
     const tx = this.db.transaction('pages', 'readonly');
-    const perBlock = await Promise.all(BLOCK_INDEXES.map((name, i) => tx.store.index(name).getAll(blocks[i])));
+    const lookups = BLOCK_INDEXES.flatMap((name, i) => probeKeys(blocks[i], probes).map((key) => tx.store.index(name).getAll(key)));
     const found = new Map<string, SimilarPage>();
-    for (const records of perBlock) {
+    for (const records of await Promise.all(lookups)) {
       for (const r of records) {
         if (found.has(r.url) || r.url === opts.excludeUrl || r.algo !== opts.algo) continue;
         const distance = hamming(fp, r.fp);
@@ -71,12 +94,124 @@ export class PageRepository {
     return [...found.values()].sort((a, b) => a.distance - b.distance || b.lastSeen - a.lastSeen);
   }
 
+  /** Pages recorded under this canonical URL (the same page at other addresses). */
+  findByCanonicalUrl(canonicalUrl: string): Promise<PageRecord[]> {
+    return this.db.getAllFromIndex('pages', 'canonicalUrl', canonicalUrl);
+  }
+
+  /** Pages whose normalised text is exactly this one's. */
+  findByTextHash(textHash: string): Promise<PageRecord[]> {
+    return this.db.getAllFromIndex('pages', 'textHash', textHash);
+  }
+
+  async forget(url: string): Promise<boolean> {
+    const tx = this.db.transaction('pages', 'readwrite');
+    const existed = (await tx.store.count(url)) > 0;
+    await Promise.all([tx.store.delete(url), tx.done]);
+    return existed;
+  }
+
+  /** Forgets every page of a site; returns how many. */
+  async forgetSite(site: string): Promise<number> {
+    const tx = this.db.transaction('pages', 'readwrite');
+    let n = 0;
+    for (let cursor = await tx.store.index('site').openCursor(site); cursor; cursor = await cursor.continue()) {
+      void cursor.delete();
+      n++;
+    }
+    await tx.done;
+    return n;
+  }
+
+  /** Forgets everything: pages, feedback and the record of past imports. */
+  async clear(): Promise<void> {
+    const tx = this.db.transaction(['pages', 'dismissals', 'imports', 'staging'], 'readwrite');
+    await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('dismissals').clear(), tx.objectStore('imports').clear(), tx.objectStore('staging').clear(), tx.done]);
+  }
+
   count(): Promise<number> {
     return this.db.count('pages');
   }
 
-  /** Every record, oldest visit first. */
-  all(): Promise<PageRecord[]> {
-    return this.db.getAllFromIndex('pages', 'lastSeen');
+  /** Most recently seen first, `limit` at a time; pass the last item's [lastSeen, url] to go on. */
+  async listRecent(limit: number, after?: ListCursor): Promise<PageRecord[]> {
+    const tx = this.db.transaction('pages', 'readonly');
+    const index = tx.store.index('lastSeen');
+    const range = after ? IDBKeyRange.upperBound(after[0]) : undefined;
+    const out: PageRecord[] = [];
+    for (let cursor = await index.openCursor(range, 'prev'); cursor && out.length < limit; cursor = await cursor.continue()) {
+      const r = cursor.value;
+      // Skip what the previous page already showed: same lastSeen, URL not after the cursor's.
+      if (after && r.lastSeen === after[0] && r.url >= after[1]) continue;
+      out.push(r);
+    }
+    await tx.done;
+    return out;
+  }
+
+  /** Records in URL order after `afterUrl`, `limit` at a time: the export reads the history this way. */
+  exportChunk(limit: number, afterUrl?: string): Promise<PageRecord[]> {
+    const range = afterUrl === undefined ? undefined : IDBKeyRange.lowerBound(afterUrl, true);
+    return this.db.getAll('pages', range, limit);
+  }
+
+  /** Remembers that two pages are not the same article. */
+  async dismiss(a: string, b: string, now: number): Promise<void> {
+    await this.db.put('dismissals', { pair: a < b ? [a, b] : [b, a], at: now });
+  }
+
+  async isDismissed(a: string, b: string): Promise<boolean> {
+    return (await this.db.count('dismissals', a < b ? [a, b] : [b, a])) > 0;
+  }
+
+  wasImported(digest: string): Promise<boolean> {
+    return this.db.count('imports', digest).then((n) => n > 0);
+  }
+
+  /** Stores a chunk of an import being uploaded; nothing in the history changes yet. */
+  async stageImport(importId: string, firstSeq: number, pages: PageRecord[]): Promise<void> {
+    try {
+      const tx = this.db.transaction('staging', 'readwrite');
+      await Promise.all([...pages.map((page, i) => tx.store.put({ importId, seq: firstSeq + i, page })), tx.done]);
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
+
+  /**
+   * Applies a staged import in one transaction, so it lands completely or not at all: merged by
+   * URL (earliest firstSeen, latest lastSeen, visits added), the file's digest remembered.
+   */
+  async commitImport(importId: string, digest: string, now: number): Promise<ImportOutcome> {
+    const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
+    try {
+      const tx = this.db.transaction(['staging', 'pages', 'imports'], 'readwrite');
+      const pages = tx.objectStore('pages');
+      const range = IDBKeyRange.bound([importId, -Infinity], [importId, Infinity]);
+      let total = 0;
+      for (let cursor = await tx.objectStore('staging').openCursor(range); cursor; cursor = await cursor.continue()) {
+        const incoming = cursor.value.page;
+        const existing = await pages.get(incoming.url);
+        const merged = existing ? mergePage(existing, incoming) : incoming;
+        if (!existing) outcome.added++;
+        else if (merged === existing) outcome.unchanged++;
+        else outcome.merged++;
+        if (merged !== existing) void pages.put(merged);
+        void cursor.delete();
+        total++;
+      }
+      void tx.objectStore('imports').put({ digest, at: now, pages: total });
+      await tx.done;
+      return outcome;
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
+
+  /** Drops the staged records of an import that will not be applied. */
+  async discardImport(importId: string): Promise<void> {
+    const tx = this.db.transaction('staging', 'readwrite');
+    for (let cursor = await tx.store.index('importId').openCursor(importId); cursor; cursor = await cursor.continue()) void cursor.delete();
+    await tx.done;
   }
 }

@@ -3,10 +3,14 @@
 import type { DBSchema } from 'idb';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export interface PageRecord {
   url: string;
+  /** The page's canonical URL (rel=canonical / og:url on the same site, tracking parameters removed); `url` when it has none. */
+  canonicalUrl: string;
+  /** Host name without "www.": what "forget this site" removes. */
+  site: string;
   title: string;
   /** 64-bit fingerprint, 16 lowercase hex digits. */
   fp: string;
@@ -16,6 +20,10 @@ export interface PageRecord {
   b3: number;
   /** Fingerprint algorithm version; fingerprints of different versions are never compared. */
   algo: string;
+  /** Hash of the normalised text (16 hex digits): the same text anywhere is the same article. Absent on records made before version 2. */
+  textHash?: string;
+  /** Verification sketch of the text (base64), see core/sketch.ts. Absent on records made before version 2. */
+  sketch?: string;
   /** Reading length of the extracted text, in word-equivalents. */
   textLength: number;
   lang: string;
@@ -25,6 +33,26 @@ export interface PageRecord {
   visits: number;
 }
 
+/** "Not the same": a pair of pages the reader said are different. Key: the two URLs, sorted. */
+export interface Dismissal {
+  pair: [string, string];
+  at: number;
+}
+
+/** A history file already imported, so importing it again changes nothing. */
+export interface ImportRecord {
+  digest: string;
+  at: number;
+  pages: number;
+}
+
+/** Records of an import being uploaded, before the one transaction that applies it. */
+export interface StagedPage {
+  importId: string;
+  seq: number;
+  page: PageRecord;
+}
+
 export type BlockIndex = 'b0' | 'b1' | 'b2' | 'b3';
 export const BLOCK_INDEXES: readonly BlockIndex[] = ['b0', 'b1', 'b2', 'b3'];
 
@@ -32,6 +60,9 @@ export interface DejaReadDB extends DBSchema {
   pages: {
     key: string;
     value: PageRecord;
-    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number };
+    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number; canonicalUrl: string; site: string; textHash: string };
   };
+  dismissals: { key: [string, string]; value: Dismissal };
+  imports: { key: string; value: ImportRecord };
+  staging: { key: [string, number]; value: StagedPage; indexes: { importId: string } };
 }

@@ -38,11 +38,15 @@ export function expectWellFormedExport(doc: unknown, urls: string[]): void {
   }
 }
 
+export interface ExportedDoc {
+  pages: Array<{ url: string; fp: string } & Record<string, unknown>>;
+}
+
 /** The vectors long enough for the extension to fingerprint as pages. */
 export const browserVectors = Object.keys(VECTORS).filter((name) => VECTORS[name].browser);
 
 /** Each vector page was recorded with the fingerprint pinned in vectors.json (computed in Node). */
-export function expectVectorFingerprints(doc: { pages: Array<{ url: string; fp: string }> }, site: Site): void {
+export function expectVectorFingerprints(doc: ExportedDoc, site: Site): void {
   const pinned = pinnedVectors().fingerprints;
   const seen = Object.fromEntries(browserVectors.map((name) => [name, doc.pages.find((p) => p.url === site.vectorUrl(name))?.fp]));
   expect(seen).toEqual(Object.fromEntries(browserVectors.map((name) => [name, pinned[name]])));

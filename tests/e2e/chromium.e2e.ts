@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, distDir } from './browsers';
-import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle, type ExportedDoc } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -123,15 +123,17 @@ describe.each([
 });
 
 /** Clicks Export on the options page and reads the downloaded file. */
-async function exportedHistory(): Promise<{ doc: { pages: Array<{ url: string; fp: string }> }; filename: string; status: string }> {
+async function exportedHistory(): Promise<{ doc: ExportedDoc; filename: string; status: string; path: string }> {
   const options = await context.newPage();
   await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
   const [download] = await Promise.all([options.waitForEvent('download'), options.getByRole('button', { name: /Export history/ }).click()]);
-  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  const path = join(profile, `export-${Date.now()}.json`);
+  await download.saveAs(path);
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as ExportedDoc;
   await options.locator('#export-status').filter({ hasText: 'Exported' }).waitFor();
   const status = await options.locator('#export-status').innerText();
   await options.close();
-  return { doc, filename: download.suggestedFilename(), status };
+  return { doc, filename: download.suggestedFilename(), status, path };
 }
 
 describe('Chromium, export', () => {
@@ -149,5 +151,28 @@ describe('Chromium, test vectors', () => {
     for (const name of browserVectors) await openAndSettle(page, site.vectorUrl(name));
     await page.close();
     expectVectorFingerprints((await exportedHistory()).doc, site);
+  });
+});
+
+describe('Chromium, export, clear and import', () => {
+  it('brings the history back exactly as it was', async () => {
+    const { doc: before, path } = await exportedHistory();
+    const options = await context.newPage();
+    await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+    await expect.poll(() => options.locator('#stats').innerText()).toBe(`${before.pages.length} pages recorded.`);
+
+    await options.getByRole('button', { name: 'Clear history…' }).click();
+    await expect.poll(() => options.locator('#clear-question').innerText()).toContain(`Delete all ${before.pages.length} pages`);
+    await options.getByRole('button', { name: 'Delete everything' }).click();
+    await expect.poll(() => options.locator('#stats').innerText()).toBe('0 pages recorded.');
+
+    await options.locator('#import-file').setInputFiles(path);
+    await expect.poll(() => options.locator('#export-status').innerText()).toBe(
+      `Imported ${before.pages.length} pages: ${before.pages.length} added, 0 merged with pages already here, 0 already up to date.`,
+    );
+    await options.locator('#import-file').setInputFiles(path);
+    await expect.poll(() => options.locator('#export-status').innerText()).toBe('This file was imported before; nothing changed.');
+    await options.close();
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
   });
 });

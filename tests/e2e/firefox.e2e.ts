@@ -1,13 +1,13 @@
 // The built add-on in real Firefox (puppeteer-core over WebDriver BiDi). BiDi cannot navigate a
 // tab to a moz-extension:// URL, so the extension's own pages are reached from the welcome page
 // the add-on opens on install, by setting location.href from inside it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
-import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle, type ExportedDoc } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -124,7 +124,7 @@ describe.each([
 });
 
 /** Clicks Export on the options page and keeps the document it hands to the download. */
-async function exportedHistory(): Promise<{ doc: { pages: Array<{ url: string; fp: string }> }; status: string }> {
+async function exportedHistory(): Promise<{ doc: ExportedDoc; status: string; text: string }> {
   await goToExtensionPage('/src/options/index.html');
   await extensionPage.evaluate(() => {
     const w = window as unknown as { exported: Promise<string> };
@@ -140,7 +140,7 @@ async function exportedHistory(): Promise<{ doc: { pages: Array<{ url: string; f
   const text = await extensionPage.evaluate(() => (window as unknown as { exported: Promise<string> }).exported);
   await extensionPage.waitForFunction(() => document.getElementById('export-status')?.textContent?.startsWith('Exported'));
   const status = await extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
-  return { doc: JSON.parse(text), status };
+  return { doc: JSON.parse(text) as ExportedDoc, status, text };
 }
 
 describe('Firefox, export', () => {
@@ -157,5 +157,25 @@ describe('Firefox, test vectors', () => {
     for (const name of browserVectors) await openAndSettle(page, site.vectorUrl(name));
     await page.close();
     expectVectorFingerprints((await exportedHistory()).doc, site);
+  });
+});
+
+describe('Firefox, export, clear and import', () => {
+  it('brings the history back exactly as it was', async () => {
+    const { doc: before, text } = await exportedHistory();
+    const path = join(profile, 'history.json');
+    writeFileSync(path, text);
+    const statusText = () => extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
+
+    await extensionPage.click('#clear');
+    await extensionPage.waitForFunction(() => !document.getElementById('clear-confirm')?.hidden);
+    await extensionPage.click('#clear-yes');
+    await extensionPage.waitForFunction(() => document.getElementById('stats')?.textContent === '0 pages recorded.');
+
+    const input = (await extensionPage.$('#import-file')) as ElementHandle<HTMLInputElement> | null;
+    if (!input) throw new Error('no file input');
+    await input.uploadFile(path);
+    await expect.poll(statusText, { timeout: 20_000 }).toBe(`Imported ${before.pages.length} pages: ${before.pages.length} added, 0 merged with pages already here, 0 already up to date.`);
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
   });
 });

@@ -93,13 +93,13 @@ describe('popup:tabStatus', () => {
   });
 });
 
-describe('options:export', () => {
-  it('exports every recorded page', async () => {
+describe('forgetting', () => {
+  it('forgets a page from the popup and a site from the options', async () => {
     const { handlers } = setup();
     await handlers['content:pageSeen']({ url: 'https://a.example/1', title: en.title, text: text(en), lang: 'en' }, fromTab(1));
-    await handlers['content:pageSeen']({ url: 'https://a.example/2', title: other.title, text: text(other), lang: 'en' }, fromTab(1));
-    const doc = await handlers['options:export']({}, { id: 'ext' });
-    expect(doc.format).toBe('deja-read-history');
-    expect(doc.pages.map((p) => p.url).sort()).toEqual(['https://a.example/1', 'https://a.example/2']);
+    await handlers['content:pageSeen']({ url: 'https://b.example/2', title: other.title, text: text(other), lang: 'en' }, fromTab(1));
+    expect(await handlers['popup:forgetPage']({ url: 'https://a.example/1' }, { id: 'ext' })).toEqual({ forgotten: true });
+    expect(await handlers['options:forgetSite']({ site: 'www.B.example' }, { id: 'ext' })).toEqual({ forgotten: 1 });
+    expect(await handlers['options:stats']({}, { id: 'ext' })).toEqual({ pages: 0 });
   });
 });

@@ -16,7 +16,6 @@ const route = createRouter<TestProtocol>(
       throw new RangeError('nothing to see');
     },
   },
-  { 'content:ping': 'content', 'popup:fail': 'extension-page' },
   identify,
 );
 const tab = { id: 3, index: 0, highlighted: false, active: true, pinned: false, incognito: false };

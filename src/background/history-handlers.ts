@@ -1,0 +1,69 @@
+// The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
+import type { Handlers } from '../messaging/router';
+import type { Protocol } from '../messaging/protocol';
+import { ALGORITHM, isFingerprintHex } from '../core';
+import { checkPages, type PageRepository } from '../storage';
+import { summarize } from './summary';
+
+export type HistoryMessages = Pick<
+  Protocol,
+  'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importDiscard' | 'options:forgetSite' | 'options:clear' | 'popup:forgetPage'
+>;
+
+const MAX_CHUNK = 10_000;
+const IMPORT_ID = /^[A-Za-z0-9-]{8,64}$/;
+const DIGEST = /^[0-9a-f]{64}$/;
+
+function importId(id: unknown): string {
+  if (typeof id !== 'string' || !IMPORT_ID.test(id)) throw new TypeError('bad import id');
+  return id;
+}
+
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number): Handlers<HistoryMessages> {
+  return {
+    async 'history:findSimilar'({ fp, maxDistance }) {
+      if (!isFingerprintHex(fp)) throw new TypeError('fp must be 16 lowercase hex digits');
+      if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 7) throw new RangeError('maxDistance must be a whole number from 0 to 7');
+      const similar = await (await repository()).findSimilar(fp, { algo: ALGORITHM, maxDistance });
+      return { matches: similar.map(summarize) };
+    },
+    async 'options:stats'() {
+      return { pages: await (await repository()).count() };
+    },
+    async 'options:exportChunk'({ afterUrl, limit }) {
+      const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
+      return { pages: await (await repository()).exportChunk(n, typeof afterUrl === 'string' ? afterUrl : undefined) };
+    },
+    async 'options:importCheck'({ digest }) {
+      if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
+      return { alreadyImported: await (await repository()).wasImported(digest) };
+    },
+    async 'options:importChunk'({ importId: id, firstSeq, pages }) {
+      if (!Number.isInteger(firstSeq) || firstSeq < 0) throw new TypeError('bad sequence number');
+      if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
+      // The options page validated the file; the records are checked again where they are stored.
+      await (await repository()).stageImport(importId(id), firstSeq, checkPages(pages, now()));
+      return {};
+    },
+    async 'options:importCommit'({ importId: id, digest }) {
+      if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
+      return (await repository()).commitImport(importId(id), digest, now());
+    },
+    async 'options:importDiscard'({ importId: id }) {
+      await (await repository()).discardImport(importId(id));
+      return {};
+    },
+    async 'options:forgetSite'({ site }) {
+      if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
+      return { forgotten: await (await repository()).forgetSite(site.toLowerCase().replace(/^www\./, '')) };
+    },
+    async 'options:clear'() {
+      await (await repository()).clear();
+      return {};
+    },
+    async 'popup:forgetPage'({ url }) {
+      if (typeof url !== 'string') throw new TypeError('url must be a string');
+      return { forgotten: await (await repository()).forget(url) };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Export, clear and import through the background's messages, as the options page does it.
+import { describe, expect, it } from 'vitest';
+import { exportHistory, importHistory } from '../../src/options/history-transfer';
+import { parseCsv } from '../../src/storage';
+import { loadArticle } from '../e2e/site';
+import { fromTab, makeBackground } from './helpers';
+
+const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
+
+async function withHistory() {
+  const bg = makeBackground();
+  const texts = [article('en-library'), article('en-balcony'), article('zh-library'), article('zh-balcony')];
+  for (const [i, text] of texts.entries()) {
+    await bg.handlers['content:pageSeen']({ url: `https://site${i}.example/a`, title: `Page, "${i}"\n<b>`, text, lang: '' }, fromTab(1));
+  }
+  return bg;
+}
+
+describe('export and import through the background', () => {
+  it('exports, clears, imports the file back, and the history is as before', async () => {
+    const bg = await withHistory();
+    const before = (await bg.call('options:exportChunk', { limit: 100 })).pages;
+    const progress: Array<[number, number]> = [];
+    const { blob, pages } = await exportHistory(bg.call, 'json', (d, t) => progress.push([d, t]));
+    expect(pages).toBe(4);
+    expect(progress.at(-1)).toEqual([4, 4]);
+
+    await bg.call('options:clear', {});
+    expect((await bg.call('options:stats', {})).pages).toBe(0);
+
+    const result = await importHistory(bg.call, blob, () => undefined);
+    expect(result).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
+    expect((await bg.call('options:exportChunk', { limit: 100 })).pages).toEqual(before);
+  });
+
+  it('importing the same file twice changes nothing the second time', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const other = makeBackground();
+    expect((await importHistory(other.call, blob, () => undefined)).state).toBe('imported');
+    const after = (await other.call('options:exportChunk', { limit: 100 })).pages;
+    expect(await importHistory(other.call, blob, () => undefined)).toEqual({ state: 'already-imported' });
+    expect((await other.call('options:exportChunk', { limit: 100 })).pages).toEqual(after);
+  });
+
+  it('leaves the history exactly as it was when the file is bad', async () => {
+    const bg = await withHistory();
+    const before = (await bg.call('options:exportChunk', { limit: 100 })).pages;
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const text = await blob.text();
+    const broken = text.replace(/"visits":1\b/, '"visits":"lots"');
+    const result = await importHistory(bg.call, new Blob([broken]), () => undefined);
+    expect(result).toEqual({ state: 'invalid', error: expect.stringMatching(/^Page 1: "visits"/) });
+    expect(await importHistory(bg.call, new Blob([text.slice(0, 200)]), () => undefined)).toMatchObject({ state: 'invalid' });
+    expect((await bg.call('options:exportChunk', { limit: 100 })).pages).toEqual(before);
+  });
+
+  it('refuses a forged chunk at the background, whatever the page sent', async () => {
+    const bg = makeBackground();
+    await expect(bg.call('options:importChunk', { importId: 'import-0001', firstSeq: 0, pages: [{ url: 'javascript:alert(1)' }] as never })).rejects.toThrow(/url/);
+    await expect(bg.call('options:importCommit', { importId: '../../etc', digest: 'x' })).rejects.toThrow();
+    expect((await bg.call('options:stats', {})).pages).toBe(0);
+  });
+
+  it('exports CSV with a header and one row per page', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'csv', () => undefined);
+    const rows = parseCsv(await blob.text());
+    expect(rows).toHaveLength(5);
+    expect(rows.slice(1).map((r) => r[rows[0].indexOf('title')]).sort()).toEqual([0, 1, 2, 3].map((i) => `Page, "${i}" <b>`));
+  });
+});
