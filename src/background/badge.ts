@@ -4,13 +4,23 @@ import type { PageVerdict } from '../messaging/protocol';
 
 const NAME = 'Déjà Read';
 
-export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Promise<void> {
+/** What the toolbar button says about a page: read elsewhere (a count), visited before (✓), or nothing. */
+export function badgeFor(verdict: PageVerdict): { text: string; color: string; title: string } {
   const n = verdict.matches.length;
   const closest = verdict.matches[0];
-  const title = closest ? `${NAME}: you've read this before — ${closest.title || closest.url}` : NAME;
+  if (closest) return { text: String(n), color: '#6b4fbb', title: `${NAME}: you've read this before — ${closest.title || closest.url}` };
+  if (verdict.visitedBefore) {
+    const when = verdict.lastVisit ? ` (${new Date(verdict.lastVisit).toLocaleDateString()})` : '';
+    return { text: '✓', color: '#6e6a7c', title: `${NAME}: you visited this page before${when}` };
+  }
+  return { text: '', color: '#6b4fbb', title: verdict.problem ? `${NAME}: ${verdict.problem}` : NAME };
+}
+
+export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Promise<void> {
+  const badge = badgeFor(verdict);
   await Promise.all([
-    browser.action.setBadgeText({ tabId, text: n > 0 ? String(n) : '' }),
-    browser.action.setBadgeBackgroundColor({ tabId, color: '#6b4fbb' }),
-    browser.action.setTitle({ tabId, title }),
+    browser.action.setBadgeText({ tabId, text: badge.text }),
+    browser.action.setBadgeBackgroundColor({ tabId, color: badge.color }),
+    browser.action.setTitle({ tabId, title: badge.title }),
   ]);
 }

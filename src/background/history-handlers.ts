@@ -3,7 +3,6 @@ import type { Handlers } from '../messaging/router';
 import type { Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex } from '../core';
 import { checkPages, type PageRepository } from '../storage';
-import { summarize } from './summary';
 
 export type HistoryMessages = Pick<
   Protocol,
@@ -24,8 +23,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     async 'history:findSimilar'({ fp, maxDistance }) {
       if (!isFingerprintHex(fp)) throw new TypeError('fp must be 16 lowercase hex digits');
       if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 7) throw new RangeError('maxDistance must be a whole number from 0 to 7');
-      const similar = await (await repository()).findSimilar(fp, { algo: ALGORITHM, maxDistance });
-      return { matches: similar.map(summarize) };
+      const stats = { candidates: 0 };
+      const similar = await (await repository()).findSimilar(fp, { algo: ALGORITHM, maxDistance, stats });
+      return { candidates: stats.candidates, matches: similar.map((r) => ({ url: r.url, title: r.title, fp: r.fp, distance: r.distance, kind: 'fingerprint' as const, firstSeen: r.firstSeen, lastSeen: r.lastSeen, visits: r.visits })) };
     },
     async 'options:stats'() {
       return { pages: await (await repository()).count() };

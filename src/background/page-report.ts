@@ -9,7 +9,7 @@ export const MAX_TEXT_LENGTH = 2_000_000;
 
 export function parsePageReport(input: unknown): PageReport {
   if (!input || typeof input !== 'object') throw new TypeError('page report must be an object');
-  const { url, title, text, lang } = input as Record<string, unknown>;
+  const { url, title, text, lang, canonical } = input as Record<string, unknown>;
   if (typeof url !== 'string' || url.length > MAX_URL_LENGTH) throw new TypeError('page report: bad url');
   let parsed: URL;
   try {
@@ -24,5 +24,6 @@ export function parsePageReport(input: unknown): PageReport {
     title: typeof title === 'string' ? title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_LENGTH) : '',
     text: text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text,
     lang: typeof lang === 'string' && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang) ? lang.toLowerCase() : '',
+    canonical: Array.isArray(canonical) ? canonical.filter((c): c is string => typeof c === 'string' && c.length <= MAX_URL_LENGTH).slice(0, 4) : [],
   };
 }

@@ -1,12 +1,9 @@
 // The quality benchmark: fingerprints every document of a corpus, applies the extension's own
 // decision function to every listed pair and to every pair of documents in different groups.
-import { judgePair, type MatchSettings } from '../core';
+import { judgePair, type MatchSettings, type PageSignature } from '../core';
 import type { CorpusDoc, CorpusPair } from './corpus';
 
-export interface PrintedDoc extends CorpusDoc {
-  fp: string;
-  words: number;
-}
+export interface PrintedDoc extends CorpusDoc, PageSignature {}
 
 interface Tally {
   pairs: number;

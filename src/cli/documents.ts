@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { DEFAULT_MATCH_SETTINGS, fingerprint, textStats } from '../core';
+import { DEFAULT_MATCH_SETTINGS, fingerprint, sketchOf, textHash, textStats, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
 
 export interface LoadedDocument {
@@ -11,6 +11,8 @@ export interface LoadedDocument {
   /** The text that was fingerprinted ('' when the page holds no article). */
   text: string;
   fp: string;
+  textHash: string;
+  sketch: Sketch;
   /** Reading length in word-equivalents. */
   words: number;
   lang: string;
@@ -50,5 +52,5 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
   }
   const stats = textStats(text);
-  return { path, text, fp: fingerprint(text), words: stats.words, lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
+  return { path, text, fp: fingerprint(text), textHash: textHash(text), sketch: sketchOf(text), words: stats.words, lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
 }

@@ -4,7 +4,7 @@
 //   npm run cli -- scan EXPORT.json [--json]
 //   npm run cli -- bench --corpus DIR [--json] [--features wordShingle=1,gram=2,weight=log]
 import { readFile } from 'node:fs/promises';
-import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, textStats, type SimhashOptions } from '../core';
+import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, SENSITIVITY, sketchOf, textHash, textStats, type MatchSettings, type SimhashOptions } from '../core';
 import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
 import { readCorpus } from './corpus';
 import { CliError, htmlToText, loadDocument } from './documents';
@@ -15,7 +15,9 @@ const USAGE = `usage: npm run cli -- <command>
   compare A B [--json]          both fingerprints, their distance, and the extension's verdict
   scan EXPORT.json [--json]     clusters of near-duplicates in an exported history
   bench --corpus DIR [--json]   quality benchmark on a corpus (docs.jsonl, pairs.jsonl, docs/)
-        [--features k=v,...]    measure other feature choices (wordShingle, gram, weight, gramWeight)`;
+        [--features k=v,...]    measure other feature choices (wordShingle, gram, weight, gramWeight)
+        [--sensitivity strict|normal|loose]   the extension's settings to apply (default normal)
+        [--simhash-only]        the fingerprint alone at distance ≤ 3, without the other layers`;
 
 function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const positional: string[] = [];
@@ -23,7 +25,7 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, s
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--')) positional.push(a);
-    else if (a === '--json') flags.set('json', true);
+    else if (a === '--json' || a === '--simhash-only') flags.set(a.slice(2), true);
     else {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new CliError(`${a} needs a value`);
@@ -69,13 +71,27 @@ async function fingerprintCommand(files: string[], json: boolean): Promise<void>
 async function compareCommand(files: string[], json: boolean): Promise<void> {
   if (files.length !== 2) throw new CliError('compare needs two files: A B');
   const [a, b] = await Promise.all(files.map(loadDocument));
-  const verdict = judgePair(a, b, DEFAULT_MATCH_SETTINGS);
-  const label = verdict.flagged ? 'read before (near-duplicate)' : a.words < DEFAULT_MATCH_SETTINGS.minWords || b.words < DEFAULT_MATCH_SETTINGS.minWords ? 'not compared (too little prose)' : 'different';
-  if (json) console.log(JSON.stringify({ a: { file: a.path, fp: a.fp, words: a.words }, b: { file: b.path, fp: b.fp, words: b.words }, distance: verdict.distance, flagged: verdict.flagged, settings: DEFAULT_MATCH_SETTINGS }));
-  else {
-    console.log(`${a.fp}  ${a.path}\n${b.fp}  ${b.path}`);
-    console.log(`distance ${verdict.distance} of 64 bits (flagged at ≤ ${DEFAULT_MATCH_SETTINGS.maxDistance}): ${label}`);
+  const settings = DEFAULT_MATCH_SETTINGS;
+  const v = judgePair(a, b, settings);
+  const tooShort = a.words < settings.minWords || b.words < settings.minWords;
+  const label = v.flagged ? `read before (${v.kind})` : tooShort ? 'not compared (too little prose)' : 'different';
+  const pct = (x?: number) => (x === undefined ? '—' : `${Math.round(100 * x)}%`);
+  if (json) {
+    console.log(
+      JSON.stringify({
+        a: { file: a.path, fp: a.fp, words: a.words },
+        b: { file: b.path, fp: b.fp, words: b.words },
+        distance: v.distance,
+        flagged: v.flagged,
+        ...(v.kind ? { kind: v.kind } : {}),
+        ...(v.resemblance !== undefined ? { resemblance: v.resemblance, containment: v.containment } : {}),
+        settings,
+      }),
+    );
+    return;
   }
+  console.log(`${a.fp}  ${a.path}\n${b.fp}  ${b.path}`);
+  console.log(`distance ${v.distance} of 64 bits (retrieved at ≤ ${settings.maxDistance}); resemblance ${pct(v.resemblance)}, containment ${pct(v.containment)}: ${label}`);
 }
 
 async function scanCommand(files: string[], json: boolean): Promise<void> {
@@ -104,6 +120,10 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   if (typeof dir !== 'string') throw new CliError('bench needs --corpus DIR');
   const featureSpec = flags.get('features');
   const options = typeof featureSpec === 'string' ? parseFeatures(featureSpec) : FINGERPRINT_OPTIONS;
+  const sensitivity = flags.get('sensitivity') ?? 'normal';
+  if (sensitivity !== 'strict' && sensitivity !== 'normal' && sensitivity !== 'loose') throw new CliError('--sensitivity must be strict, normal or loose');
+  const simhashOnly = flags.has('simhash-only');
+  const settings: MatchSettings = simhashOnly ? { ...SENSITIVITY[sensitivity], maxDistance: FINGERPRINT_ONLY_DISTANCE } : SENSITIVITY[sensitivity];
   const started = performance.now();
   const { docs, pairs } = await readCorpus(dir);
   const printed: PrintedDoc[] = [];
@@ -117,18 +137,20 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
     }
     const text = /\.x?html?$/i.test(doc.path) ? htmlToText(raw).text : raw;
     if (!text) skipped++;
-    printed.push({ ...doc, fp: fingerprintWith(text, options), words: textStats(text).words });
+    const fp = fingerprintWith(text, options);
+    const words = textStats(text).words;
+    printed.push(simhashOnly ? { ...doc, fp, words } : { ...doc, fp, words, textHash: textHash(text), sketch: sketchOf(text) });
   }
-  const report = scoreCorpus(printed, pairs, DEFAULT_MATCH_SETTINGS);
+  const report = scoreCorpus(printed, pairs, settings);
   const seconds = (performance.now() - started) / 1000;
-  const algorithm = options === FINGERPRINT_OPTIONS ? ALGORITHM : `${ALGORITHM}+${featureSpec}`;
+  const algorithm = (options === FINGERPRINT_OPTIONS ? ALGORITHM : `${ALGORITHM}+${featureSpec}`) + (simhashOnly ? ' (simhash only)' : '');
   if (json) {
-    console.log(JSON.stringify({ corpus: dir, docs: docs.length, algorithm, settings: DEFAULT_MATCH_SETTINGS, ...report, seconds: Number(seconds.toFixed(2)) }));
+    console.log(JSON.stringify({ corpus: dir, docs: docs.length, algorithm, settings: { sensitivity, ...settings, layers: simhashOnly ? ['simhash'] : ['text-hash', 'simhash', 'sketch'] }, ...report, seconds: Number(seconds.toFixed(2)) }));
   } else {
     console.log(
       formatQuality(
         report,
-        `corpus ${dir}: ${docs.length} documents (${skipped} without an article), ${pairs.length} listed pairs\nalgorithm ${algorithm}, settings ${JSON.stringify(DEFAULT_MATCH_SETTINGS)}, ${seconds.toFixed(1)} s`,
+        `corpus ${dir}: ${docs.length} documents (${skipped} without an article), ${pairs.length} listed pairs\nalgorithm ${algorithm}, settings ${sensitivity} ${JSON.stringify(settings)}, ${seconds.toFixed(1)} s`,
       ),
     );
   }

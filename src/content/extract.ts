@@ -45,14 +45,31 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
 
 /**
  * Readability drops a " | Site name" suffix only when the rest has three or more space-separated
- * words, which a Chinese or Japanese title never has. A heading that the title contains is the
- * article's own title in any language.
+ * words (never true of a Chinese or Japanese title), and sometimes keeps only the part after a
+ * colon. A heading that the document's <title> contains is the article's own title in any language.
  */
-function articleTitle(title: string, doc: Document): string {
-  const full = title.replace(/\s+/g, ' ').trim();
+function articleTitle(readabilityTitle: string, doc: Document): string {
+  const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const docTitle = clean(doc.title);
   for (const h of Array.from(doc.querySelectorAll('h1')).slice(0, 3)) {
-    const heading = (h.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (heading.length >= 4 && heading.length < full.length && full.includes(heading)) return heading;
+    const heading = clean(h.textContent ?? '');
+    if (heading.length >= 4 && docTitle.includes(heading)) return heading;
   }
-  return full;
+  return clean(readabilityTitle);
+}
+
+/** The URLs a page declares for itself (rel=canonical, og:url), made absolute. */
+export function declaredUrls(doc: Document): string[] {
+  const out: string[] = [];
+  const add = (value: string | null | undefined) => {
+    if (!value) return;
+    try {
+      out.push(new URL(value.trim(), doc.baseURI).href);
+    } catch {
+      // not a URL: ignored
+    }
+  };
+  add(doc.querySelector('link[rel~="canonical" i]')?.getAttribute('href'));
+  add(doc.querySelector('meta[property="og:url" i]')?.getAttribute('content'));
+  return out;
 }

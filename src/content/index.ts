@@ -1,11 +1,11 @@
 // The content script: at document idle, extracts the article, asks the background whether it
 // was read before, and shows the notice. Runs again when a single-page app changes the URL.
 import browser from 'webextension-polyfill';
-import { DEFAULT_MATCH_SETTINGS } from '../core';
+import { MIN_RECORDED_WORDS } from '../core';
 import type { ContentProtocol } from '../messaging/protocol';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
-import { extractArticle } from './extract';
+import { declaredUrls, extractArticle } from './extract';
 import { removeNotice, showNotice } from './notice';
 
 type CheckedPage = ContentProtocol['background:getPage']['res'];
@@ -18,10 +18,10 @@ async function check(): Promise<void> {
   checkedUrl = url;
   checked = null;
   removeNotice();
-  const extraction = extractArticle(document, DEFAULT_MATCH_SETTINGS.minWords);
+  const extraction = extractArticle(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return;
   const { title, text, lang } = extraction.article;
-  const verdict = await send('content:pageSeen', { url, title, text, lang });
+  const verdict = await send('content:pageSeen', { url, title, text, lang, canonical: declaredUrls(document) });
   if (location.href !== url) return; // navigated on while we waited
   checked = { url, title, fp: verdict.fp };
   const [closest] = verdict.matches;

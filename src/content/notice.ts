@@ -3,6 +3,7 @@
 import type { MatchSummary } from '../messaging/protocol';
 import { relativeTime } from '../ui/relative-time';
 import { isOpenableUrl, siteOf } from '../ui/site';
+import { describeMatch } from '../ui/similarity';
 
 const HOST_ID = 'deja-read-notice';
 
@@ -68,7 +69,7 @@ export function showNotice(match: MatchSummary, total: number, now: number, doc:
   const meta = doc.createElement('span');
   meta.className = 'meta';
   const more = total > 1 ? ` · ${total - 1} more` : '';
-  meta.textContent = ` — ${siteOf(match.url)}, ${relativeTime(match.lastSeen, now)}${more}`;
+  meta.textContent = ` — ${siteOf(match.url)}, ${relativeTime(match.lastSeen, now)} · ${describeMatch(match)}${more}`;
   what.append(meta);
 
   const dismiss = doc.createElement('button');

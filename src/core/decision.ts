@@ -1,29 +1,90 @@
-// When one page counts as "read before" given another: the one decision function shared by the
-// extension and the command line benchmark, with its settings as data.
+// When a page counts as "read before" given an earlier one: the one decision function shared by
+// the extension and the command line benchmark, with its settings as data.
+//
+// Layers, in order: the same normalised text is always the same article; below a minimum of prose
+// nothing is a near-duplicate; the fingerprints must be within the retrieval distance (the block
+// index finds nothing farther); then the verification sketch must agree: enough shared passages
+// (resemblance), or one text holding most of the other (containment: previews, excerpts, reposts
+// wrapped in extra text). Records without a sketch fall back to the fingerprint alone at ≤ 3 bits.
 import { hamming } from './fingerprint-hex';
+import { overlap, type Sketch } from './sketch';
 
 export interface MatchSettings {
-  /** Largest Hamming distance between fingerprints still flagged (at most 3 with block lookups). */
+  /** Largest Hamming distance between fingerprints retrieved for verification (≤ 7). */
   maxDistance: number;
-  /** Pages with less prose than this many word-equivalents are never flagged as near-duplicates. */
+  /** Pages with less prose than this many word-equivalents are never near-duplicates. */
   minWords: number;
+  /** Estimated resemblance (shared shingles / all shingles) from which two texts are the same article. */
+  minResemblance: number;
+  /** Estimated containment (shared shingles / shingles of the shorter text) from which the shorter is part of the longer. */
+  minContainment: number;
 }
 
-export const DEFAULT_MATCH_SETTINGS: Readonly<MatchSettings> = Object.freeze({ maxDistance: 3, minWords: 80 });
+export type Sensitivity = 'strict' | 'normal' | 'loose';
 
-export interface Fingerprinted {
+export const SENSITIVITY: Readonly<Record<Sensitivity, Readonly<MatchSettings>>> = Object.freeze({
+  strict: Object.freeze({ maxDistance: 3, minWords: 150, minResemblance: 0.7, minContainment: 0.9 }),
+  normal: Object.freeze({ maxDistance: 7, minWords: 80, minResemblance: 0.5, minContainment: 0.75 }),
+  loose: Object.freeze({ maxDistance: 7, minWords: 50, minResemblance: 0.35, minContainment: 0.6 }),
+});
+
+export const DEFAULT_MATCH_SETTINGS: Readonly<MatchSettings> = SENSITIVITY.normal;
+
+/** Pages with less prose than this (word-equivalents) are not recorded at all: menus, sign-in pages, errors. */
+export const MIN_RECORDED_WORDS = 30;
+
+/** Beyond this distance a fingerprint alone says nothing; used for records without a sketch. */
+export const FINGERPRINT_ONLY_DISTANCE = 3;
+
+export interface PageSignature {
   fp: string;
   /** Reading length in word-equivalents (see textStats). */
   words: number;
+  textHash?: string;
+  sketch?: Sketch | null;
 }
+
+export type MatchKind =
+  | 'same-text' // the normalised texts are identical
+  | 'near-duplicate' // most passages shared
+  | 'contains-earlier' // this page holds most of the earlier one (a repost with extras, the full article after a preview)
+  | 'part-of-earlier' // this page is mostly a part of the earlier one (a preview or excerpt of what was read)
+  | 'fingerprint'; // an old record without a sketch: the fingerprints alone agree
 
 export interface Verdict {
   flagged: boolean;
+  kind?: MatchKind;
   distance: number;
+  /** Estimated share of passages in common (0..1), when a sketch gave one. */
+  resemblance?: number;
+  /** Estimated share of the shorter text found in the longer (0..1), when a sketch gave one. */
+  containment?: number;
 }
 
-export function judgePair(a: Fingerprinted, b: Fingerprinted, settings: MatchSettings = DEFAULT_MATCH_SETTINGS): Verdict {
-  const distance = hamming(a.fp, b.fp);
-  const longEnough = a.words >= settings.minWords && b.words >= settings.minWords;
-  return { flagged: longEnough && distance <= settings.maxDistance, distance };
+const ZERO = '0000000000000000';
+
+/** A text with fewer shingles than this share of another's is "part of" it rather than a copy. */
+const PART_RATIO = 0.85;
+
+/** Whether `current` counts as read before given `earlier`, and how. */
+export function judgePair(current: PageSignature, earlier: PageSignature, settings: MatchSettings = DEFAULT_MATCH_SETTINGS): Verdict {
+  const distance = hamming(current.fp, earlier.fp);
+  if (current.textHash && current.textHash !== ZERO && current.textHash === earlier.textHash) {
+    return { flagged: true, kind: 'same-text', distance, resemblance: 1, containment: 1 };
+  }
+  if (current.words < settings.minWords || earlier.words < settings.minWords || distance > settings.maxDistance) return { flagged: false, distance };
+  if (!current.sketch || !earlier.sketch) {
+    const flagged = distance <= Math.min(settings.maxDistance, FINGERPRINT_ONLY_DISTANCE);
+    return flagged ? { flagged, kind: 'fingerprint', distance } : { flagged, distance };
+  }
+  const { resemblance, containment } = overlap(current.sketch, earlier.sketch);
+  const a = current.sketch.size;
+  const b = earlier.sketch.size;
+  let kind: MatchKind | undefined;
+  // One text mostly inside a clearly longer one is a preview or an extended copy, however much
+  // of the longer one it covers; otherwise shared passages make a near-duplicate.
+  if (containment >= settings.minContainment && Math.min(a, b) < PART_RATIO * Math.max(a, b)) kind = a > b ? 'contains-earlier' : 'part-of-earlier';
+  else if (resemblance >= settings.minResemblance) kind = 'near-duplicate';
+  else if (containment >= settings.minContainment) kind = 'near-duplicate';
+  return { flagged: kind !== undefined, ...(kind ? { kind } : {}), distance, resemblance, containment };
 }

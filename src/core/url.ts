@@ -1,4 +1,68 @@
-// URL identity: the site of a page, and the canonical form under which revisits are recognised.
+// URL identity: the site a page belongs to, and the canonical form of its address under which a
+// revisit is recognised whatever tracking parameters or fragment the link carried.
+
+/**
+ * Query parameters that say how a reader arrived, never which page it is; removed from canonical
+ * URLs. Names are matched case-insensitively; entries ending in "_" match as prefixes.
+ */
+export const TRACKING_PARAMETERS: readonly string[] = [
+  // Campaign tags (Google Analytics and everyone who copied them), share tags
+  'utm_',
+  'share_',
+  'mtm_', // Matomo
+  'pk_', // Piwik
+  // Click identifiers of ad and social networks
+  'fbclid',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
+  'igshid',
+  'igsh',
+  'srsltid',
+  'rb_clickid',
+  // Mail and marketing automation
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'vero_id',
+  'oly_enc_id',
+  'oly_anon_id',
+  '_ga',
+  '_gl',
+  'cmpid',
+  'ncid',
+  'ocid',
+  // Chinese sites and apps: Alibaba's spm/scm, WeChat's share context
+  'spm',
+  'scm',
+  'from',
+  'isappinstalled',
+  'scene',
+  'subscene',
+  'clicktime',
+  'enterid',
+  'sessionid',
+  'ascene',
+  'wxfrom',
+  // Referral markers
+  'ref_src',
+  'ref_url',
+  'si',
+];
+
+function isTracking(name: string): boolean {
+  const n = name.toLowerCase();
+  return TRACKING_PARAMETERS.some((t) => (t.endsWith('_') ? n.startsWith(t) : n === t));
+}
 
 /** Host name without "www.", lowercased: the site a page belongs to ('' if the URL does not parse). */
 export function siteOf(url: string): string {
@@ -7,4 +71,58 @@ export function siteOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+// Hosts under which unrelated people publish: a page there belongs to its own subdomain.
+const SHARED_HOSTS = ['github.io', 'gitlab.io', 'blogspot.com', 'wordpress.com', 'tumblr.com', 'substack.com', 'netlify.app', 'vercel.app', 'pages.dev', 'herokuapp.com', 'appspot.com', 'web.app', 'firebaseapp.com', 'azurewebsites.net', 'neocities.org', 'glitch.me', 'medium.com'];
+// Second-level labels under country codes that are registries, not sites (example.co.uk, example.com.cn).
+const REGISTRY_LABELS = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go', 'gob', 'mil', 'nic', 'ltd', 'plc']);
+
+/**
+ * The part of a host name that one owner controls (an approximation of the registrable domain
+ * without the whole public suffix list): "news.example.co.uk" → "example.co.uk".
+ */
+export function registrableDomain(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  if (/^[\d.]+$/.test(h) || h.includes(':') || !h.includes('.')) return h;
+  const labels = h.split('.');
+  const last2 = labels.slice(-2).join('.');
+  let keep = 2;
+  if (SHARED_HOSTS.includes(last2)) keep = 3;
+  else if (labels.length >= 3 && labels[labels.length - 1].length === 2 && REGISTRY_LABELS.has(labels[labels.length - 2])) keep = 3;
+  return labels.slice(-keep).join('.');
+}
+
+/**
+ * The canonical form of an http(s) URL: fragment and tracking parameters removed (the URL parser
+ * already lowercases the host and drops default ports). Null for anything else.
+ */
+export function canonicalizeUrl(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  u.hash = '';
+  u.username = '';
+  u.password = '';
+  for (const name of [...new Set(u.searchParams.keys())]) if (isTracking(name)) u.searchParams.delete(name);
+  if ([...u.searchParams.keys()].length === 0) u.search = '';
+  return u.href;
+}
+
+/**
+ * The canonical URL of a page: the first URL it declares (rel=canonical, og:url) that is on the
+ * same site, so a page cannot claim another site's identity; otherwise its own URL. Canonicalised.
+ */
+export function pickCanonicalUrl(pageUrl: string, declared: readonly string[]): string {
+  const own = canonicalizeUrl(pageUrl) ?? pageUrl;
+  const site = registrableDomain(new URL(own).hostname);
+  for (const candidate of declared) {
+    const c = canonicalizeUrl(candidate);
+    if (c && registrableDomain(new URL(c).hostname) === site) return c;
+  }
+  return own;
 }

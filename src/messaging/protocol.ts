@@ -1,5 +1,6 @@
 // Every message between the parts of the extension, with its direction in its name. Payloads are
 // JSON-safe: fingerprints travel as 16 hex digits.
+import type { MatchKind } from '../core';
 import type { ImportOutcome, PageRecord } from '../storage';
 
 /** What the content script extracted from a page. */
@@ -10,6 +11,8 @@ export interface PageReport {
   text: string;
   /** The page's declared language (`<html lang>`), or '' if none. */
   lang: string;
+  /** URLs the page declares for itself (rel=canonical, og:url), absolute; the background keeps a same-site one. */
+  canonical?: string[];
 }
 
 /** An earlier page that matches the one being looked at. */
@@ -19,6 +22,12 @@ export interface MatchSummary {
   fp: string;
   /** Hamming distance between the two fingerprints (0 = same fingerprint). */
   distance: number;
+  /** How the two pages relate (see core/decision.ts). */
+  kind: MatchKind;
+  /** Estimated share of passages in common, 0..1 (absent for old records without a sketch). */
+  resemblance?: number;
+  /** Estimated share of the shorter text found in the longer, 0..1. */
+  containment?: number;
   firstSeen: number;
   lastSeen: number;
   visits: number;
@@ -30,8 +39,10 @@ export interface PageVerdict {
   algo: string;
   /** Earlier pages at other URLs with near-duplicate content, closest first. */
   matches: MatchSummary[];
-  /** This URL itself had been recorded before this visit. */
+  /** This page itself (same URL, or same canonical URL) had been recorded before this visit. */
   visitedBefore: boolean;
+  /** When it was last seen before this visit. */
+  lastVisit?: number;
   /** Set when the visit could not be recorded (for example, storage full): said to the user. */
   problem?: string;
 }
@@ -39,7 +50,7 @@ export interface PageVerdict {
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article' } // the page has too little prose to fingerprint
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[] };
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number };
 
 type Empty = Record<string, never>;
 
@@ -52,7 +63,7 @@ export interface Protocol {
   /** popup → background: forget one page of the history. */
   'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
   /** history/options → background: recorded pages whose fingerprint is within `maxDistance` (≤ 7) of `fp`. */
-  'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[] } };
+  'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
   'options:stats': { req: Empty; res: { pages: number } };
   /** options → background: the next chunk of the history in URL order, for export. */

@@ -5,6 +5,7 @@ import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { relativeTime } from '../ui/relative-time';
 import { isOpenableUrl, siteOf } from '../ui/site';
+import { describeMatch } from '../ui/similarity';
 
 const statusEl = document.getElementById('status') as HTMLParagraphElement;
 const listEl = document.getElementById('matches') as HTMLOListElement;
@@ -33,8 +34,7 @@ function matchItem(m: MatchSummary, now: number): HTMLLIElement {
   url.title = m.url;
   const meta = document.createElement('span');
   meta.className = 'meta';
-  const similarity = m.distance === 0 ? 'same fingerprint' : `${m.distance} of 64 bits differ`;
-  meta.textContent = `${siteOf(m.url)} · ${similarity} · ${relativeTime(m.lastSeen, now)}`;
+  meta.textContent = `${siteOf(m.url)} · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now)}`;
   li.append(link, url, meta);
   return li;
 }
@@ -49,8 +49,11 @@ function render(status: TabStatus): void {
     return;
   }
   const n = status.matches.length;
-  statusEl.textContent =
-    n === 0 ? "You haven't read anything like this page before." : n === 1 ? "You've read this before:" : `You've read this before, ${n} times:`;
+  const lines = [
+    status.visitedBefore ? 'You visited this page before.' : '',
+    n === 1 ? "You've read this before, elsewhere:" : n > 1 ? `You've read this before, ${n} times elsewhere:` : '',
+  ].filter(Boolean);
+  statusEl.textContent = lines.join(' ') || "You haven't read anything like this page before.";
   const now = Date.now();
   listEl.replaceChildren(...status.matches.map((m) => matchItem(m, now)));
   listEl.hidden = n === 0;

@@ -29,6 +29,8 @@ export interface FindOptions {
   maxDistance: number;
   /** Leave out the record of this URL (the page being looked at). */
   excludeUrl?: string;
+  /** Filled in with how many records the index lookups returned before the distance filter. */
+  stats?: { candidates: number };
 }
 
 /** Where a page of the listing by date starts: after this (lastSeen, url). */
@@ -85,6 +87,7 @@ export class PageRepository {
     const lookups = BLOCK_INDEXES.flatMap((name, i) => probeKeys(blocks[i], probes).map((key) => tx.store.index(name).getAll(key)));
     const found = new Map<string, SimilarPage>();
     for (const records of await Promise.all(lookups)) {
+      if (opts.stats) opts.stats.candidates += records.length;
       for (const r of records) {
         if (found.has(r.url) || r.url === opts.excludeUrl || r.algo !== opts.algo) continue;
         const distance = hamming(fp, r.fp);

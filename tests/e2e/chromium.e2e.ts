@@ -145,6 +145,43 @@ describe('Chromium, export', () => {
   });
 });
 
+describe('Chromium, matching layers', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await page.close();
+  });
+
+  it('flags a Chinese repost wrapped in 转载 boilerplate on another site', async () => {
+    await openAndSettle(page, site.url('zhRepost'));
+    await expect.poll(() => noticeText(page)).toContain(site.title('zhA'));
+    expect((await toolbarOf(page)).text).toBe('2'); // the original and the other copy read earlier
+  });
+
+  it('flags a preview of an article read in full', async () => {
+    await openAndSettle(page, site.url('enPreviewOfRead'));
+    await expect.poll(() => noticeText(page)).toContain('part of a longer page you read');
+    expect(await noticeText(page)).toContain(site.title('enA'));
+  });
+
+  it('flags the full article after its preview was read', async () => {
+    await openAndSettle(page, site.url('enPreviewFirst'));
+    expect(await noticeText(page)).toBeNull();
+    await openAndSettle(page, site.url('enFullAfterPreview'));
+    await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
+  });
+
+  it('shows a revisit with tracking parameters as "visited before", not as a copy', async () => {
+    await openAndSettle(page, `${site.url('enC')}?utm_source=newsletter&fbclid=abc#comments`);
+    expect(await noticeText(page)).toBeNull();
+    const toolbar = await toolbarOf(page);
+    expect(toolbar).toMatchObject({ text: '✓', title: expect.stringContaining('visited this page before') });
+    expect((await popupFor(toolbar.tabId)).status).toBe('You visited this page before.');
+  });
+});
+
 describe('Chromium, test vectors', () => {
   it('fingerprints each vector page exactly as Node does', async () => {
     const page = await context.newPage();

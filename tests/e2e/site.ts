@@ -54,6 +54,31 @@ function digest(a: Article): string {
 <footer><p>${zh ? '关于我们 · 联系方式 · 隐私政策' : 'About · Contact · Privacy'}</p><p>© Weekend Digest</p></footer></body></html>`;
 }
 
+/** A repost on a content farm: the article wrapped in 转载 / "originally published" boilerplate. */
+function repostFarm(a: Article): string {
+  const zh = a.lang.startsWith('zh');
+  const head = zh
+    ? ['本文转载自每日信使，原文链接见文末。', '版权归原作者所有，如有侵权请联系删除。']
+    : ['This article was originally published on The Daily Courier and is republished here with permission.'];
+  const tail = zh
+    ? ['【转载声明】本文系转载，仅代表作者观点，不代表本站立场。', '点赞、在看、分享，三连支持一下吧！', '相关阅读：阳台种菜指南；二手自行车怎么挑；本周最受欢迎的食谱']
+    : ['Enjoyed this? Subscribe to our newsletter for the best reads of the week.', 'Related: ten ways to save on heating; how to choose a second-hand bicycle'];
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} - ${zh ? '好文转载网' : 'ReadMore Reposts'}</title></head>
+<body><nav><a href="/">${zh ? '首页' : 'Home'}</a> <a href="/hot">${zh ? '热门' : 'Popular'}</a></nav>
+<div class="article"><h1>${esc(a.title)}</h1>${head.map((p) => `<p class="note">${esc(p)}</p>`).join('')}
+${paras(a)}
+${tail.map((p) => `<p class="note">${esc(p)}</p>`).join('')}</div>
+<footer>${zh ? '好文转载网 © 2026' : 'ReadMore © 2026'}</footer></body></html>`;
+}
+
+/** A preview: the first paragraphs only, then a paywall. */
+function preview(a: Article): string {
+  const cut = { ...a, paragraphs: a.paragraphs.slice(0, Math.round(a.paragraphs.length * 0.7)) };
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} | Preview</title></head>
+<body><header><h2>The Weekly Ledger</h2></header><main><article><h1>${esc(a.title)}</h1>${paras(cut)}</article>
+<aside class="paywall"><p>Subscribe to keep reading.</p></aside></main></body></html>`;
+}
+
 /** A (original), B (the same article on another site), C (an unrelated article) per language. */
 export const PAGES = {
   enA: { path: '/courier/en/tool-libraries.html', article: 'en-library', template: courier },
@@ -62,6 +87,11 @@ export const PAGES = {
   zhA: { path: '/courier/zh/tool-libraries.html', article: 'zh-library', template: courier },
   zhB: { path: '/digest/2026/11/zh-tool-library.html', article: 'zh-library', template: digest },
   zhC: { path: '/courier/zh/winter-balcony.html', article: 'zh-balcony', template: courier },
+  // Matching layers
+  zhRepost: { path: '/reposts/zh/1024.html', article: 'zh-library', template: repostFarm },
+  enPreviewOfRead: { path: '/ledger/preview/tool-libraries.html', article: 'en-library', template: preview },
+  enPreviewFirst: { path: '/ledger/preview/stone-bridges.html', article: 'en-bridges', template: preview },
+  enFullAfterPreview: { path: '/courier/en/stone-bridges.html', article: 'en-bridges', template: courier },
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -1,0 +1,61 @@
+// Which earlier pages the current one matches, through every identity layer: the same canonical
+// URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
+// block index and confirmed by the verification sketch. The decision itself is core's judgePair.
+import { decodeSketch, judgePair, type MatchSettings, type PageSignature, type Verdict } from '../core';
+import type { MatchSummary } from '../messaging/protocol';
+import type { PageRecord, PageRepository } from '../storage';
+import { ALGORITHM } from '../core';
+
+export interface CurrentPage {
+  url: string;
+  canonicalUrl: string;
+  signature: PageSignature;
+}
+
+export function signatureOf(r: PageRecord): PageSignature {
+  return { fp: r.fp, words: r.textLength, textHash: r.textHash, sketch: r.sketch ? decodeSketch(r.sketch) : null };
+}
+
+const KIND_ORDER: Record<string, number> = { 'same-text': 0, 'near-duplicate': 1, 'contains-earlier': 2, 'part-of-earlier': 3, fingerprint: 4 };
+
+function summary(r: PageRecord, v: Verdict): MatchSummary {
+  return {
+    url: r.url,
+    title: r.title,
+    fp: r.fp,
+    distance: v.distance,
+    kind: v.kind ?? 'fingerprint',
+    ...(v.resemblance !== undefined ? { resemblance: v.resemblance } : {}),
+    ...(v.containment !== undefined ? { containment: v.containment } : {}),
+    firstSeen: r.firstSeen,
+    lastSeen: r.lastSeen,
+    visits: r.visits,
+  };
+}
+
+/** The earlier record of this very page (same URL, or same canonical URL), if any. */
+export async function earlierVisit(repo: PageRepository, page: { url: string; canonicalUrl: string }): Promise<PageRecord | undefined> {
+  const [own, sameCanonical] = await Promise.all([repo.get(page.url), repo.findByCanonicalUrl(page.canonicalUrl)]);
+  return own ?? sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+}
+
+/** Earlier pages elsewhere whose content the current page repeats, best match first. */
+export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<MatchSummary[]> {
+  const { signature } = page;
+  const [sameText, near] = await Promise.all([
+    signature.textHash ? repo.findByTextHash(signature.textHash) : Promise.resolve([]),
+    signature.words >= settings.minWords ? repo.findSimilar(signature.fp, { algo: ALGORITHM, maxDistance: settings.maxDistance }) : Promise.resolve([]),
+  ]);
+  const candidates = new Map<string, PageRecord>();
+  for (const r of [...sameText, ...near]) {
+    // The same page at another address is a revisit, not a copy read elsewhere.
+    if (r.url === page.url || r.canonicalUrl === page.canonicalUrl || r.algo !== ALGORITHM) continue;
+    candidates.set(r.url, r);
+  }
+  const matches: MatchSummary[] = [];
+  for (const r of candidates.values()) {
+    const verdict = judgePair(signature, signatureOf(r), settings);
+    if (verdict.flagged && !(await repo.isDismissed(page.url, r.url))) matches.push(summary(r, verdict));
+  }
+  return matches.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen);
+}

@@ -1,0 +1,121 @@
+// The verification sketch: a b-bit one-permutation MinHash of the text's shingles (word triples,
+// character triples over Han/kana runs). It is independent of the simhash (shingles, not single
+// words; a set, not weights) and estimates how much two texts share: resemblance |A∩B|/|A∪B| and
+// containment |A∩B|/min(|A|,|B|), the figure that recognises a preview or an excerpt.
+import { normalizeText } from './normalize';
+import { scanFeatures } from './features';
+
+/** Buckets of the one-permutation MinHash; each keeps the low 8 bits of its minimum. */
+export const SKETCH_BUCKETS = 128;
+const SKETCH_VERSION = 1;
+const SHINGLES = { wordShingle: 3, gram: 3 } as const;
+
+export interface Sketch {
+  /** Number of distinct shingles of the text. */
+  size: number;
+  /** Low 8 bits of each bucket's minimum hash (densified: empty buckets borrow from the next full one). */
+  mins: Uint8Array;
+}
+
+const EMPTY = 0xffffffff;
+
+/** The sketch of a text (normalised here). */
+export function sketchOf(text: string): Sketch {
+  const full = new Uint32Array(SKETCH_BUCKETS).fill(EMPTY);
+  const filled = new Uint8Array(SKETCH_BUCKETS);
+  const distinct = new Set<number>();
+  scanFeatures(normalizeText(text), SHINGLES, (hi, lo) => {
+    distinct.add(lo);
+    const bucket = hi >>> 25; // top 7 bits: 128 buckets
+    if (!filled[bucket] || lo < full[bucket]) {
+      full[bucket] = lo;
+      filled[bucket] = 1;
+    }
+  });
+  const mins = new Uint8Array(SKETCH_BUCKETS);
+  if (distinct.size > 0) {
+    for (let i = 0; i < SKETCH_BUCKETS; i++) {
+      // Rotation densification: an empty bucket takes the next filled one's value, mixed with the
+      // distance walked, so two texts with the same shingles still agree bucket by bucket.
+      let j = i;
+      let steps = 0;
+      while (!filled[j]) {
+        j = (j + 1) % SKETCH_BUCKETS;
+        steps++;
+      }
+      const v = steps === 0 ? full[j] : Math.imul(full[j] ^ steps, 0x9e3779b1) >>> 0;
+      mins[i] = v & 0xff;
+    }
+  }
+  return { size: distinct.size, mins };
+}
+
+export interface Overlap {
+  /** Estimated |A∩B| / |A∪B|. */
+  resemblance: number;
+  /** Estimated |A∩B| / min(|A|, |B|): near 1 when one text holds (almost) all of the other. */
+  containment: number;
+}
+
+/**
+ * Below this ratio of set sizes, containment is not estimated: the error of a 128-bucket
+ * resemblance (about ±0.05) times the size ratio would swamp it (a 50-shingle text against a
+ * 5,000-shingle one could look fully contained by chance).
+ */
+export const MIN_SIZE_RATIO = 0.2;
+
+/** Estimates the overlap of the shingle sets of two sketched texts. */
+export function overlap(a: Sketch, b: Sketch): Overlap {
+  if (a.size === 0 || b.size === 0) return { resemblance: 0, containment: 0 };
+  let equal = 0;
+  for (let i = 0; i < SKETCH_BUCKETS; i++) if (a.mins[i] === b.mins[i]) equal++;
+  // Two unrelated 8-bit values are equal 1 time in 256: correct for that.
+  const chance = 1 / 256;
+  const resemblance = Math.max(0, Math.min(1, (equal / SKETCH_BUCKETS - chance) / (1 - chance)));
+  const small = Math.min(a.size, b.size);
+  const large = Math.max(a.size, b.size);
+  if (small / large < MIN_SIZE_RATIO) return { resemblance, containment: resemblance };
+  const shared = (resemblance * (a.size + b.size)) / (1 + resemblance);
+  return { resemblance, containment: Math.min(1, shared / small) };
+}
+
+// Boundary form: base64 of [version, size as 4 bytes little-endian, 128 bucket bytes] (~180 characters).
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function toBase64(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? B64[n & 63] : '=');
+  }
+  return out;
+}
+
+function fromBase64(s: string): Uint8Array | null {
+  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return null;
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  const out = new Uint8Array((s.length / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < s.length; i += 4) {
+    const n = (B64.indexOf(s[i]) << 18) | (B64.indexOf(s[i + 1]) << 12) | ((B64.indexOf(s[i + 2]) & 63) << 6) | (B64.indexOf(s[i + 3]) & 63);
+    if (o < out.length) out[o++] = (n >> 16) & 255;
+    if (o < out.length) out[o++] = (n >> 8) & 255;
+    if (o < out.length) out[o++] = n & 255;
+  }
+  return out;
+}
+
+export function encodeSketch(s: Sketch): string {
+  const bytes = new Uint8Array(5 + SKETCH_BUCKETS);
+  bytes[0] = SKETCH_VERSION;
+  new DataView(bytes.buffer).setUint32(1, s.size, true);
+  bytes.set(s.mins, 5);
+  return toBase64(bytes);
+}
+
+/** The sketch in a stored string, or null if it is not one (another version, damaged). */
+export function decodeSketch(encoded: string): Sketch | null {
+  const bytes = fromBase64(encoded);
+  if (!bytes || bytes.length !== 5 + SKETCH_BUCKETS || bytes[0] !== SKETCH_VERSION) return null;
+  return { size: new DataView(bytes.buffer).getUint32(1, true), mins: bytes.slice(5) };
+}
