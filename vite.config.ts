@@ -20,8 +20,8 @@ export default defineConfig({
       printSummary: false,
       // Validation fetches a schema from the network; the build stays offline.
       skipManifestValidation: true,
-      // Opened by the background on install, not named in the manifest.
-      additionalInputs: ['src/welcome/index.html'],
+      // Extension pages opened by the extension itself, not named in the manifest.
+      additionalInputs: ['src/welcome/index.html', 'src/history/index.html'],
     }),
   ],
 });

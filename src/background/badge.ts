@@ -13,7 +13,7 @@ export function badgeFor(verdict: PageVerdict): { text: string; color: string; t
     const when = verdict.lastVisit ? ` (${new Date(verdict.lastVisit).toLocaleDateString()})` : '';
     return { text: '✓', color: '#6e6a7c', title: `${NAME}: you visited this page before${when}` };
   }
-  return { text: '', color: '#6b4fbb', title: verdict.problem ? `${NAME}: ${verdict.problem}` : NAME };
+  return { text: '', color: '#6b4fbb', title: NAME };
 }
 
 export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Promise<void> {
@@ -23,4 +23,8 @@ export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Pro
     browser.action.setBadgeBackgroundColor({ tabId, color: badge.color }),
     browser.action.setTitle({ tabId, title: badge.title }),
   ]);
+}
+
+export async function clearTab(tabId: number): Promise<void> {
+  await Promise.all([browser.action.setBadgeText({ tabId, text: '' }), browser.action.setTitle({ tabId, title: NAME })]).catch(() => undefined); // the tab may be gone
 }

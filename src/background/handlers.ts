@@ -1,90 +1,131 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, DEFAULT_MATCH_SETTINGS, encodeSketch, fingerprint, MIN_RECORDED_WORDS, pickCanonicalUrl, sketchOf, textHash, textStats, type MatchSettings } from '../core';
+import { ALGORITHM, encodeSketch, fingerprint, MIN_RECORDED_WORDS, pickCanonicalUrl, sketchOf, textHash, textStats } from '../core';
 import type { Handlers } from '../messaging/router';
-import type { ContentProtocol, PageVerdict, Protocol } from '../messaging/protocol';
+import type { ContentProtocol, PageReport, PageVerdict, Protocol } from '../messaging/protocol';
+import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
 import { earlierVisit, findMatches, signatureOf } from './matching';
 import { parsePageReport } from './page-report';
+import type { Runtime } from 'webextension-polyfill';
 
 export interface BackgroundDeps {
   repository(): Promise<PageRepository>;
   now(): number;
-  /** The reader's matching settings (sensitivity, minimum length). */
-  settings?(): Promise<MatchSettings>;
+  /** The reader's settings. */
+  settings(): Promise<Settings>;
   /** Shows the verdict on the tab's toolbar button. */
   showOnTab(tabId: number, verdict: PageVerdict): Promise<void>;
   /** Asks a tab's content script what page it fingerprinted; rejects if there is no content script. */
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
 }
 
+/** Everything the layers need about the page a content script reported. */
+function analyse(report: PageReport) {
+  const stats = textStats(report.text);
+  const sketch = sketchOf(report.text);
+  return {
+    stats,
+    sketch,
+    current: {
+      url: report.url,
+      canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
+      signature: { fp: fingerprint(report.text), words: stats.words, textHash: textHash(report.text), sketch },
+    },
+  };
+}
+
+function skipReason(settings: Settings, url: string): PageVerdict['skipped'] | undefined {
+  if (settings.paused) return 'paused';
+  if (isExcluded(url, settings.excludedSites)) return 'excluded';
+  return undefined;
+}
+
+/** The page a content script speaks for: its tab's URL, not what the message claims. */
+function senderPage(sender: Runtime.MessageSender): string {
+  if (!sender.url) throw new TypeError('message from no page');
+  return sender.url;
+}
+
 export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
-  const settingsNow = () => (deps.settings ? deps.settings() : Promise.resolve(DEFAULT_MATCH_SETTINGS));
   return {
     async 'content:pageSeen'(req, sender) {
-      const page = parsePageReport(req);
-      const stats = textStats(page.text);
-      const sketch = sketchOf(page.text);
-      const current = {
-        url: page.url,
-        canonicalUrl: pickCanonicalUrl(page.url, page.canonical ?? []),
-        signature: { fp: fingerprint(page.text), words: stats.words, textHash: textHash(page.text), sketch },
-      };
-      const [repo, settings] = await Promise.all([deps.repository(), settingsNow()]);
-      const [before, matches] = await Promise.all([earlierVisit(repo, current), findMatches(repo, current, settings)]);
-      const verdict: PageVerdict = {
-        fp: current.signature.fp,
-        algo: ALGORITHM,
-        matches,
-        visitedBefore: before !== undefined,
-        ...(before ? { lastVisit: before.lastSeen } : {}),
-      };
-      if (stats.words >= MIN_RECORDED_WORDS) {
-        try {
-          await repo.recordVisit(
-            {
-              url: page.url,
-              canonicalUrl: current.canonicalUrl,
-              title: page.title,
-              fp: current.signature.fp,
-              algo: ALGORITHM,
-              textHash: current.signature.textHash,
-              sketch: encodeSketch(sketch),
-              textLength: stats.words,
-              lang: page.lang || stats.lang,
-            },
-            deps.now(),
-          );
-        } catch (e) {
-          if (!(e instanceof StorageFullError)) throw e;
-          verdict.problem = e.message;
-        }
+      const report = parsePageReport(req);
+      const settings = await deps.settings();
+      const skipped = skipReason(settings, report.url);
+      const { current } = analyse(report);
+      let verdict: PageVerdict = { fp: current.signature.fp, algo: ALGORITHM, matches: [], visitedBefore: false };
+      if (skipped) verdict = { ...verdict, skipped };
+      else {
+        const repo = await deps.repository();
+        const [before, matches] = await Promise.all([earlierVisit(repo, current), findMatches(repo, current, matchSettingsOf(settings))]);
+        verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       if (sender.tab?.id !== undefined) await deps.showOnTab(sender.tab.id, verdict);
       return verdict;
     },
 
+    async 'content:pageRead'(req, sender) {
+      const report = parsePageReport(req);
+      const settings = await deps.settings();
+      if (skipReason(settings, report.url) || (sender.tab?.incognito && !settings.recordPrivate)) return { recorded: false };
+      const { stats, sketch, current } = analyse(report);
+      if (stats.words < MIN_RECORDED_WORDS) return { recorded: false };
+      try {
+        await (
+          await deps.repository()
+        ).recordVisit(
+          {
+            url: report.url,
+            canonicalUrl: current.canonicalUrl,
+            title: report.title,
+            fp: current.signature.fp,
+            algo: ALGORITHM,
+            textHash: current.signature.textHash,
+            sketch: encodeSketch(sketch),
+            textLength: stats.words,
+            lang: report.lang || stats.lang,
+          },
+          deps.now(),
+        );
+        return { recorded: true };
+      } catch (e) {
+        if (e instanceof StorageFullError) return { recorded: false, problem: e.message };
+        throw e;
+      }
+    },
+
+    async 'content:notSame'({ other }, sender) {
+      if (typeof other !== 'string' || other.length > 8192) throw new TypeError('other must be a URL');
+      await (await deps.repository()).dismiss(senderPage(sender), other, deps.now());
+      return {};
+    },
+
     async 'popup:tabStatus'({ tabId }) {
       if (!Number.isInteger(tabId)) throw new TypeError('tabId must be an integer');
-      let page;
+      let answer;
       try {
-        page = await deps.askTab(tabId);
+        answer = await deps.askTab(tabId);
       } catch {
         return { state: 'unsupported' };
       }
-      if (!page) return { state: 'not-article' };
-      const [repo, settings] = await Promise.all([deps.repository(), settingsNow()]);
+      const { page } = answer;
+      if (!page) return { state: 'not-article', url: answer.url };
+      const [repo, settings] = await Promise.all([deps.repository(), deps.settings()]);
       const record = await repo.get(page.url);
-      if (!record) return { state: 'checked', page, matches: [], visitedBefore: false };
+      if (!record) {
+        const before = await earlierVisit(repo, { url: page.url, canonicalUrl: pickCanonicalUrl(page.url, []) });
+        return { state: 'checked', page, matches: [], visitedBefore: before !== undefined };
+      }
       const current = { url: record.url, canonicalUrl: record.canonicalUrl, signature: signatureOf(record) };
-      const matches = await findMatches(repo, current, settings);
+      const matches = await findMatches(repo, current, matchSettingsOf(settings));
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
       const elsewhere = (await repo.findByCanonicalUrl(record.canonicalUrl)).filter((r) => r.url !== record.url);
       return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0 };
     },
 
-    ...historyHandlers(deps.repository, deps.now),
+    ...historyHandlers(deps.repository, deps.now, deps.settings),
   };
 }

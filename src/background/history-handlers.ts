@@ -2,11 +2,13 @@
 import type { Handlers } from '../messaging/router';
 import type { Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex } from '../core';
+import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkPages, type PageRepository } from '../storage';
+import { findMatches, signatureOf } from './matching';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importDiscard' | 'options:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importDiscard' | 'options:forgetSite' | 'options:clear' | 'popup:forgetPage'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -18,8 +20,26 @@ function importId(id: unknown): string {
   return id;
 }
 
-export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number): Handlers<HistoryMessages> {
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>): Handlers<HistoryMessages> {
   return {
+    async 'history:list'({ query, after, limit }) {
+      const n = Math.max(1, Math.min(200, Number(limit) | 0));
+      const cursor = Array.isArray(after) && typeof after[0] === 'number' && typeof after[1] === 'string' ? ([after[0], after[1]] as [number, string]) : undefined;
+      const [repo, s] = await Promise.all([repository(), settings()]);
+      const { items, next, done } = await repo.listRecent(n, cursor, typeof query === 'string' ? query.slice(0, 200) : '');
+      const match = matchSettingsOf(s);
+      const withCopies = await Promise.all(
+        items.map(async (r) => ({
+          url: r.url,
+          title: r.title,
+          lastSeen: r.lastSeen,
+          firstSeen: r.firstSeen,
+          visits: r.visits,
+          copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r) }, match),
+        })),
+      );
+      return { items: withCopies, ...(next ? { next } : {}), done };
+    },
     async 'history:findSimilar'({ fp, maxDistance }) {
       if (!isFingerprintHex(fp)) throw new TypeError('fp must be 16 lowercase hex digits');
       if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 7) throw new RangeError('maxDistance must be a whole number from 0 to 7');

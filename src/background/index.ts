@@ -4,8 +4,9 @@
 import browser from 'webextension-polyfill';
 import { createRouter, senderKind } from '../messaging/router';
 import { sendToTab } from '../messaging/send';
+import { loadSettings } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
-import { showVerdictOnTab } from './badge';
+import { clearTab, showVerdictOnTab } from './badge';
 import { createHandlers } from './handlers';
 
 let repository: Promise<PageRepository> | undefined;
@@ -13,12 +14,18 @@ let repository: Promise<PageRepository> | undefined;
 const handlers = createHandlers({
   repository: () => (repository ??= openDejaReadDB().then((db) => new PageRepository(db))),
   now: () => Date.now(),
+  settings: loadSettings,
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
 });
 
 const origin = browser.runtime.getURL('');
 browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
+
+// A tab that starts loading another page no longer shows the last page's verdict.
+browser.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.status === 'loading') void clearTab(tabId);
+});
 
 browser.runtime.onInstalled.addListener(({ reason }) => {
   if (reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });

@@ -1,86 +1,132 @@
-// The in-page notice. It lives in a shadow root so the page's CSS cannot restyle it and its CSS
-// cannot leak into the page; all page-derived text goes in through textContent.
+// The in-page notice. It lives in a closed shadow root: the page's CSS cannot restyle it, and the
+// page's scripts cannot read which other pages the reader has read. All page-derived text goes in
+// through textContent. It shows at a corner, shrinks to a small tab after a while so it never
+// covers the page for long, is reachable by keyboard and announced to screen readers.
 import type { MatchSummary } from '../messaging/protocol';
+import { t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
-import { isOpenableUrl, siteOf } from '../ui/site';
 import { describeMatch } from '../ui/similarity';
+import { isOpenableUrl, siteOf } from '../ui/site';
 
-const HOST_ID = 'deja-read-notice';
+const HOST_TAG = 'deja-read-notice';
+const COLLAPSE_AFTER_MS = 15_000;
 
 const STYLE = `
-:host { all: initial; }
+:host { all: initial; position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; }
 .box {
-  position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; box-sizing: border-box;
-  max-width: min(380px, calc(100vw - 32px)); padding: 12px 14px; border-radius: 10px;
-  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", sans-serif;
+  box-sizing: border-box; max-width: min(380px, calc(100vw - 32px)); padding: 12px 14px; border-radius: 10px;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
   color: #1d1b26; background: #fbfaff; border: 1px solid #d9d2f2; box-shadow: 0 6px 24px rgba(30, 20, 60, .18);
+}
+@media (prefers-reduced-motion: no-preference) {
+  .box { animation: enter .25s ease-out; }
+  @keyframes enter { from { opacity: 0; transform: translateY(8px); } }
 }
 .head { margin: 0 0 4px; font-weight: 600; color: #4b3596; }
 .what { margin: 0; overflow-wrap: anywhere; }
 a { color: inherit; }
 .meta { color: #5d5870; }
+.actions { display: flex; gap: 8px; margin-top: 8px; }
 button {
-  margin-top: 8px; font: inherit; padding: 3px 10px; border-radius: 6px; cursor: pointer;
+  font: inherit; font-size: 13px; padding: 3px 10px; border-radius: 6px; cursor: pointer;
   border: 1px solid #c9c1e6; background: #fff; color: inherit;
 }
 button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offset: 2px; }
+.pill { padding: 6px 12px; border-radius: 999px; font-weight: 600; color: #4b3596; }
+[hidden] { display: none !important; }
 @media (prefers-color-scheme: dark) {
   .box { color: #ece9f6; background: #25212f; border-color: #4a4063; }
-  .head { color: #c4b5fd; }
+  .head, .pill { color: #c4b5fd; }
   .meta { color: #b3adc4; }
   button { background: #332d40; border-color: #5b5075; }
 }
 `;
 
-export function removeNotice(doc: Document = document): void {
-  doc.getElementById(HOST_ID)?.remove();
+export interface NoticeActions {
+  /** The reader says the two pages are not the same article. */
+  notSame(match: MatchSummary): void;
 }
 
-export function showNotice(match: MatchSummary, total: number, now: number, doc: Document = document): void {
-  removeNotice(doc);
-  const host = doc.createElement('div');
-  host.id = HOST_ID;
-  const root = host.attachShadow({ mode: 'open' });
+export function removeNotice(doc: Document = document): void {
+  doc.querySelector(HOST_TAG)?.remove();
+}
 
-  const style = doc.createElement('style');
+function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = doc.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export function showNotice(matches: MatchSummary[], now: number, actions: NoticeActions, doc: Document = document): void {
+  removeNotice(doc);
+  const [match] = matches;
+  if (!match) return;
+  const host = doc.createElement(HOST_TAG);
+  const root = host.attachShadow({ mode: 'closed' });
+  const style = el(doc, 'style');
   style.textContent = STYLE;
-  const box = doc.createElement('aside');
-  box.className = 'box';
+
+  const box = el(doc, 'section', 'box');
   box.setAttribute('role', 'status');
   box.setAttribute('aria-live', 'polite');
-
-  const head = doc.createElement('p');
-  head.className = 'head';
-  head.textContent = "You've read this before";
-
-  const what = doc.createElement('p');
-  what.className = 'what';
+  box.setAttribute('aria-label', t('noticeHeading'));
+  const head = el(doc, 'p', 'head', t('noticeHeading'));
+  const what = el(doc, 'p', 'what');
   const title = match.title || match.url;
   if (isOpenableUrl(match.url)) {
-    const link = doc.createElement('a');
+    const link = el(doc, 'a', undefined, title);
     link.href = match.url;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
-    link.textContent = title;
     what.append(link);
   } else {
     what.append(title);
   }
-  const meta = doc.createElement('span');
-  meta.className = 'meta';
-  const more = total > 1 ? ` · ${total - 1} more` : '';
-  meta.textContent = ` — ${siteOf(match.url)}, ${relativeTime(match.lastSeen, now)} · ${describeMatch(match)}${more}`;
-  what.append(meta);
+  const more = matches.length > 1 ? ` · ${t('noticeMore', matches.length - 1)}` : '';
+  what.append(el(doc, 'span', 'meta', ` — ${siteOf(match.url)}, ${relativeTime(match.lastSeen, now, uiLocale())} · ${describeMatch(match)}${more}`));
 
-  const dismiss = doc.createElement('button');
-  dismiss.type = 'button';
-  dismiss.textContent = 'Dismiss';
-  dismiss.addEventListener('click', () => host.remove());
+  const actionsRow = el(doc, 'div', 'actions');
+  const dismiss = el(doc, 'button', undefined, t('noticeDismiss'));
+  const notSame = el(doc, 'button', undefined, t('noticeNotSame'));
+  dismiss.type = notSame.type = 'button';
+  notSame.title = t('noticeNotSameHint');
+  actionsRow.append(dismiss, notSame);
+  box.append(head, what, actionsRow);
+
+  const pill = el(doc, 'button', 'box pill', t('noticePill'));
+  pill.type = 'button';
+  pill.hidden = true;
+  pill.setAttribute('aria-expanded', 'false');
+
+  const close = () => host.remove();
+  dismiss.addEventListener('click', close);
+  notSame.addEventListener('click', () => {
+    for (const m of matches) actions.notSame(m);
+    close();
+  });
   box.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') host.remove();
+    if (e.key === 'Escape') close();
   });
 
-  box.append(head, what, dismiss);
-  root.append(style, box);
+  // Shrink to a small tab after a while, unless the reader is using the notice.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const collapseLater = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (box.matches(':hover') || box.contains(root.activeElement)) return collapseLater();
+      box.hidden = true;
+      pill.hidden = false;
+    }, COLLAPSE_AFTER_MS);
+  };
+  pill.addEventListener('click', () => {
+    pill.hidden = true;
+    box.hidden = false;
+    dismiss.focus();
+    collapseLater();
+  });
+  collapseLater();
+
+  root.append(style, box, pill);
   doc.documentElement.append(host);
 }

@@ -43,25 +43,45 @@ export interface PageVerdict {
   visitedBefore: boolean;
   /** When it was last seen before this visit. */
   lastVisit?: number;
-  /** Set when the visit could not be recorded (for example, storage full): said to the user. */
-  problem?: string;
+  /** Set when the page was not checked: paused, or an excluded site. */
+  skipped?: 'paused' | 'excluded';
+}
+
+/** A page of the history view. */
+export interface HistoryItem {
+  url: string;
+  title: string;
+  lastSeen: number;
+  firstSeen: number;
+  visits: number;
+  /** Other recorded pages with the same content (near-duplicates), best first. */
+  copies: MatchSummary[];
 }
 
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
-  | { state: 'not-article' } // the page has too little prose to fingerprint
+  | { state: 'not-article'; url: string } // not checked: too little prose, an excluded site, or paused
   | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number };
 
 type Empty = Record<string, never>;
 
 /** Messages the background answers. */
 export interface Protocol {
-  /** content → background: a page's readable text; records the visit and answers whether it was read before. */
+  /** content → background: a page's readable text, as soon as it is extracted; answers whether it was read before (records nothing). */
   'content:pageSeen': { req: PageReport; res: PageVerdict };
+  /** content → background: the page has now been visible for the dwell time: record the visit. */
+  'content:pageRead': { req: PageReport; res: { recorded: boolean; problem?: string } };
+  /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
+  'content:notSame': { req: { other: string }; res: Empty };
   /** popup → background: status of the page in a tab, with the earlier pages it matches. */
   'popup:tabStatus': { req: { tabId: number }; res: TabStatus };
   /** popup → background: forget one page of the history. */
   'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
+  /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */
+  'history:list': {
+    req: { query?: string; after?: [number, string]; limit: number };
+    res: { items: HistoryItem[]; next?: [number, string]; done: boolean };
+  };
   /** history/options → background: recorded pages whose fingerprint is within `maxDistance` (≤ 7) of `fp`. */
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
@@ -84,8 +104,8 @@ export interface Protocol {
 
 /** Messages a content script answers. */
 export interface ContentProtocol {
-  /** background → content: the page this content script fingerprinted, if any. */
-  'background:getPage': { req: Record<string, never>; res: { url: string; title: string; fp: string } | null };
+  /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: { url: string; title: string; fp: string } | null } };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */

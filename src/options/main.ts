@@ -1,5 +1,7 @@
-// The options page: export (JSON, CSV), import and clearing of the history.
+// The options page: settings (settings-form.ts), and export (JSON, CSV), import and clearing of the history.
 import { send } from '../messaging/send';
+import { localizePage, t, uiLocale } from '../ui/i18n';
+import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
 import { exportHistory, importHistory, type Progress } from './history-transfer';
 
@@ -8,12 +10,13 @@ const status = $<HTMLParagraphElement>('export-status');
 const progressBar = $<HTMLProgressElement>('progress');
 const buttons = ['export', 'export-csv', 'clear'].map((id) => $<HTMLButtonElement>(id));
 const fileInput = $<HTMLInputElement>('import-file');
-const number = new Intl.NumberFormat();
-const plural = (n: number, one: string, many: string) => `${number.format(n)} ${n === 1 ? one : many}`;
+localizePage();
+const number = new Intl.NumberFormat(uiLocale());
+const pages = (n: number) => t(n === 1 ? 'pagesOne' : 'pagesMany', number.format(n));
 
 async function refreshStats(): Promise<void> {
-  const { pages } = await send('options:stats', {});
-  $('stats').textContent = `${plural(pages, 'page', 'pages')} recorded.`;
+  const { pages: count } = await send('options:stats', {});
+  $('stats').textContent = t('optionsStats', pages(count));
 }
 
 /** Runs one long task with the buttons disabled and a progress bar. */
@@ -26,12 +29,12 @@ async function busy(label: string, task: (progress: Progress) => Promise<string>
   const progress: Progress = (done, total) => {
     progressBar.max = Math.max(total, 1);
     progressBar.value = done;
-    status.textContent = `${label}… ${number.format(done)} of ${number.format(total)}`;
+    status.textContent = t('progress', label, number.format(done), number.format(total));
   };
   try {
     status.textContent = await task(progress);
   } catch (e) {
-    status.textContent = `${label} failed: ${e instanceof Error ? e.message : String(e)} Your history was not changed.`;
+    status.textContent = t('taskFailed', label, e instanceof Error ? e.message : String(e));
   } finally {
     buttons.forEach((b) => (b.disabled = false));
     fileInput.disabled = false;
@@ -41,11 +44,11 @@ async function busy(label: string, task: (progress: Progress) => Promise<string>
 }
 
 function exportAs(kind: 'json' | 'csv'): void {
-  void busy('Exporting', async (progress) => {
+  void busy(t('exporting'), async (progress) => {
     const now = new Date();
-    const { blob, pages } = await exportHistory(send, kind, progress, now);
+    const { blob, pages: exported } = await exportHistory(send, kind, progress, now);
     downloadBlob(blob, `deja-read-history-${now.toISOString().slice(0, 10)}.${kind}`);
-    return `Exported ${plural(pages, 'page', 'pages')}.`;
+    return t('exported', pages(exported));
   });
 }
 
@@ -55,20 +58,20 @@ $('export-csv').addEventListener('click', () => exportAs('csv'));
 fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];
   if (!file) return;
-  void busy('Importing', async (progress) => {
+  void busy(t('importing'), async (progress) => {
     const result = await importHistory(send, file, progress);
     fileInput.value = '';
-    if (result.state === 'invalid') return `Nothing was imported: ${result.error}`;
-    if (result.state === 'already-imported') return 'This file was imported before; nothing changed.';
+    if (result.state === 'invalid') return t('importInvalid', result.error);
+    if (result.state === 'already-imported') return t('importAgain');
     const { added, merged, unchanged } = result.outcome;
-    return `Imported ${plural(result.pages, 'page', 'pages')}: ${number.format(added)} added, ${number.format(merged)} merged with pages already here, ${number.format(unchanged)} already up to date.`;
+    return t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));
   });
 });
 
 const confirmBox = $('clear-confirm');
 $('clear').addEventListener('click', () => {
-  void send('options:stats', {}).then(({ pages }) => {
-    $('clear-question').textContent = `Delete all ${plural(pages, 'page', 'pages')} of your history? This cannot be undone.`;
+  void send('options:stats', {}).then(({ pages: count }) => {
+    $('clear-question').textContent = t('clearQuestion', pages(count));
     confirmBox.hidden = false;
     $('clear-no').focus();
   });
@@ -78,10 +81,11 @@ $('clear-no').addEventListener('click', () => {
 });
 $('clear-yes').addEventListener('click', () => {
   confirmBox.hidden = true;
-  void busy('Clearing', async () => {
+  void busy(t('clearing'), async () => {
     await send('options:clear', {});
-    return 'Your history was cleared.';
+    return t('cleared');
   });
 });
 
 void refreshStats();
+void initSettingsForm();

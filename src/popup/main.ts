@@ -1,16 +1,21 @@
-// The popup: the status of the active tab's page and the earlier pages it matches.
-// `?tab=ID` shows another tab's status (the popup opened as a page, as the tests do).
+// The popup: the status of the active tab's page, the earlier pages it matches, and quick actions
+// (forget this page, pause on this site or everywhere). `?tab=ID` shows another tab's status (the
+// popup opened as a page, as the tests do).
 import browser from 'webextension-polyfill';
 import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send } from '../messaging/send';
+import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
+import { loadSettings, saveSettings } from '../settings/settings-store';
+import { localizePage, t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
-import { isOpenableUrl, siteOf } from '../ui/site';
 import { describeMatch } from '../ui/similarity';
+import { isOpenableUrl, siteOf } from '../ui/site';
 
-const statusEl = document.getElementById('status') as HTMLParagraphElement;
-const listEl = document.getElementById('matches') as HTMLOListElement;
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const statusEl = $<HTMLParagraphElement>('status');
+const listEl = $<HTMLOListElement>('matches');
 
-async function targetTabId(): Promise<number | undefined> {
+async function targetTab(): Promise<number | undefined> {
   const param = new URLSearchParams(location.search).get('tab');
   if (param !== null && /^\d+$/.test(param)) return Number(param);
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
@@ -21,6 +26,7 @@ function matchItem(m: MatchSummary, now: number): HTMLLIElement {
   const li = document.createElement('li');
   const link = document.createElement('a');
   link.textContent = m.title || m.url;
+  link.title = m.url;
   if (isOpenableUrl(m.url)) {
     link.href = m.url;
     link.addEventListener('click', (e) => {
@@ -28,50 +34,80 @@ function matchItem(m: MatchSummary, now: number): HTMLLIElement {
       void browser.tabs.create({ url: m.url });
     });
   }
-  const url = document.createElement('span');
-  url.className = 'url';
-  url.textContent = m.url;
-  url.title = m.url;
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.textContent = `${siteOf(m.url)} · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now)}`;
-  li.append(link, url, meta);
+  meta.textContent = `${siteOf(m.url)} · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`;
+  li.append(link, meta);
   return li;
 }
 
-function render(status: TabStatus): void {
-  if (status.state === 'unsupported') {
-    statusEl.textContent = 'Déjà Read does not check this kind of page.';
-    return;
-  }
-  if (status.state === 'not-article') {
-    statusEl.textContent = 'This page has too little prose to check.';
-    return;
-  }
+function statusText(status: TabStatus, settings: Settings, pageUrl: string | undefined): string {
+  if (settings.paused) return t('popupPausedEverywhere');
+  if (pageUrl && isExcluded(pageUrl, settings.excludedSites)) return t('popupPausedHere');
+  if (status.state === 'unsupported') return t('popupUnsupported');
+  if (status.state === 'not-article') return t('popupNotArticle');
   const n = status.matches.length;
-  const lines = [
-    status.visitedBefore ? 'You visited this page before.' : '',
-    n === 1 ? "You've read this before, elsewhere:" : n > 1 ? `You've read this before, ${n} times elsewhere:` : '',
-  ].filter(Boolean);
-  statusEl.textContent = lines.join(' ') || "You haven't read anything like this page before.";
+  const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''];
+  return lines.filter(Boolean).join(' ') || t('popupNothingLikeIt');
+}
+
+async function render(tabId: number): Promise<void> {
+  const [status, settings] = await Promise.all([send('popup:tabStatus', { tabId }), loadSettings()]);
+  const page = status.state === 'checked' ? status.page : undefined;
+  const url = status.state === 'checked' ? status.page.url : status.state === 'not-article' ? status.url : undefined;
+  statusEl.textContent = statusText(status, settings, url);
   const now = Date.now();
-  listEl.replaceChildren(...status.matches.map((m) => matchItem(m, now)));
-  listEl.hidden = n === 0;
+  const matches = status.state === 'checked' ? status.matches : [];
+  listEl.replaceChildren(...matches.map((m) => matchItem(m, now)));
+  listEl.hidden = matches.length === 0;
+
+  const forget = $<HTMLButtonElement>('forget');
+  forget.hidden = !page;
+  forget.onclick = async () => {
+    if (!page) return;
+    await send('popup:forgetPage', { url: page.url });
+    forget.hidden = true;
+    statusEl.textContent = t('popupForgotten');
+  };
+
+  const site = url ? normalizeSitePattern(siteOf(url)) : null;
+  const pauseSite = $<HTMLButtonElement>('pause-site');
+  const excludedHere = url !== undefined && isExcluded(url, settings.excludedSites);
+  pauseSite.hidden = !site || (excludedHere && !settings.excludedSites.includes(site));
+  pauseSite.textContent = excludedHere ? t('popupResumeSite', site ?? '') : t('popupPauseSite', site ?? '');
+  pauseSite.onclick = async () => {
+    if (!site) return;
+    const sites = excludedHere ? settings.excludedSites.filter((s) => s !== site) : [...settings.excludedSites, site];
+    await saveSettings({ excludedSites: sites });
+    await render(tabId);
+  };
+
+  const pauseAll = $<HTMLButtonElement>('pause-all');
+  pauseAll.textContent = settings.paused ? t('popupResumeAll') : t('popupPauseAll');
+  pauseAll.onclick = async () => {
+    await saveSettings({ paused: !settings.paused });
+    await render(tabId);
+  };
 }
 
 async function main(): Promise<void> {
-  document.getElementById('options')?.addEventListener('click', (e) => {
+  localizePage();
+  $('open-options').addEventListener('click', (e) => {
     e.preventDefault();
     void browser.runtime.openOptionsPage();
   });
-  const tabId = await targetTabId();
+  $('open-history').addEventListener('click', (e) => {
+    e.preventDefault();
+    void browser.tabs.create({ url: browser.runtime.getURL('src/history/index.html') });
+  });
+  const tabId = await targetTab();
   if (tabId === undefined) {
-    render({ state: 'unsupported' });
+    statusEl.textContent = t('popupUnsupported');
     return;
   }
-  render(await send('popup:tabStatus', { tabId }));
+  await render(tabId);
 }
 
 main().catch((e: unknown) => {
-  statusEl.textContent = `Something went wrong: ${e instanceof Error ? e.message : String(e)}`;
+  statusEl.textContent = t('errorGeneric', e instanceof Error ? e.message : String(e));
 });

@@ -136,20 +136,31 @@ export class PageRepository {
     return this.db.count('pages');
   }
 
-  /** Most recently seen first, `limit` at a time; pass the last item's [lastSeen, url] to go on. */
-  async listRecent(limit: number, after?: ListCursor): Promise<PageRecord[]> {
+  /**
+   * Most recently seen first, `limit` at a time; pass the last item's [lastSeen, url] to go on.
+   * With a query, only pages whose title or URL contains it (any case); at most `maxScan` records
+   * are read per call, so a rare query over a million pages answers in steps: `next` says where
+   * the scan stopped, `done` whether the history is exhausted.
+   */
+  async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
+    const q = query.trim().toLowerCase();
     const tx = this.db.transaction('pages', 'readonly');
-    const index = tx.store.index('lastSeen');
     const range = after ? IDBKeyRange.upperBound(after[0]) : undefined;
-    const out: PageRecord[] = [];
-    for (let cursor = await index.openCursor(range, 'prev'); cursor && out.length < limit; cursor = await cursor.continue()) {
+    const items: PageRecord[] = [];
+    let scanned = 0;
+    let last: ListCursor | undefined;
+    let cursor = await tx.store.index('lastSeen').openCursor(range, 'prev');
+    for (; cursor && items.length < limit && scanned < maxScan; cursor = await cursor.continue()) {
       const r = cursor.value;
-      // Skip what the previous page already showed: same lastSeen, URL not after the cursor's.
+      // Skip what the previous call already went through: same lastSeen, URL not before the cursor's.
       if (after && r.lastSeen === after[0] && r.url >= after[1]) continue;
-      out.push(r);
+      scanned++;
+      last = [r.lastSeen, r.url];
+      if (!q || r.title.toLowerCase().includes(q) || r.url.toLowerCase().includes(q)) items.push(r);
     }
+    const done = cursor === null;
     await tx.done;
-    return out;
+    return { items, ...(last && !done ? { next: last } : {}), done };
   }
 
   /** Records in URL order after `afterUrl`, `limit` at a time: the export reads the history this way. */

@@ -1,17 +1,18 @@
 // How a match is put into words: the similarity comes from the verification sketch's estimate.
 import type { MatchSummary } from '../messaging/protocol';
+import { t } from './i18n';
 
 export function describeMatch(m: MatchSummary): string {
   switch (m.kind) {
     case 'same-text':
-      return 'the same text';
+      return t('matchSameText');
     case 'near-duplicate':
-      return `${Math.round(100 * (m.resemblance ?? 0))}% the same`;
+      return t('matchPercent', Math.round(100 * (m.resemblance ?? 0)));
     case 'contains-earlier':
-      return 'contains most of what you read';
+      return t('matchContainsEarlier');
     case 'part-of-earlier':
-      return 'part of a longer page you read';
+      return t('matchPartOfEarlier');
     case 'fingerprint':
-      return 'nearly the same';
+      return t('matchNearly');
   }
 }

@@ -16,11 +16,13 @@ export async function openAndSettle(page: AnyPage, url: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1500));
 }
 
-/** The text of the in-page notice, or null when none is shown. */
-export function noticeText(page: AnyPage): Promise<string | null> {
+/** Whether the in-page notice is on the page and visible (its content is in a closed shadow root). */
+export function noticeShown(page: AnyPage): Promise<boolean> {
   return page.evaluate(() => {
-    const box = document.getElementById('deja-read-notice')?.shadowRoot?.querySelector('[role="status"]');
-    return box?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+    const host = document.querySelector('deja-read-notice');
+    if (!host) return false;
+    const box = host.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
   });
 }
 

@@ -4,10 +4,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, distDir } from './browsers';
-import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle, type ExportedDoc } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -36,7 +36,58 @@ beforeAll(async () => {
   });
   worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   extensionId = new URL(worker.url()).host;
+  // Pages count as read at once (the default waits 5 s of visibility; its own test changes it).
+  await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
 });
+
+interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  localName?: string;
+  nodeValue?: string;
+  backendNodeId: number;
+  children?: DomNode[];
+  shadowRoots?: DomNode[];
+}
+
+/** The notice's shadow root, read through the DevTools protocol (page scripts cannot: it is closed). */
+async function noticeRoot(page: Page): Promise<{ root: DomNode; cdp: CDPSession } | null> {
+  const cdp = await context.newCDPSession(page);
+  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode };
+  const find = (n: DomNode): DomNode | undefined => (n.localName === 'deja-read-notice' ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
+  const host = find(root);
+  if (!host?.shadowRoots?.[0]) {
+    await cdp.detach();
+    return null;
+  }
+  return { root: host.shadowRoots[0], cdp };
+}
+
+/** The text of the in-page notice as the reader sees it, or null when none is shown. */
+async function noticeText(page: Page): Promise<string | null> {
+  const found = await noticeRoot(page);
+  if (!found) return null;
+  await found.cdp.detach();
+  const text = (n: DomNode): string => (n.nodeName === 'STYLE' ? '' : n.nodeType === 3 ? (n.nodeValue ?? '') : [...(n.children ?? [])].map(text).join(' '));
+  return text(found.root).replace(/\s+/g, ' ').trim();
+}
+
+/** Clicks the notice's button with this label, as the reader would. */
+async function clickInNotice(page: Page, label: string): Promise<void> {
+  const found = await noticeRoot(page);
+  if (!found) throw new Error('no notice');
+  const buttons: DomNode[] = [];
+  const walk = (n: DomNode) => {
+    if (n.nodeName === 'BUTTON') buttons.push(n);
+    (n.children ?? []).forEach(walk);
+  };
+  walk(found.root);
+  const button = buttons.find((b) => (b.children ?? []).some((c) => c.nodeValue === label));
+  if (!button) throw new Error(`no "${label}" button in the notice`);
+  const { object } = (await found.cdp.send('DOM.resolveNode', { backendNodeId: button.backendNodeId })) as { object: { objectId: string } };
+  await found.cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { this.click(); }' });
+  await found.cdp.detach();
+}
 
 afterAll(async () => {
   await context?.close();
@@ -59,10 +110,16 @@ async function toolbarOf(page: Page): Promise<{ tabId: number; text: string; tit
   });
 }
 
-async function popupFor(tabId: number): Promise<{ status: string; items: string[]; links: string[] }> {
+/** The popup for a tab, opened as a page. */
+async function popupPage(tabId: number): Promise<Page> {
   const popup = await context.newPage();
   await popup.goto(`chrome-extension://${extensionId}/src/popup/index.html?tab=${tabId}`);
   await popup.locator('#status').filter({ hasNotText: 'Checking' }).waitFor();
+  return popup;
+}
+
+async function popupFor(tabId: number): Promise<{ status: string; items: string[]; links: string[] }> {
+  const popup = await popupPage(tabId);
   const result = {
     status: await popup.locator('#status').innerText(),
     items: await popup.locator('#matches li').allInnerTexts(),
@@ -179,6 +236,175 @@ describe('Chromium, matching layers', () => {
     const toolbar = await toolbarOf(page);
     expect(toolbar).toMatchObject({ text: '✓', title: expect.stringContaining('visited this page before') });
     expect((await popupFor(toolbar.tabId)).status).toBe('You visited this page before.');
+  });
+});
+
+
+async function optionsPage(): Promise<Page> {
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+  await options.locator('#stats').filter({ hasText: 'recorded' }).waitFor();
+  return options;
+}
+
+async function recordedPages(): Promise<number> {
+  const options = await optionsPage();
+  const n = Number((await options.locator('#stats').innerText()).replace(/\D/g, ''));
+  await options.close();
+  return n;
+}
+
+/** Changes a setting through the options page, as the reader would, and waits until it is saved. */
+async function setInOptions(change: (options: Page) => Promise<void>): Promise<void> {
+  const options = await optionsPage();
+  await change(options);
+  await options.locator('#settings-status').filter({ hasText: 'Saved.' }).waitFor();
+  await options.close();
+}
+
+describe('Chromium, what the reader sees', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await page.close();
+  });
+  // Each test starts from the suite's settings, whatever the one before changed or left half-done.
+  afterEach(async () => {
+    await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+  });
+
+  it('keeps the notice in a closed shadow root, and remembers "Not the same"', async () => {
+    await openAndSettle(page, site.url('enB'));
+    expect(await noticeShown(page)).toBe(true);
+    // The page's own scripts cannot read what else the reader has read.
+    expect(await page.evaluate(() => document.querySelector('deja-read-notice')?.shadowRoot)).toBeNull();
+    expect(await noticeText(page)).toMatch(/Dismiss.*Not the same/);
+    await clickInNotice(page, 'Not the same');
+    expect(await noticeShown(page)).toBe(false);
+    await openAndSettle(page, site.url('enB'));
+    expect(await noticeShown(page)).toBe(false);
+    expect((await toolbarOf(page)).text).toBe('✓'); // now only a revisit
+  });
+
+  it('dismisses the notice, and clears the badge when the tab goes to another page', async () => {
+    await openAndSettle(page, site.url('zhB'));
+    expect((await toolbarOf(page)).text).toBe('2');
+    await clickInNotice(page, 'Dismiss');
+    expect(await noticeShown(page)).toBe(false);
+    await openAndSettle(page, site.url('zhB').replace(/[^/]+$/, 'no-such-page.html'));
+    expect((await toolbarOf(page)).text).toBe('');
+  });
+
+  it('can switch the notice off in the options; the badge stays', async () => {
+    await setInOptions((o) => o.getByLabel(/Show a notice/).uncheck());
+    await openAndSettle(page, site.url('zhB'));
+    expect(await noticeShown(page)).toBe(false);
+    expect((await toolbarOf(page)).text).toBe('2');
+    await setInOptions((o) => o.getByLabel(/Show a notice/).check());
+  });
+
+  it('pauses on a site and everywhere from the popup', async () => {
+    await openAndSettle(page, site.url('zhA'));
+    const { tabId } = await toolbarOf(page);
+    const popup = await context.newPage();
+    await popup.goto(`chrome-extension://${extensionId}/src/popup/index.html?tab=${tabId}`);
+    await popup.getByRole('button', { name: 'Pause on 127.0.0.1' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site.');
+    await openAndSettle(page, site.url('zhB'));
+    expect(await noticeShown(page)).toBe(false);
+    expect((await toolbarOf(page)).text).toBe('');
+    await popup.reload();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site.');
+    await popup.getByRole('button', { name: 'Resume on 127.0.0.1' }).click();
+    await popup.getByRole('button', { name: 'Pause everywhere' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused: no page is checked or recorded.');
+    await popup.getByRole('button', { name: 'Resume everywhere' }).click();
+    await openAndSettle(page, site.url('zhB'));
+    expect(await noticeShown(page)).toBe(true);
+    await popup.close();
+  });
+
+  it('forgets this page from the popup', async () => {
+    await openAndSettle(page, site.url('zhRepost'));
+    const before = await recordedPages();
+    const popup = await popupPage((await toolbarOf(page)).tabId);
+    await popup.getByRole('button', { name: 'Forget this page' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('This page was forgotten.');
+    await popup.close();
+    expect(await recordedPages()).toBe(before - 1);
+  });
+
+  it('records a page only once it has been visible for the dwell time', async () => {
+    await setInOptions((o) => o.getByLabel(/counts as read after/).fill('2').then(() => o.getByLabel(/counts as read after/).press('Enter')));
+    const before = await recordedPages();
+    const glance = await context.newPage();
+    await glance.goto(site.url('dwell'));
+    await new Promise((r) => setTimeout(r, 1200)); // checked, not yet read
+    await glance.close();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await recordedPages()).toBe(before);
+    const reading = await context.newPage();
+    await reading.goto(site.url('dwell'));
+    await reading.bringToFront();
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(await recordedPages()).toBe(before + 1);
+    await reading.close();
+    await setInOptions((o) => o.getByLabel(/counts as read after/).fill('0').then(() => o.getByLabel(/counts as read after/).press('Enter')));
+  });
+
+  it('keeps the sensitivity chosen in the options', async () => {
+    await setInOptions((o) => o.getByRole('radio', { name: /Strict/ }).check());
+    const options = await optionsPage();
+    expect(await options.getByRole('radio', { name: /Strict/ }).isChecked()).toBe(true);
+    await options.getByRole('radio', { name: /Normal/ }).check();
+    await options.locator('#settings-status').filter({ hasText: 'Saved.' }).waitFor();
+    await options.close();
+  });
+
+  it('lists the history with copies grouped together, searches it, and forgets from it', async () => {
+    const history = await context.newPage();
+    await history.goto(`chrome-extension://${extensionId}/src/history/index.html`);
+    await history.locator('#summary').filter({ hasText: 'Showing' }).waitFor();
+    expect(await history.locator('#summary').innerText()).toMatch(/^Showing \d+ of \d+ pages\.$/);
+    await history.getByRole('searchbox').fill('Tool Libraries');
+    await expect.poll(() => history.locator('#summary').innerText()).toMatch(/matching pages/);
+    const groups = history.locator('li.page');
+    // The original and its preview are one group: one page, the other listed under it. The copy
+    // on Weekend Digest stands alone: the reader said it is "not the same".
+    await expect.poll(() => groups.count()).toBe(2);
+    const grouped = groups.filter({ has: history.locator('.copies') });
+    expect(await grouped.count()).toBe(1);
+    const urls = await grouped.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(urls.sort()).toEqual([site.url('enA'), site.url('enPreviewOfRead')].sort());
+    const before = await recordedPages();
+    await groups.first().getByRole('button', { name: /^Forget/ }).click();
+    await expect.poll(() => groups.count()).toBe(1);
+    expect(await recordedPages()).toBe(before - 1);
+    await history.close();
+  });
+
+  it('speaks Chinese in a Chinese browser', async () => {
+    const zhProfile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-zh-'));
+    const ext = distDir('chrome');
+    const zh = await chromium.launchPersistentContext(zhProfile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      locale: 'zh-CN',
+      args: [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--lang=zh-CN', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu'],
+    });
+    try {
+      const sw = zh.serviceWorkers()[0] ?? (await zh.waitForEvent('serviceworker'));
+      const options = await zh.newPage();
+      await options.goto(`chrome-extension://${new URL(sw.url()).host}/src/options/index.html`);
+      await expect.poll(() => options.locator('h1').innerText()).toBe('似曾读过 · 选项');
+      expect(await options.getByRole('button', { name: '导出阅读记录（JSON）' }).count()).toBe(1);
+      expect(await options.locator('#stats').innerText()).toBe('已记录 0 个页面。');
+    } finally {
+      await zh.close();
+      rmSync(zhProfile, { recursive: true, force: true });
+    }
   });
 });
 

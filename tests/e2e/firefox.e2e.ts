@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
-import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeText, openAndSettle, type ExportedDoc } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -49,6 +49,9 @@ beforeAll(async () => {
   await browser.installExtension(distDir('firefox'));
   extensionPage = await findExtensionPage();
   extensionOrigin = await extensionPage.evaluate(() => location.origin);
+  // Pages count as read at once (the default waits 5 s of visibility).
+  // @ts-expect-error -- the WebExtension API of the add-on's page
+  await extensionPage.evaluate(() => browser.storage.sync.set({ settings: { dwellSeconds: 0 } }));
 });
 
 afterAll(async () => {
@@ -98,14 +101,13 @@ describe.each([
 
   it('says nothing on the first article', async () => {
     await openAndSettle(page, site.url(A));
-    expect(await noticeText(page)).toBeNull();
+    expect(await noticeShown(page)).toBe(false);
     expect((await popupFor(site.url(A))).status).toContain("haven't read anything like this");
   });
 
   it('flags the same article on another site, and the popup lists the first', async () => {
     await openAndSettle(page, site.url(B));
-    await expect.poll(() => noticeText(page)).toContain("You've read this before");
-    expect(await noticeText(page)).toContain(site.title(A));
+    await expect.poll(() => noticeShown(page)).toBe(true);
 
     const popup = await popupFor(site.url(B));
     expect(popup.status).toContain("You've read this before");
@@ -116,7 +118,7 @@ describe.each([
 
   it('does not flag an unrelated article', async () => {
     await openAndSettle(page, site.url(C));
-    expect(await noticeText(page)).toBeNull();
+    expect(await noticeShown(page)).toBe(false);
     const popup = await popupFor(site.url(C));
     expect(popup.status).toContain("haven't read anything like this");
     expect(popup.items).toHaveLength(0);
@@ -162,27 +164,55 @@ describe('Firefox, matching layers', () => {
 
   it('flags a Chinese repost wrapped in 转载 boilerplate on another site', async () => {
     await openAndSettle(page, site.url('zhRepost'));
-    await expect.poll(() => noticeText(page)).toContain(site.title('zhA'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    expect((await popupFor(site.url('zhRepost'))).items.join(' ')).toContain(site.title('zhA'));
   });
 
   it('flags a preview of an article read in full', async () => {
     await openAndSettle(page, site.url('enPreviewOfRead'));
-    await expect.poll(() => noticeText(page)).toContain('part of a longer page you read');
-    expect(await noticeText(page)).toContain(site.title('enA'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    const popup = await popupFor(site.url('enPreviewOfRead'));
+    expect(popup.items[0]).toContain(site.title('enA'));
+    expect(popup.items[0]).toContain('part of a longer page you read');
   });
 
   it('flags the full article after its preview was read', async () => {
     await openAndSettle(page, site.url('enPreviewFirst'));
-    expect(await noticeText(page)).toBeNull();
+    expect(await noticeShown(page)).toBe(false);
     await openAndSettle(page, site.url('enFullAfterPreview'));
-    await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toContain('contains most of what you read');
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy', async () => {
     const url = `${site.url('enC')}?utm_source=newsletter&fbclid=abc`;
     await openAndSettle(page, url);
-    expect(await noticeText(page)).toBeNull();
+    expect(await noticeShown(page)).toBe(false);
     expect((await popupFor(url)).status).toBe('You visited this page before.');
+  });
+});
+
+describe('Firefox, options and history pages', () => {
+  it('keeps a setting changed in the options page', async () => {
+    await goToExtensionPage('/src/options/index.html');
+    await extensionPage.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="sensitivity"][value="normal"]')?.checked === true);
+    await extensionPage.click('input[name="sensitivity"][value="strict"]');
+    await extensionPage.waitForFunction(() => document.getElementById('settings-status')?.textContent === 'Saved.');
+    await goToExtensionPage('/src/welcome/index.html');
+    await goToExtensionPage('/src/options/index.html');
+    await extensionPage.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="sensitivity"][value="strict"]')?.checked === true);
+    await extensionPage.click('input[name="sensitivity"][value="normal"]');
+    await extensionPage.waitForFunction(() => document.getElementById('settings-status')?.textContent === 'Saved.');
+  });
+
+  it('lists the history with copies grouped under the page they repeat', async () => {
+    await goToExtensionPage('/src/history/index.html');
+    await extensionPage.waitForFunction(() => /^Showing \d+ of \d+ pages\.$/.test(document.getElementById('summary')?.textContent ?? ''));
+    const groups = await extensionPage.evaluate(() =>
+      [...document.querySelectorAll('li.page')].map((li) => [...li.querySelectorAll('a')].map((a) => a.href)),
+    );
+    const withA = groups.find((g) => g.includes(site.url('zhA')));
+    expect(withA?.sort()).toEqual([site.url('zhA'), site.url('zhB'), site.url('zhRepost')].sort());
   });
 });
 

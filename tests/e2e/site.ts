@@ -92,6 +92,8 @@ export const PAGES = {
   enPreviewOfRead: { path: '/ledger/preview/tool-libraries.html', article: 'en-library', template: preview },
   enPreviewFirst: { path: '/ledger/preview/stone-bridges.html', article: 'en-bridges', template: preview },
   enFullAfterPreview: { path: '/courier/en/stone-bridges.html', article: 'en-bridges', template: courier },
+  // Read only by the dwell-time test
+  dwell: { path: '/digest/2026/11/stone-bridges.html', article: 'en-bridges', template: digest },
 } as const;
 
 export type PageName = keyof typeof PAGES;

@@ -1,105 +1,108 @@
-import type { Runtime } from 'webextension-polyfill';
 import { describe, expect, it } from 'vitest';
-import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
-import type { PageVerdict } from '../../src/messaging/protocol';
-import { openDejaReadDB, PageRepository } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
+import { fromTab, makeBackground } from './helpers';
 
 const en = loadArticle('en-library');
 const other = loadArticle('en-balcony');
 const text = (a: { paragraphs: string[] }) => a.paragraphs.join('\n\n');
+const report = (url: string, a = en, title = a.title) => ({ url, title, text: text(a), lang: 'en' });
 
-function setup(tabPages: Record<number, { url: string; title: string; fp: string } | null> = {}) {
-  const shown: Array<[number, PageVerdict]> = [];
-  let clock = 1_000_000;
-  const repository = openDejaReadDB().then((db) => new PageRepository(db));
-  const deps: BackgroundDeps = {
-    repository: () => repository,
-    now: () => (clock += 1000),
-    showOnTab: async (tabId, verdict) => void shown.push([tabId, verdict]),
-    askTab: async (tabId) => {
-      if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
-      return tabPages[tabId];
-    },
-  };
-  return { handlers: createHandlers(deps), shown, repository };
-}
+describe('checking and recording a page', () => {
+  it('checks a page without recording it; records it once read; flags its copy at another URL', async () => {
+    const bg = makeBackground();
+    const first = await bg.handlers['content:pageSeen'](report('https://a.example/story'), fromTab(1));
+    expect(first).toMatchObject({ matches: [], visitedBefore: false, fp: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect((await bg.call('options:stats', {})).pages).toBe(0);
+    expect(await bg.handlers['content:pageRead'](report('https://a.example/story'), fromTab(1))).toEqual({ recorded: true });
 
-const fromTab = (id: number): Runtime.MessageSender => ({ id: 'ext', tab: { id, index: 0, highlighted: false, active: true, pinned: false, incognito: false } });
-
-describe('content:pageSeen', () => {
-  it('records a new page quietly, then flags its copy at another URL and shows it on that tab', async () => {
-    const { handlers, shown, repository } = setup();
-    const first = await handlers['content:pageSeen']({ url: 'https://a.example/story', title: en.title, text: text(en), lang: 'en' }, fromTab(1));
-    expect(first.matches).toEqual([]);
-    expect(first.visitedBefore).toBe(false);
-    expect(first.fp).toMatch(/^[0-9a-f]{16}$/);
-
-    const copy = await handlers['content:pageSeen'](
-      { url: 'https://b.example/repost', title: 'Reposted', text: `${text(en)}\n\nShare this article.`, lang: '' },
-      fromTab(2),
-    );
-    expect(copy.matches.map((m) => [m.url, m.title])).toEqual([['https://a.example/story', en.title]]);
-    expect(shown.map(([tab, v]) => [tab, v.matches.length])).toEqual([
+    const copy = await bg.read({ ...report('https://b.example/repost', en, 'Reposted'), text: `${text(en)}\n\nShare this article.` }, fromTab(2));
+    expect(copy.matches.map((m) => [m.url, m.title, m.kind])).toEqual([['https://a.example/story', en.title, 'near-duplicate']]);
+    expect(bg.shown.map(([tab, v]) => [tab, v.matches.length])).toEqual([
       [1, 0],
       [2, 1],
     ]);
-    const repo = await repository;
+    const repo = await bg.repository;
     expect(await repo.count()).toBe(2);
     expect((await repo.get('https://b.example/repost'))?.lang).toBe('en');
   });
 
   it('tells a revisit of the same URL apart from a copy, and does not match the page with itself', async () => {
-    const { handlers } = setup();
-    const report = { url: 'https://a.example/story', title: en.title, text: text(en), lang: 'en' };
-    await handlers['content:pageSeen'](report, fromTab(1));
-    const again = await handlers['content:pageSeen'](report, fromTab(1));
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/story'));
+    const again = await bg.read(report('https://a.example/story'));
     expect(again.visitedBefore).toBe(true);
     expect(again.matches).toEqual([]);
   });
 
   it('does not flag an unrelated article', async () => {
-    const { handlers } = setup();
-    await handlers['content:pageSeen']({ url: 'https://a.example/1', title: en.title, text: text(en), lang: 'en' }, fromTab(1));
-    const v = await handlers['content:pageSeen']({ url: 'https://a.example/2', title: other.title, text: text(other), lang: 'en' }, fromTab(1));
-    expect(v.matches).toEqual([]);
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    expect((await bg.read(report('https://a.example/2', other))).matches).toEqual([]);
+  });
+
+  it('neither checks nor records excluded sites, or anything while paused', async () => {
+    const bg = makeBackground({}, { excludedSites: ['mail.example.com', 'search.example/results'] });
+    await bg.read(report('https://a.example/story'));
+    for (const url of ['https://mail.example.com/inbox/1', 'https://eu.mail.example.com/x', 'https://search.example/results?q=tool+library']) {
+      expect(await bg.read(report(url))).toMatchObject({ skipped: 'excluded', matches: [] });
+    }
+    expect((await bg.read(report('https://search.example/about'))).matches).toHaveLength(1);
+    const paused = makeBackground({}, { paused: true });
+    expect(await paused.read(report('https://a.example/story'))).toMatchObject({ skipped: 'paused' });
+    expect((await paused.call('options:stats', {})).pages).toBe(0);
+  });
+
+  it('records pages of private windows only when the reader allows it', async () => {
+    const privateTab = { ...fromTab(3), tab: { ...fromTab(3).tab!, incognito: true } };
+    const bg = makeBackground();
+    expect(await bg.handlers['content:pageRead'](report('https://a.example/private'), privateTab)).toEqual({ recorded: false });
+    const allowed = makeBackground({}, { recordPrivate: true });
+    expect(await allowed.handlers['content:pageRead'](report('https://a.example/private'), privateTab)).toEqual({ recorded: true });
   });
 
   it('refuses reports that are not web pages, and keeps hostile titles as plain text', async () => {
-    const { handlers, repository } = setup();
-    await expect(handlers['content:pageSeen']({ url: 'javascript:alert(1)', title: 'x', text: text(en), lang: '' }, fromTab(1))).rejects.toThrow(/http/);
-    await expect(handlers['content:pageSeen']({ url: 'https://a.example/', title: 'x', text: 42 } as never, fromTab(1))).rejects.toThrow(/text/);
+    const bg = makeBackground();
+    await expect(bg.read({ url: 'javascript:alert(1)', title: 'x', text: text(en), lang: '' })).rejects.toThrow(/http/);
+    await expect(bg.read({ url: 'https://a.example/', title: 'x', text: 42 } as never)).rejects.toThrow(/text/);
     const hostile = '<img src=x onerror=alert(1)>'.repeat(100);
-    await handlers['content:pageSeen']({ url: 'https://a.example/h', title: hostile, text: text(en), lang: 'en' }, fromTab(1));
-    const stored = await (await repository).get('https://a.example/h');
+    await bg.read(report('https://a.example/h', en, hostile));
+    const stored = await (await bg.repository).get('https://a.example/h');
     expect(stored?.title.startsWith('<img src=x onerror=alert(1)>')).toBe(true);
     expect(stored?.title.length).toBe(500);
+  });
+
+  it('remembers "not the same" for the page the message comes from', async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toHaveLength(1);
+    await bg.handlers['content:notSame']({ other: 'https://a.example/1' }, { ...fromTab(2), url: 'https://b.example/2' });
+    expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toEqual([]);
+    expect((await bg.read(report('https://c.example/3'))).matches).toHaveLength(2);
   });
 });
 
 describe('popup:tabStatus', () => {
   it('lists the earlier pages that match the page in the tab', async () => {
-    const { handlers } = setup();
-    await handlers['content:pageSeen']({ url: 'https://a.example/story', title: en.title, text: text(en), lang: 'en' }, fromTab(1));
-    const seen = await handlers['content:pageSeen']({ url: 'https://b.example/copy', title: 'Copy', text: text(en), lang: 'en' }, fromTab(2));
-    // Tab 2 has no content script in this setup (a browser page, say).
-    expect((await handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' })).state).toBe('unsupported');
-
-    const withTabs = setup({ 7: { url: 'https://b.example/copy', title: 'Copy', fp: seen.fp }, 8: null });
-    await withTabs.handlers['content:pageSeen']({ url: 'https://a.example/story', title: en.title, text: text(en), lang: 'en' }, fromTab(1));
-    const checked = await withTabs.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+    const seed = makeBackground();
+    const seen = await seed.read(report('https://b.example/copy', en, 'Copy'));
+    const bg = makeBackground({ 7: { url: 'https://b.example/copy', page: { url: 'https://b.example/copy', title: 'Copy', fp: seen.fp } }, 8: { url: 'https://mail.example/', page: null } });
+    await bg.read(report('https://a.example/story'));
+    await bg.read(report('https://b.example/copy', en, 'Copy'));
+    const checked = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
     expect(checked.state === 'checked' && checked.matches.map((m) => m.url)).toEqual(['https://a.example/story']);
-    expect((await withTabs.handlers['popup:tabStatus']({ tabId: 8 }, { id: 'ext' })).state).toBe('not-article');
+    expect(await bg.handlers['popup:tabStatus']({ tabId: 8 }, { id: 'ext' })).toEqual({ state: 'not-article', url: 'https://mail.example/' });
+    // Tab 2 has no content script (a browser page, say).
+    expect((await bg.handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' })).state).toBe('unsupported');
   });
 });
 
 describe('forgetting', () => {
   it('forgets a page from the popup and a site from the options', async () => {
-    const { handlers } = setup();
-    await handlers['content:pageSeen']({ url: 'https://a.example/1', title: en.title, text: text(en), lang: 'en' }, fromTab(1));
-    await handlers['content:pageSeen']({ url: 'https://b.example/2', title: other.title, text: text(other), lang: 'en' }, fromTab(1));
-    expect(await handlers['popup:forgetPage']({ url: 'https://a.example/1' }, { id: 'ext' })).toEqual({ forgotten: true });
-    expect(await handlers['options:forgetSite']({ site: 'www.B.example' }, { id: 'ext' })).toEqual({ forgotten: 1 });
-    expect(await handlers['options:stats']({}, { id: 'ext' })).toEqual({ pages: 0 });
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    await bg.read(report('https://b.example/2', other));
+    expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: true });
+    expect(await bg.call('options:forgetSite', { site: 'www.B.example' })).toEqual({ forgotten: 1 });
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
   });
 });

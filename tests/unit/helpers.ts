@@ -1,18 +1,23 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
-import type { Caller, PageVerdict } from '../../src/messaging/protocol';
+import type { Caller, PageReport, PageVerdict } from '../../src/messaging/protocol';
+import { parseSettings, type Settings } from '../../src/settings/settings';
 import { openDejaReadDB, PageRepository } from '../../src/storage';
 
-export type TabPages = Record<number, { url: string; title: string; fp: string } | null>;
+export type TabPages = Record<number, { url: string; page: { url: string; title: string; fp: string } | null }>;
 
-export function makeBackground(tabPages: TabPages = {}) {
+let databases = 0;
+
+export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}) {
   const shown: Array<[number, PageVerdict]> = [];
   const clock = { now: 1_700_000_000_000 };
-  const repository = openDejaReadDB().then((db) => new PageRepository(db));
+  // Each background has a database of its own, as two browsers would.
+  const repository = openDejaReadDB(`deja-read-test-${++databases}`).then((db) => new PageRepository(db));
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
+    settings: async () => parseSettings({ dwellSeconds: 0, ...settings }),
     showOnTab: async (tabId, verdict) => void shown.push([tabId, verdict]),
     askTab: async (tabId) => {
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
@@ -23,7 +28,13 @@ export function makeBackground(tabPages: TabPages = {}) {
   const page: Runtime.MessageSender = { id: 'ext', url: 'chrome-extension://ext/src/options/index.html' };
   // Messages go through JSON as they would between contexts.
   const call: Caller = async (type, req) => JSON.parse(JSON.stringify(await handlers[type](JSON.parse(JSON.stringify(req)) as never, page)));
-  return { handlers, call, shown, repository, clock };
+  /** What a content script does for a page the reader stays on: check it, then record the visit. */
+  const read = async (report: PageReport, sender: Runtime.MessageSender = fromTab(1)): Promise<PageVerdict> => {
+    const verdict = await handlers['content:pageSeen'](report, sender);
+    await handlers['content:pageRead'](report, sender);
+    return verdict;
+  };
+  return { handlers, call, read, shown, repository, clock };
 }
 
 export const fromTab = (id: number): Runtime.MessageSender => ({

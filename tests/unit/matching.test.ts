@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl, decodeSketch, encodeSketch, judgePair, overlap, pickCanonicalUrl, registrableDomain, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
 import { loadArticle } from '../e2e/site';
-import { fromTab, makeBackground } from './helpers';
+import { makeBackground } from './helpers';
 
 const text = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 const en = text('en-library');
@@ -92,8 +92,7 @@ describe('the decision function', () => {
 });
 
 describe('matching in the background', () => {
-  const seen = (bg: ReturnType<typeof makeBackground>, url: string, body: string, canonical: string[] = []) =>
-    bg.handlers['content:pageSeen']({ url, title: url, text: body, lang: '', canonical }, fromTab(1));
+  const seen = (bg: ReturnType<typeof makeBackground>, url: string, body: string, canonical: string[] = []) => bg.read({ url, title: url, text: body, lang: '', canonical });
 
   it('flags a Chinese repost with 转载 boilerplate on another site', async () => {
     const bg = makeBackground();

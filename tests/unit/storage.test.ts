@@ -102,15 +102,32 @@ describe('PageRepository: forgetting and listing', () => {
     for (let i = 0; i < 25; i++) await r.recordVisit(visit(`https://a.example/${String(i).padStart(2, '0')}`, '0123456789abcdef'), 1000 + Math.floor(i / 4));
     const seen: string[] = [];
     let page = await r.listRecent(7);
-    while (page.length) {
-      seen.push(...page.map((p) => p.url));
-      const last = page[page.length - 1];
-      page = await r.listRecent(7, [last.lastSeen, last.url]);
+    while (page.items.length) {
+      seen.push(...page.items.map((p) => p.url));
+      if (!page.next) break;
+      page = await r.listRecent(7, page.next);
     }
     expect(seen).toHaveLength(25);
     expect(new Set(seen).size).toBe(25);
     const times = await Promise.all(seen.map(async (u) => (await r.get(u))!.lastSeen));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('searches titles and URLs in steps, so a rare query never reads the whole history at once', async () => {
+    const r = await repo();
+    for (let i = 0; i < 30; i++) await r.recordVisit({ ...visit(`https://a.example/${i}`, '0123456789abcdef'), title: i % 10 === 3 ? `Tool Library ${i}` : `Other ${i}` }, 1000 + i);
+    const found: string[] = [];
+    let step = await r.listRecent(10, undefined, 'tool LIBRARY', 8);
+    let calls = 1;
+    for (;;) {
+      found.push(...step.items.map((p) => p.title));
+      if (step.done || !step.next) break;
+      step = await r.listRecent(10, step.next, 'tool LIBRARY', 8);
+      calls++;
+    }
+    expect(found).toEqual(['Tool Library 23', 'Tool Library 13', 'Tool Library 3']);
+    expect(calls).toBe(4);
+    expect((await r.listRecent(10, undefined, 'a.example/2')).items.map((p) => p.url)).toEqual(['https://a.example/29', 'https://a.example/28', 'https://a.example/27', 'https://a.example/26', 'https://a.example/25', 'https://a.example/24', 'https://a.example/23', 'https://a.example/22', 'https://a.example/21', 'https://a.example/20']);
   });
 
   it('reads the history in URL order, chunk by chunk, for export', async () => {

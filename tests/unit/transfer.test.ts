@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { exportHistory, importHistory } from '../../src/options/history-transfer';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
-import { fromTab, makeBackground } from './helpers';
+import { makeBackground } from './helpers';
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 
@@ -11,7 +11,7 @@ async function withHistory() {
   const bg = makeBackground();
   const texts = [article('en-library'), article('en-balcony'), article('zh-library'), article('zh-balcony')];
   for (const [i, text] of texts.entries()) {
-    await bg.handlers['content:pageSeen']({ url: `https://site${i}.example/a`, title: `Page, "${i}"\n<b>`, text, lang: '' }, fromTab(1));
+    await bg.read({ url: `https://site${i}.example/a`, title: `Page, "${i}"\n<b>`, text, lang: '' });
   }
   return bg;
 }

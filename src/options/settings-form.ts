@@ -1,0 +1,81 @@
+// The settings half of the options page: every change is saved at once to storage.sync.
+import { SENSITIVITY } from '../core';
+import { normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
+import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
+import { t } from '../ui/i18n';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function fill(s: Settings): void {
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="sensitivity"]')) radio.checked = radio.value === s.sensitivity;
+  const minWords = $<HTMLInputElement>('min-words');
+  minWords.value = s.minWords === null ? '' : String(s.minWords);
+  minWords.placeholder = String(SENSITIVITY[s.sensitivity].minWords);
+  $('min-words-hint').textContent = t('optionsMinWordsHint', SENSITIVITY[s.sensitivity].minWords);
+  $<HTMLInputElement>('dwell').value = String(s.dwellSeconds);
+  $<HTMLInputElement>('show-notice').checked = s.showNotice;
+  $<HTMLInputElement>('record-private').checked = s.recordPrivate;
+  $<HTMLInputElement>('paused').checked = s.paused;
+  const list = $<HTMLUListElement>('excluded');
+  list.replaceChildren(
+    ...s.excludedSites.map((site) => {
+      const li = document.createElement('li');
+      const name = document.createElement('span');
+      name.textContent = site;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = '×';
+      remove.setAttribute('aria-label', t('optionsRemoveSite', site));
+      remove.addEventListener('click', () => void save({ excludedSites: s.excludedSites.filter((x) => x !== site) }));
+      li.append(name, remove);
+      return li;
+    }),
+  );
+  if (s.excludedSites.length === 0) {
+    const li = document.createElement('li');
+    li.textContent = t('optionsNoExcluded');
+    list.append(li);
+  }
+}
+
+async function save(changes: Partial<Settings>): Promise<void> {
+  const status = $('settings-status');
+  try {
+    fill(await saveSettings(changes));
+    status.textContent = t('optionsSaved');
+  } catch (e) {
+    status.textContent = t('errorGeneric', e instanceof Error ? e.message : String(e));
+  }
+}
+
+export async function initSettingsForm(): Promise<void> {
+  let current = await loadSettings();
+  fill(current);
+  onSettingsChanged((s) => {
+    current = s;
+    fill(s);
+  });
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="sensitivity"]')) {
+    radio.addEventListener('change', () => void save({ sensitivity: radio.value as Settings['sensitivity'] }));
+  }
+  $<HTMLInputElement>('min-words').addEventListener('change', (e) => {
+    const v = (e.target as HTMLInputElement).value.trim();
+    void save({ minWords: v === '' ? null : Math.round(Number(v)) });
+  });
+  $<HTMLInputElement>('dwell').addEventListener('change', (e) => void save({ dwellSeconds: Math.round(Number((e.target as HTMLInputElement).value)) }));
+  $<HTMLInputElement>('show-notice').addEventListener('change', (e) => void save({ showNotice: (e.target as HTMLInputElement).checked }));
+  $<HTMLInputElement>('record-private').addEventListener('change', (e) => void save({ recordPrivate: (e.target as HTMLInputElement).checked }));
+  $<HTMLInputElement>('paused').addEventListener('change', (e) => void save({ paused: (e.target as HTMLInputElement).checked }));
+  $<HTMLFormElement>('add-site').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const input = $<HTMLInputElement>('new-site');
+    const site = normalizeSitePattern(input.value);
+    if (!site) {
+      $('settings-status').textContent = t('optionsBadSite', input.value.slice(0, 100));
+      return;
+    }
+    input.value = '';
+    void save({ excludedSites: [...current.excludedSites, site] });
+  });
+  $('add-suggested').addEventListener('click', () => void save({ excludedSites: [...current.excludedSites, ...SUGGESTED_EXCLUSIONS] }));
+}

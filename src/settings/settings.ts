@@ -1,0 +1,111 @@
+// The reader's settings: their shape, defaults, and how a stored object (possibly from an older
+// version, or edited by hand in storage) becomes valid settings. Pure: the store is settings-store.ts.
+import { SENSITIVITY, type MatchSettings, type Sensitivity } from '../core';
+
+export interface Settings {
+  /** How similar two pages must be to count as read before. */
+  sensitivity: Sensitivity;
+  /** Minimum article length in word-equivalents for near-duplicates; null follows the sensitivity. */
+  minWords: number | null;
+  /** Seconds a tab must be visible before its page counts as read (0: at once). */
+  dwellSeconds: number;
+  /** Sites never read or recorded: host names ("mail.example.com", matching subdomains too) or host/path prefixes ("www.google.com/search"). */
+  excludedSites: string[];
+  /** Show the in-page notice (the toolbar badge is always on). */
+  showNotice: boolean;
+  /** Record pages read in private windows. */
+  recordPrivate: boolean;
+  /** Paused everywhere: nothing is read or recorded. */
+  paused: boolean;
+}
+
+/** Offered and pre-set on install: mail, banking and payments, search results. */
+export const SUGGESTED_EXCLUSIONS: readonly string[] = [
+  'mail.google.com',
+  'outlook.live.com',
+  'outlook.office.com',
+  'mail.yahoo.com',
+  'mail.qq.com',
+  'mail.163.com',
+  'paypal.com',
+  'alipay.com',
+  'chase.com',
+  'bankofamerica.com',
+  'wellsfargo.com',
+  'icbc.com.cn',
+  'ccb.com',
+  'cmbchina.com',
+  'www.google.com/search',
+  'www.bing.com/search',
+  'duckduckgo.com',
+  'search.yahoo.com',
+  'www.baidu.com/s',
+  'www.sogou.com/web',
+];
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  sensitivity: 'normal',
+  minWords: null,
+  dwellSeconds: 5,
+  excludedSites: [...SUGGESTED_EXCLUSIONS],
+  showNotice: true,
+  recordPrivate: false,
+  paused: false,
+});
+
+export const LIMITS = { dwellSeconds: 600, minWords: 5000, excludedSites: 500, siteLength: 200 } as const;
+
+/** Normalises what a reader typed as a site: lowercase host, optional path, no scheme, no "www." games. */
+export function normalizeSitePattern(input: string): string | null {
+  let s = input.trim().toLowerCase();
+  if (!s) return null;
+  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const [host, ...path] = s.split('/');
+  if (!/^[a-z0-9.-]+(:\d+)?$/.test(host) || host.startsWith('.') || host.length > LIMITS.siteLength) return null;
+  return path.length ? `${host}/${path.join('/')}` : host;
+}
+
+/** Whether a URL falls under an exclusion: the host or a subdomain of it, and the path prefix if any. */
+export function isExcluded(url: string, patterns: readonly string[]): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = u.hostname.toLowerCase();
+  const bare = host.replace(/^www\./, '');
+  return patterns.some((p) => {
+    const slash = p.indexOf('/');
+    const pHost = slash < 0 ? p : p.slice(0, slash);
+    const pPath = slash < 0 ? '' : p.slice(slash);
+    const pBare = pHost.replace(/^www\./, '');
+    const hostMatches = bare === pBare || bare.endsWith(`.${pBare}`);
+    return hostMatches && (pPath === '' || u.pathname === pPath || u.pathname.startsWith(`${pPath}/`));
+  });
+}
+
+/** Valid settings from whatever was stored; unknown or bad values fall back to the defaults. */
+export function parseSettings(stored: unknown): Settings {
+  const s = (stored && typeof stored === 'object' ? stored : {}) as Record<string, unknown>;
+  const d = DEFAULT_SETTINGS;
+  const int = (v: unknown, max: number) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max ? v : undefined);
+  const sites = Array.isArray(s.excludedSites)
+    ? [...new Set(s.excludedSites.map((x) => (typeof x === 'string' ? normalizeSitePattern(x) : null)).filter((x): x is string => x !== null))].slice(0, LIMITS.excludedSites)
+    : [...d.excludedSites];
+  return {
+    sensitivity: s.sensitivity === 'strict' || s.sensitivity === 'normal' || s.sensitivity === 'loose' ? s.sensitivity : d.sensitivity,
+    minWords: s.minWords === null ? null : (int(s.minWords, LIMITS.minWords) ?? d.minWords),
+    dwellSeconds: int(s.dwellSeconds, LIMITS.dwellSeconds) ?? d.dwellSeconds,
+    excludedSites: sites,
+    showNotice: typeof s.showNotice === 'boolean' ? s.showNotice : d.showNotice,
+    recordPrivate: typeof s.recordPrivate === 'boolean' ? s.recordPrivate : d.recordPrivate,
+    paused: typeof s.paused === 'boolean' ? s.paused : d.paused,
+  };
+}
+
+/** The matching settings the decision function uses. */
+export function matchSettingsOf(settings: Settings): MatchSettings {
+  const base = SENSITIVITY[settings.sensitivity];
+  return settings.minWords === null ? base : { ...base, minWords: settings.minWords };
+}

@@ -1,0 +1,4 @@
+// The page opened once, on install.
+import { localizePage } from '../ui/i18n';
+
+localizePage();
