@@ -1,6 +1,7 @@
 // npm start: builds the extension and opens Chromium with it loaded in a fresh profile, where
-// there is a display. Without one, says what to do instead.
-import { execFileSync, spawn } from 'node:child_process';
+// there is a display. Without one, runs the demo (headless Chromium, screenshots in demo-out/) and
+// says how to load the extension by hand.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +13,20 @@ execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'i
 
 const ext = join(root, 'dist', 'chrome');
 if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+  console.log('\nNo display here, so no browser window can open: running the demo in headless Chromium instead.\n');
+  const demo = spawnSync('npm', ['run', 'demo', '--', '--no-build'], { cwd: root, stdio: 'inherit' });
+  const ok = demo.status === 0;
+  console.log(
+    ok
+      ? `\nScreenshots of the notice, the popup, the options and the history (English and Chinese, light and dark) are in ${join(root, 'demo-out')}.`
+      : '\nThe demo did not finish (see above), so there are no new screenshots.',
+  );
   console.log(`
-No display here, so no browser window can open.
   - On a desktop, load the built extension yourself:
       Chrome/Chromium: chrome://extensions → Developer mode → Load unpacked → ${ext}
       Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → ${join(root, 'dist', 'firefox', 'manifest.json')}
   - Or run "npm test": it drives headless Chromium and Firefox through the whole flow.`);
-  process.exit(0);
+  process.exit(ok ? 0 : (demo.status ?? 1));
 }
 if (!existsSync(chromium)) {
   console.error(`Chromium not found at ${chromium}: install it with "apt-get install -y chromium", or set CHROMIUM_PATH.`);

@@ -3,12 +3,12 @@ import type { Handlers } from '../messaging/router';
 import type { Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkPages, type PageRepository } from '../storage';
+import { checkPages, csvChunk, jsonChunk, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importDiscard' | 'options:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'options:forgetSite' | 'options:clear' | 'popup:forgetPage'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -50,27 +50,29 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     async 'options:stats'() {
       return { pages: await (await repository()).count() };
     },
-    async 'options:exportChunk'({ afterUrl, limit }) {
+    async 'options:exportChunk'({ afterUrl, limit, format, first }) {
       const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
-      return { pages: await (await repository()).exportChunk(n, typeof afterUrl === 'string' ? afterUrl : undefined) };
+      const pages = await (await repository()).exportChunk(n, typeof afterUrl === 'string' ? afterUrl : undefined);
+      // Written here, so one string crosses to the page instead of thousands of objects.
+      const text = format === 'csv' ? csvChunk(pages) : jsonChunk(pages, first === true);
+      return { text, count: pages.length, ...(pages.length ? { lastUrl: pages[pages.length - 1].url } : {}) };
     },
     async 'options:importCheck'({ digest }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       return { alreadyImported: await (await repository()).wasImported(digest) };
     },
-    async 'options:importChunk'({ importId: id, firstSeq, pages }) {
-      if (!Number.isInteger(firstSeq) || firstSeq < 0) throw new TypeError('bad sequence number');
+    async 'options:importChunk'({ importId: id, pages }) {
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
       // The options page validated the file; the records are checked again where they are stored.
-      await (await repository()).stageImport(importId(id), firstSeq, checkPages(pages, now()));
+      return (await repository()).applyImportChunk(importId(id), checkPages(pages, now()), now());
+    },
+    async 'options:importCommit'({ importId: id, digest, pages }) {
+      if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
+      await (await repository()).commitImport(importId(id), digest, Number(pages) | 0, now());
       return {};
     },
-    async 'options:importCommit'({ importId: id, digest }) {
-      if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
-      return (await repository()).commitImport(importId(id), digest, now());
-    },
-    async 'options:importDiscard'({ importId: id }) {
-      await (await repository()).discardImport(importId(id));
+    async 'options:importRollback'({ importId: id }) {
+      await (await repository()).rollbackImport(importId(id));
       return {};
     },
     async 'options:forgetSite'({ site }) {

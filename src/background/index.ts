@@ -19,6 +19,15 @@ const handlers = createHandlers({
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
 });
 
+/** An import with no chunk for this long was abandoned (its tab closed, the browser crashed). */
+const ABANDONED_IMPORT_MS = 10 * 60_000;
+
+// Whenever the background starts, an import left half-applied is undone.
+void (async () => {
+  const repo = await (repository ??= openDejaReadDB().then((db) => new PageRepository(db)));
+  await repo.rollbackStaleImports(Date.now() - ABANDONED_IMPORT_MS);
+})().catch((e: unknown) => console.warn('Déjà Read: could not check for abandoned imports:', e));
+
 const origin = browser.runtime.getURL('');
 browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
 

@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ALGORITHM, blocksOf, siteOf, toHex } from '../core';
-import { COLUMNS, jsonHead, JSON_TAIL } from '../storage/history-file';
+import { ALGORITHM, blocksOf, encodeSketch, siteOf, SKETCH_BUCKETS, toHex } from '../core';
+import { jsonHead, JSON_TAIL } from '../storage/history-file';
 import type { PageRecord } from '../storage';
 import type { Reply } from '../messaging/protocol';
 
@@ -199,7 +199,9 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
     const lastSeen = visits > 1 ? firstSeen + Math.floor(rnd.unit() * (now - firstSeen)) : firstSeen;
     const hex = toHex(fp[0], fp[1]);
     const [b0, b1, b2, b3] = blocksOf(hex);
-    chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, textLength, lang: language, firstSeen, lastSeen, visits });
+    // A verification sketch of the real size (its content does not matter to the store).
+    const sketch = encodeSketch({ size: textLength, mins: Uint8Array.from({ length: SKETCH_BUCKETS }, () => rnd.int(0, 255)) });
+    chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, sketch, textLength, lang: language, firstSeen, lastSeen, visits });
     // Reservoir sample of stored fingerprints, for queries that hit.
     if (i < SAMPLE) sample.push(fp);
     else {
@@ -383,39 +385,42 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
   if (empty !== 0) throw new Error(`the fresh profile's history holds ${empty} pages`);
   const heapBefore = await heap();
 
-  // Seeding through the batched import path: chunks staged, then one commit.
+  // Seeding through the batched import path: chunks applied (journaled), then the commit.
   const rnd = new Synth(opts.seed);
   const sample: Fp[] = [];
   const seedId = randomUUID();
   let staged = 0;
+  let added = 0;
   let stageMs = 0;
   let lastReport = 0;
   const t0 = performance.now();
   for (const chunk of syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample)) {
-    stageMs += await page.evaluate(
-      async ({ importId, firstSeq, pages }) => {
+    const applied = await page.evaluate(
+      async ({ importId, pages }) => {
         const start = performance.now();
-        await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, firstSeq, pages });
-        return performance.now() - start;
+        const outcome = (await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, pages })) as ImportOutcome;
+        return { ms: performance.now() - start, added: outcome.added };
       },
-      { importId: seedId, firstSeq: staged, pages: chunk },
+      { importId: seedId, pages: chunk },
     );
+    stageMs += applied.ms;
+    added += applied.added;
     staged += chunk.length;
     if (staged - lastReport >= opts.records / 10 || staged === opts.records) {
-      log(`staged ${staged}/${opts.records} records (${seconds(performance.now() - t0)})`);
+      log(`applied ${staged}/${opts.records} records (${seconds(performance.now() - t0)})`);
       lastReport = staged;
     }
   }
   const commit = await page.evaluate(
-    async ({ importId, digest }) => {
+    async ({ importId, digest, pages }) => {
       const start = performance.now();
-      const outcome = await (globalThis as unknown as BenchGlobals).benchSend('options:importCommit', { importId, digest });
-      return { ms: performance.now() - start, outcome: outcome as ImportOutcome };
+      await (globalThis as unknown as BenchGlobals).benchSend('options:importCommit', { importId, digest, pages });
+      return { ms: performance.now() - start };
     },
-    { importId: seedId, digest: randomBytes(32).toString('hex') },
+    { importId: seedId, digest: randomBytes(32).toString('hex'), pages: staged },
   );
-  log(`committed: ${commit.outcome.added} added (${seconds(commit.ms)}; ${seconds(performance.now() - t0)} in all)`);
-  if (commit.outcome.added !== opts.records) throw new Error(`seeding added ${commit.outcome.added} of ${opts.records} records`);
+  log(`committed: ${added} added (${seconds(commit.ms)}; ${seconds(performance.now() - t0)} in all)`);
+  if (added !== opts.records) throw new Error(`seeding added ${added} of ${opts.records} records`);
 
   // Candidate lookups, one at a time, the same queries at distance 3 and 7.
   const queries = makeQueries(WARMUP + opts.queries, sample, rnd);
@@ -453,7 +458,7 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
   // options page's exportHistory does (head, one string per chunk, tail, one Blob). The chunks stay
   // in the page as Blobs for the re-import.
   const exported = await page.evaluate(
-    async ({ head, tail, columns, limit }) => {
+    async ({ head, tail, limit }) => {
       const g = globalThis as unknown as BenchGlobals;
       const start = performance.now();
       const { pages: total } = (await g.benchSend('options:stats', {})) as { pages: number };
@@ -463,28 +468,19 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
       let after: string | undefined;
       for (;;) {
         const r0 = performance.now();
-        const { pages } = (await g.benchSend('options:exportChunk', { afterUrl: after, limit })) as { pages: Record<string, unknown>[] };
+        const chunk = (await g.benchSend('options:exportChunk', { afterUrl: after, limit, format: 'json', first: done === 0 })) as { text: string; count: number; lastUrl?: string };
         readMs += performance.now() - r0;
-        if (pages.length === 0) break;
-        const text =
-          (done === 0 ? '' : ',\n') +
-          pages
-            .map((p) => {
-              const o: Record<string, unknown> = {};
-              for (const key of columns) if (p[key] !== undefined) o[key] = p[key];
-              return JSON.stringify(o);
-            })
-            .join(',\n');
-        chunks.push(new Blob([text]));
-        done += pages.length;
-        after = pages[pages.length - 1].url as string;
+        if (chunk.count === 0) break;
+        chunks.push(new Blob([chunk.text]));
+        done += chunk.count;
+        after = chunk.lastUrl;
       }
       const blob = new Blob([head, ...chunks, tail], { type: 'application/json' });
       const ms = performance.now() - start;
       g.benchExport = chunks;
       return { ms, readMs, pages: done, total, bytes: blob.size };
     },
-    { head: jsonHead(new Date()), tail: JSON_TAIL, columns: [...COLUMNS] as string[], limit: EXPORT_CHUNK },
+    { head: jsonHead(new Date()), tail: JSON_TAIL, limit: EXPORT_CHUNK },
   );
   log(`exported ${exported.pages} records, ${(exported.bytes / 1e6).toFixed(1)} MB of JSON (${seconds(exported.ms)}; chunk reads ${seconds(exported.readMs)})`);
   if (exported.pages !== opts.records || exported.total !== opts.records) throw new Error(`the export holds ${exported.pages} records (stats say ${exported.total}), expected ${opts.records}`);
@@ -501,6 +497,7 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
       let parseMs = 0;
       let stageMs = 0;
       let seq = 0;
+      const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
       for (const chunk of chunks) {
         const p0 = performance.now();
         let text = await chunk.text();
@@ -508,19 +505,22 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
         const pages = JSON.parse(`[${text}]`) as unknown[];
         const s0 = performance.now();
         parseMs += s0 - p0;
-        await g.benchSend('options:importChunk', { importId, firstSeq: seq, pages });
+        const part = (await g.benchSend('options:importChunk', { importId, pages })) as ImportOutcome;
+        outcome.added += part.added;
+        outcome.merged += part.merged;
+        outcome.unchanged += part.unchanged;
         stageMs += performance.now() - s0;
         seq += pages.length;
       }
       const c0 = performance.now();
-      const outcome = (await g.benchSend('options:importCommit', { importId, digest })) as ImportOutcome;
+      await g.benchSend('options:importCommit', { importId, digest, pages: seq });
       const end = performance.now();
       g.benchExport = undefined;
       return { ms: end - start, parseMs, stageMs, commitMs: end - c0, outcome, pages: seq };
     },
     { importId: randomUUID(), digest: randomBytes(32).toString('hex') },
   );
-  log(`imported ${imported.pages} records: ${imported.outcome.added} added (${seconds(imported.ms)}; parse ${seconds(imported.parseMs)}, staging ${seconds(imported.stageMs)}, commit ${seconds(imported.commitMs)})`);
+  log(`imported ${imported.pages} records: ${imported.outcome.added} added (${seconds(imported.ms)}; parse ${seconds(imported.parseMs)}, applying ${seconds(imported.stageMs)}, commit ${seconds(imported.commitMs)})`);
   if (imported.outcome.added !== opts.records) throw new Error(`the re-import added ${imported.outcome.added} of ${opts.records} records`);
 
   const heapAfter = await heap();
@@ -559,11 +559,11 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
 function printTable(r: Result, d: Details): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const rows: [string, string, string][] = [
-    ['insert (stage + commit)', `${n(r.insertPerSec)} records/s`, `staging ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}`],
+    ['insert (apply chunks + commit)', `${n(r.insertPerSec)} records/s`, `applying ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}`],
     ['findSimilar, d ≤ 3', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, d.perQueryD3],
     ['findSimilar, d ≤ 7 (probes)', `p50 ${r.findProbeP50Ms.toFixed(2)} ms, p95 ${r.findProbeP95Ms.toFixed(2)} ms`, d.perQueryD7],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
-    ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, staging ${seconds(d.importStageMs)}, commit ${seconds(d.importCommitMs)}`],
+    ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, applying ${seconds(d.importStageMs)}, commit ${seconds(d.importCommitMs)}`],
     ['JS heap (MiB)', `before ${r.heapMB.before.toFixed(2)}, after ${r.heapMB.after.toFixed(2)}`, d.heapSource],
   ];
   const w0 = Math.max(...rows.map((x) => x[0].length));

@@ -86,16 +86,16 @@ export interface Protocol {
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
   'options:stats': { req: Empty; res: { pages: number } };
-  /** options → background: the next chunk of the history in URL order, for export. */
-  'options:exportChunk': { req: { afterUrl?: string; limit: number }; res: { pages: PageRecord[] } };
+  /** options → background: the next chunk of the history in URL order, for export, already written as JSON array items or CSV rows. */
+  'options:exportChunk': { req: { afterUrl?: string; limit: number; format: 'json' | 'csv'; first: boolean }; res: { text: string; count: number; lastUrl?: string } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
-  /** options → background: a chunk of validated records of an import; nothing changes yet. */
-  'options:importChunk': { req: { importId: string; firstSeq: number; pages: PageRecord[] }; res: Empty };
-  /** options → background: apply a staged import in one transaction. */
-  'options:importCommit': { req: { importId: string; digest: string }; res: ImportOutcome };
-  /** options → background: drop a staged import that will not be applied. */
-  'options:importDiscard': { req: { importId: string }; res: Empty };
+  /** options → background: apply a chunk of validated records of an import, journaled so the import can still be undone. */
+  'options:importChunk': { req: { importId: string; pages: PageRecord[] }; res: ImportOutcome };
+  /** options → background: every chunk applied: make the import permanent. */
+  'options:importCommit': { req: { importId: string; digest: string; pages: number }; res: Empty };
+  /** options → background: undo an import that failed part-way. */
+  'options:importRollback': { req: { importId: string }; res: Empty };
   /** options → background: forget every page of a site. */
   'options:forgetSite': { req: { site: string }; res: { forgotten: number } };
   /** options → background: delete the whole history. */

@@ -1,8 +1,8 @@
 // Export and import of the history from the options page, in chunks: the background hands out and
 // takes in a few thousand records at a time, so a million records never freeze the page or sit in
 // memory twice, and progress can be shown.
-import type { ImportOutcome, PageRecord } from '../storage';
-import { CSV_HEAD, csvChunk, jsonChunk, jsonHead, JSON_TAIL, validateHistoryFile } from '../storage/history-file';
+import type { ImportOutcome } from '../storage';
+import { CSV_HEAD, jsonHead, JSON_TAIL, validateHistoryFile } from '../storage/history-file';
 import type { Caller } from '../messaging/protocol';
 
 const CHUNK = 5000;
@@ -17,12 +17,12 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   let after: string | undefined;
   progress(0, total);
   for (;;) {
-    const { pages } = await send('options:exportChunk', { afterUrl: after, limit: CHUNK });
-    if (pages.length === 0) break;
-    // Each chunk becomes a string part of the Blob at once; the records themselves are dropped.
-    parts.push(kind === 'json' ? jsonChunk(pages, done === 0) : csvChunk(pages));
-    done += pages.length;
-    after = pages[pages.length - 1].url;
+    // The background writes each chunk as text; it becomes a part of the Blob at once.
+    const chunk = await send('options:exportChunk', { afterUrl: after, limit: CHUNK, format: kind, first: done === 0 });
+    if (chunk.count === 0) break;
+    parts.push(chunk.text);
+    done += chunk.count;
+    after = chunk.lastUrl;
     progress(done, Math.max(total, done));
   }
   if (kind === 'json') parts.push(JSON_TAIL);
@@ -37,8 +37,10 @@ async function sha256(text: string): Promise<string> {
 }
 
 /**
- * Imports a history file: validated whole before anything is sent, uploaded in chunks to a staging
- * area, then applied by the background in one transaction. Any failure leaves the history as it was.
+ * Imports a history file: validated whole before anything is sent, then applied in chunks that
+ * the background journals, and committed at the end. A failure part-way rolls back what was
+ * applied (and the background rolls back an import abandoned mid-way), so the history ends up
+ * either with the whole file or as it was.
  */
 export async function importHistory(send: Caller, file: Blob, progress: Progress): Promise<ImportResult> {
   const text = await file.text();
@@ -47,18 +49,22 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   const digest = await sha256(text);
   if ((await send('options:importCheck', { digest })).alreadyImported) return { state: 'already-imported' };
 
-  const pages: PageRecord[] = validation.pages;
+  const { pages } = validation;
   const importId = crypto.randomUUID();
+  const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
   try {
     progress(0, pages.length);
     for (let i = 0; i < pages.length; i += CHUNK) {
-      await send('options:importChunk', { importId, firstSeq: i, pages: pages.slice(i, i + CHUNK) });
+      const part = await send('options:importChunk', { importId, pages: pages.slice(i, i + CHUNK) });
+      outcome.added += part.added;
+      outcome.merged += part.merged;
+      outcome.unchanged += part.unchanged;
       progress(Math.min(i + CHUNK, pages.length), pages.length);
     }
-    const outcome = await send('options:importCommit', { importId, digest });
+    await send('options:importCommit', { importId, digest, pages: pages.length });
     return { state: 'imported', outcome, pages: pages.length };
   } catch (e) {
-    await send('options:importDiscard', { importId }).catch(() => undefined);
+    await send('options:importRollback', { importId }).catch(() => undefined);
     throw e;
   }
 }

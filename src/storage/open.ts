@@ -18,11 +18,10 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
         // layers, "not the same" feedback, and idempotent, all-or-nothing imports.
         const pages = tx.objectStore('pages');
         pages.createIndex('canonicalUrl', 'canonicalUrl');
-        pages.createIndex('site', 'site');
         pages.createIndex('textHash', 'textHash');
         db.createObjectStore('dismissals', { keyPath: 'pair' });
         db.createObjectStore('imports', { keyPath: 'digest' });
-        db.createObjectStore('staging', { keyPath: ['importId', 'seq'] }).createIndex('importId', 'importId');
+        db.createObjectStore('journal', { keyPath: ['importId', 'first'] });
         if (oldVersion >= 1) {
           // Records of version 1 had no canonical URL or site: their own URL is the best there is.
           // (Fire-and-forget requests: the upgrade transaction stays open until they finish.)

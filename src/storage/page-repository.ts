@@ -114,13 +114,23 @@ export class PageRepository {
     return existed;
   }
 
-  /** Forgets every page of a site; returns how many. */
+  /**
+   * Forgets every page of a site (host name, with or without "www."); returns how many. Records are
+   * keyed by URL, so a site's pages are a few key ranges ("https://site/…", "http://www.site/…"):
+   * no index of its own is needed, which keeps every write cheaper.
+   */
   async forgetSite(site: string): Promise<number> {
     const tx = this.db.transaction('pages', 'readwrite');
     let n = 0;
-    for (let cursor = await tx.store.index('site').openCursor(site); cursor; cursor = await cursor.continue()) {
-      void cursor.delete();
-      n++;
+    for (const scheme of ['http', 'https']) {
+      for (const host of [site, `www.${site}`]) {
+        for (const sep of ['/', ':']) {
+          const prefix = `${scheme}://${host}${sep}`;
+          const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+          n += await tx.store.count(range);
+          void tx.store.delete(range);
+        }
+      }
     }
     await tx.done;
     return n;
@@ -128,8 +138,8 @@ export class PageRepository {
 
   /** Forgets everything: pages, feedback and the record of past imports. */
   async clear(): Promise<void> {
-    const tx = this.db.transaction(['pages', 'dismissals', 'imports', 'staging'], 'readwrite');
-    await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('dismissals').clear(), tx.objectStore('imports').clear(), tx.objectStore('staging').clear(), tx.done]);
+    const tx = this.db.transaction(['pages', 'dismissals', 'imports', 'journal'], 'readwrite');
+    await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('dismissals').clear(), tx.objectStore('imports').clear(), tx.objectStore('journal').clear(), tx.done]);
   }
 
   count(): Promise<number> {
@@ -182,50 +192,83 @@ export class PageRepository {
     return this.db.count('imports', digest).then((n) => n > 0);
   }
 
-  /** Stores a chunk of an import being uploaded; nothing in the history changes yet. */
-  async stageImport(importId: string, firstSeq: number, pages: PageRecord[]): Promise<void> {
-    try {
-      const tx = this.db.transaction('staging', 'readwrite');
-      await Promise.all([...pages.map((page, i) => tx.store.put({ importId, seq: firstSeq + i, page })), tx.done]);
-    } catch (e) {
-      throw asStorageError(e);
-    }
-  }
-
   /**
-   * Applies a staged import in one transaction, so it lands completely or not at all: merged by
-   * URL (earliest firstSeen, latest lastSeen, visits added), the file's digest remembered.
+   * Applies one chunk of an import in one transaction: each record merged into the history by URL
+   * (earliest firstSeen, latest lastSeen, visits added), and what it replaced journaled, so the
+   * whole import can still be rolled back until it is committed. All reads are issued at once and
+   * all writes after them: the transaction never waits between records.
    */
-  async commitImport(importId: string, digest: string, now: number): Promise<ImportOutcome> {
+  async applyImportChunk(importId: string, incoming: PageRecord[], now: number): Promise<ImportOutcome> {
     const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
     try {
-      const tx = this.db.transaction(['staging', 'pages', 'imports'], 'readwrite');
+      const tx = this.db.transaction(['pages', 'journal'], 'readwrite');
       const pages = tx.objectStore('pages');
-      const range = IDBKeyRange.bound([importId, -Infinity], [importId, Infinity]);
-      let total = 0;
-      for (let cursor = await tx.objectStore('staging').openCursor(range); cursor; cursor = await cursor.continue()) {
-        const incoming = cursor.value.page;
-        const existing = await pages.get(incoming.url);
-        const merged = existing ? mergePage(existing, incoming) : incoming;
-        if (!existing) outcome.added++;
-        else if (merged === existing) outcome.unchanged++;
-        else outcome.merged++;
-        if (merged !== existing) void pages.put(merged);
-        void cursor.delete();
-        total++;
-      }
-      void tx.objectStore('imports').put({ digest, at: now, pages: total });
-      await tx.done;
+      const journal = tx.objectStore('journal');
+      const existing = await Promise.all(incoming.map((p) => pages.get(p.url)));
+      const writes: Array<Promise<unknown>> = [];
+      const entry = { importId, first: incoming[0]?.url ?? '', added: [] as string[], before: [] as PageRecord[], at: now };
+      incoming.forEach((page, i) => {
+        const before = existing[i];
+        const merged = before ? mergePage(before, page) : page;
+        if (merged === before) {
+          outcome.unchanged++;
+          return;
+        }
+        if (before) {
+          outcome.merged++;
+          entry.before.push(before);
+        } else {
+          outcome.added++;
+          entry.added.push(page.url);
+        }
+        writes.push(pages.put(merged));
+      });
+      // One journal record per chunk, not per page: the undo costs one write.
+      if (writes.length) writes.push(journal.put(entry));
+      await Promise.all([...writes, tx.done]);
       return outcome;
     } catch (e) {
       throw asStorageError(e);
     }
   }
 
-  /** Drops the staged records of an import that will not be applied. */
-  async discardImport(importId: string): Promise<void> {
-    const tx = this.db.transaction('staging', 'readwrite');
-    for (let cursor = await tx.store.index('importId').openCursor(importId); cursor; cursor = await cursor.continue()) void cursor.delete();
-    await tx.done;
+  /** Makes an applied import permanent: its journal goes, its digest is remembered. */
+  async commitImport(importId: string, digest: string, pages: number, now: number): Promise<void> {
+    const tx = this.db.transaction(['journal', 'imports'], 'readwrite');
+    await Promise.all([tx.objectStore('journal').delete(journalRange(importId)), tx.objectStore('imports').put({ digest, at: now, pages }), tx.done]);
   }
+
+  /** Undoes an import that will not be committed, restoring every page it changed. */
+  async rollbackImport(importId: string): Promise<number> {
+    const tx = this.db.transaction(['journal', 'pages'], 'readwrite');
+    const pages = tx.objectStore('pages');
+    const entries = await tx.objectStore('journal').getAll(journalRange(importId));
+    await Promise.all([
+      ...entries.flatMap((e) => [...e.added.map((url) => pages.delete(url)), ...e.before.map((r) => pages.put(r))]),
+      tx.objectStore('journal').delete(journalRange(importId)),
+      tx.done,
+    ]);
+    return entries.reduce((n, e) => n + e.added.length + e.before.length, 0);
+  }
+
+  /**
+   * Rolls back imports abandoned mid-way — no chunk applied since `before` (the options tab was
+   * closed, the browser crashed) — so no import stays half-applied. Cheap when there is none.
+   */
+  async rollbackStaleImports(before: number): Promise<string[]> {
+    const newest = new Map<string, number>();
+    const tx = this.db.transaction('journal', 'readonly');
+    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
+      const { importId, at } = cursor.value;
+      newest.set(importId, Math.max(newest.get(importId) ?? 0, at));
+    }
+    await tx.done;
+    const stale = [...newest].filter(([, at]) => at < before).map(([id]) => id);
+    for (const id of stale) await this.rollbackImport(id);
+    return stale;
+  }
+}
+
+function journalRange(importId: string): IDBKeyRange {
+  return IDBKeyRange.bound([importId, ''], [importId, '\uffff']);
 }

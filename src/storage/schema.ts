@@ -46,11 +46,18 @@ export interface ImportRecord {
   pages: number;
 }
 
-/** Records of an import being uploaded, before the one transaction that applies it. */
-export interface StagedPage {
+/**
+ * The undo record of one applied chunk of an import: the pages it added, and the pages it
+ * replaced as they were before. An import writes its chunks straight into `pages`; committing
+ * drops its journal, rolling back replays it. Key: [importId, first URL of the chunk].
+ */
+export interface JournalEntry {
   importId: string;
-  seq: number;
-  page: PageRecord;
+  first: string;
+  added: string[];
+  before: PageRecord[];
+  /** When the chunk was applied: a journal left for long belongs to an abandoned import. */
+  at: number;
 }
 
 export type BlockIndex = 'b0' | 'b1' | 'b2' | 'b3';
@@ -60,9 +67,9 @@ export interface DejaReadDB extends DBSchema {
   pages: {
     key: string;
     value: PageRecord;
-    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number; canonicalUrl: string; site: string; textHash: string };
+    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number; canonicalUrl: string; textHash: string };
   };
   dismissals: { key: [string, string]; value: Dismissal };
   imports: { key: string; value: ImportRecord };
-  staging: { key: [string, number]; value: StagedPage; indexes: { importId: string } };
+  journal: { key: [string, string]; value: JournalEntry };
 }

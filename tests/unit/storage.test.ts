@@ -161,28 +161,42 @@ describe('PageRepository: imports', () => {
   it('merges by URL: earliest firstSeen, latest lastSeen, visits added, newest title', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef', 'Old title'), 5000);
-    await r.stageImport('import-0001', 0, [page('https://a.example/1', 1000, 9000, 3, 'New title'), page('https://b.example/2', 10, 20, 1)]);
-    expect(await r.count()).toBe(1); // staged, not applied
-    expect(await r.commitImport('import-0001', 'a'.repeat(64), 10_000)).toEqual({ added: 1, merged: 1, unchanged: 0 });
+    const outcome = await r.applyImportChunk('import-0001', [page('https://a.example/1', 1000, 9000, 3, 'New title'), page('https://b.example/2', 10, 20, 1)], 10_000);
+    expect(outcome).toEqual({ added: 1, merged: 1, unchanged: 0 });
+    await r.commitImport('import-0001', 'a'.repeat(64), 2, 10_000);
     expect(await r.get('https://a.example/1')).toMatchObject({ firstSeen: 1000, lastSeen: 9000, visits: 4, title: 'New title' });
     expect(await r.wasImported('a'.repeat(64))).toBe(true);
+    // Committed: nothing is left to roll back.
+    expect(await r.rollbackImport('import-0001')).toBe(0);
+    expect(await r.count()).toBe(2);
   });
 
   it('changes nothing when the reader imports their own export back', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef'), 5000);
     const own = await r.exportChunk(10);
-    await r.stageImport('import-0002', 0, own);
-    expect(await r.commitImport('import-0002', 'b'.repeat(64), 6000)).toEqual({ added: 0, merged: 0, unchanged: 1 });
+    expect(await r.applyImportChunk('import-0002', own, 6000)).toEqual({ added: 0, merged: 0, unchanged: 1 });
+    await r.commitImport('import-0002', 'b'.repeat(64), 1, 6000);
     expect(await r.exportChunk(10)).toEqual(own);
   });
 
-  it('drops a discarded import without touching the history', async () => {
+  it('rolls back an import that failed part-way: added pages go, merged pages return to what they were', async () => {
     const r = await repo();
-    await r.stageImport('import-0003', 0, [page('https://b.example/2', 10, 20, 1)]);
-    await r.discardImport('import-0003');
-    expect(await r.commitImport('import-0003', 'c'.repeat(64), 1)).toEqual({ added: 0, merged: 0, unchanged: 0 });
-    expect(await r.count()).toBe(0);
+    await r.recordVisit(visit('https://a.example/1', '0123456789abcdef', 'Mine'), 5000);
+    const before = await r.exportChunk(10);
+    await r.applyImportChunk('import-0003', [page('https://a.example/1', 10, 9000, 5, 'Theirs'), page('https://b.example/2', 10, 20, 1)], 7000);
+    await r.applyImportChunk('import-0003', [page('https://c.example/3', 10, 20, 1)], 7001);
+    expect(await r.count()).toBe(3);
+    expect(await r.rollbackImport('import-0003')).toBe(3);
+    expect(await r.exportChunk(10)).toEqual(before);
+  });
+
+  it('undoes only imports abandoned long enough ago', async () => {
+    const r = await repo();
+    await r.applyImportChunk('import-old1', [page('https://b.example/2', 10, 20, 1)], 1000);
+    await r.applyImportChunk('import-new1', [page('https://c.example/3', 10, 20, 1)], 9000);
+    expect(await r.rollbackStaleImports(5000)).toEqual(['import-old1']);
+    expect((await r.exportChunk(10)).map((p) => p.url)).toEqual(['https://c.example/3']);
   });
 });
 

@@ -7,6 +7,11 @@ import { makeBackground } from './helpers';
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 
+/** Every record, as the background holds it. */
+async function history(bg: ReturnType<typeof makeBackground>) {
+  return (await bg.repository).exportChunk(1000);
+}
+
 async function withHistory() {
   const bg = makeBackground();
   const texts = [article('en-library'), article('en-balcony'), article('zh-library'), article('zh-balcony')];
@@ -19,7 +24,7 @@ async function withHistory() {
 describe('export and import through the background', () => {
   it('exports, clears, imports the file back, and the history is as before', async () => {
     const bg = await withHistory();
-    const before = (await bg.call('options:exportChunk', { limit: 100 })).pages;
+    const before = await history(bg);
     const progress: Array<[number, number]> = [];
     const { blob, pages } = await exportHistory(bg.call, 'json', (d, t) => progress.push([d, t]));
     expect(pages).toBe(4);
@@ -30,7 +35,7 @@ describe('export and import through the background', () => {
 
     const result = await importHistory(bg.call, blob, () => undefined);
     expect(result).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
-    expect((await bg.call('options:exportChunk', { limit: 100 })).pages).toEqual(before);
+    expect(await history(bg)).toEqual(before);
   });
 
   it('importing the same file twice changes nothing the second time', async () => {
@@ -38,27 +43,39 @@ describe('export and import through the background', () => {
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const other = makeBackground();
     expect((await importHistory(other.call, blob, () => undefined)).state).toBe('imported');
-    const after = (await other.call('options:exportChunk', { limit: 100 })).pages;
+    const after = await history(other);
     expect(await importHistory(other.call, blob, () => undefined)).toEqual({ state: 'already-imported' });
-    expect((await other.call('options:exportChunk', { limit: 100 })).pages).toEqual(after);
+    expect(await history(other)).toEqual(after);
   });
 
   it('leaves the history exactly as it was when the file is bad', async () => {
     const bg = await withHistory();
-    const before = (await bg.call('options:exportChunk', { limit: 100 })).pages;
+    const before = await history(bg);
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const text = await blob.text();
     const broken = text.replace(/"visits":1\b/, '"visits":"lots"');
     const result = await importHistory(bg.call, new Blob([broken]), () => undefined);
     expect(result).toEqual({ state: 'invalid', error: expect.stringMatching(/^Page 1: "visits"/) });
     expect(await importHistory(bg.call, new Blob([text.slice(0, 200)]), () => undefined)).toMatchObject({ state: 'invalid' });
-    expect((await bg.call('options:exportChunk', { limit: 100 })).pages).toEqual(before);
+    expect(await history(bg)).toEqual(before);
+  });
+
+  it('rolls back what was applied when an import fails part-way', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const other = makeBackground();
+    await other.read({ url: 'https://mine.example/1', title: 'Mine', text: article('en-bridges'), lang: 'en' });
+    const before = await history(other);
+    // The commit never arrives: the tab was closed, the connection lost.
+    const failing: typeof other.call = (type, req) => (type === 'options:importCommit' ? Promise.reject(new Error('connection lost')) : other.call(type, req));
+    await expect(importHistory(failing, blob, () => undefined)).rejects.toThrow('connection lost');
+    expect(await history(other)).toEqual(before);
   });
 
   it('refuses a forged chunk at the background, whatever the page sent', async () => {
     const bg = makeBackground();
-    await expect(bg.call('options:importChunk', { importId: 'import-0001', firstSeq: 0, pages: [{ url: 'javascript:alert(1)' }] as never })).rejects.toThrow(/url/);
-    await expect(bg.call('options:importCommit', { importId: '../../etc', digest: 'x' })).rejects.toThrow();
+    await expect(bg.call('options:importChunk', { importId: 'import-0001', pages: [{ url: 'javascript:alert(1)' }] as never })).rejects.toThrow(/url/);
+    await expect(bg.call('options:importCommit', { importId: '../../etc', digest: 'x', pages: 1 })).rejects.toThrow();
     expect((await bg.call('options:stats', {})).pages).toBe(0);
   });
 

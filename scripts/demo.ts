@@ -1,0 +1,215 @@
+/// <reference types="chrome" />
+// npm run demo [-- --no-build]: shows what the reader sees, without a display. Builds the
+// extension, serves our fixture articles on 127.0.0.1, reads an article and then a copy of it in
+// headless Chromium (English and Chinese pairs), and writes screenshots of the in-page notice, the
+// popup, the options page and the history page into demo-out/, in the English and the Chinese UI,
+// each in the light and the dark colour scheme.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM_PATH, distDir } from '../tests/e2e/browsers';
+import { startSite, type PageName, type Site } from '../tests/e2e/site';
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(root, 'demo-out');
+const SCHEMES = ['light', 'dark'] as const;
+type Scheme = (typeof SCHEMES)[number];
+
+interface Ui {
+  /** File name prefix. */
+  name: 'en' | 'zh';
+  /** The browser's UI language (--lang and locale), when not the default English. */
+  lang?: string;
+  /** The pair read in this UI whose copy is shown: the original, then the copy. */
+  shown: [PageName, PageName];
+  /** The other pair, read first so the history holds more than one group. */
+  other: [PageName, PageName];
+}
+
+const UIS: Ui[] = [
+  { name: 'en', shown: ['enA', 'enB'], other: ['zhA', 'zhRepost'] },
+  { name: 'zh', lang: 'zh-CN', shown: ['zhA', 'zhRepost'], other: ['enA', 'enB'] },
+];
+
+const args = process.argv.slice(2);
+for (const a of args) {
+  if (a !== '--no-build') {
+    console.error(`demo: unknown option ${a} (the only option is --no-build)`);
+    process.exit(2);
+  }
+}
+
+if (!existsSync(CHROMIUM_PATH)) {
+  console.error(`demo: Chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium", or set CHROMIUM_PATH to a Chromium binary.`);
+  process.exit(2);
+}
+
+if (!args.includes('--no-build')) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+const ext = distDir('chrome');
+if (!existsSync(join(ext, 'manifest.json'))) {
+  console.error('demo: dist/chrome is not built: run "npm run build" first (or drop --no-build).');
+  process.exit(2);
+}
+
+// Without a CJK font the Chinese screenshots show boxes instead of characters: say so.
+const cjk = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
+if (cjk.status === 0 && !cjk.stdout.trim())
+  console.warn('demo: no Chinese font installed, so Chinese text will show as boxes: install one with "apt-get install -y fonts-noto-cjk".');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` holds, or fails saying what was awaited. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** Opens a page and waits until the extension has checked it (as the e2e suite does). */
+async function openAndSettle(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await sleep(1500);
+}
+
+/** Whether the in-page notice is on the page and visible (its content is in a closed shadow root). */
+function noticeShown(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const box = document.querySelector('deja-read-notice')?.getBoundingClientRect();
+    return !!box && box.width > 0 && box.height > 0;
+  });
+}
+
+/** The id of the tab showing `page`: brought to the front, then asked for as the active tab. */
+async function tabIdOf(worker: Worker, page: Page): Promise<number> {
+  await page.bringToFront();
+  return worker.evaluate(async () => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    if (tab?.id === undefined) throw new Error('no active tab');
+    return tab.id;
+  });
+}
+
+const profiles: string[] = [];
+const contexts: BrowserContext[] = [];
+let site: Site | undefined;
+const written: string[] = [];
+let interrupted = false;
+
+async function cleanUp(): Promise<void> {
+  for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  await site?.close().catch(() => undefined);
+  site = undefined;
+  for (const p of profiles.splice(0)) rmSync(p, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function shoot(page: Page, ui: Ui, scheme: Scheme, view: string, fullPage = false): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await sleep(150);
+  const path = join(outDir, `${ui.name}-${scheme}-${view}.png`);
+  await page.screenshot({ path, fullPage });
+  written.push(path);
+}
+
+async function demo(ui: Ui): Promise<void> {
+  const profile = mkdtempSync(join(tmpdir(), `deja-read-demo-${ui.name}-`));
+  profiles.push(profile);
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    ...(ui.lang ? { locale: ui.lang } : {}),
+    viewport: { width: 1280, height: 800 },
+    args: [
+      `--disable-extensions-except=${ext}`,
+      `--load-extension=${ext}`,
+      ...(ui.lang ? [`--lang=${ui.lang}`] : []),
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-gpu',
+    ],
+  });
+  contexts.push(context);
+  try {
+    await visitAndShoot(ui, context);
+  } finally {
+    contexts.splice(contexts.indexOf(context), 1);
+    await context.close().catch(() => undefined);
+    profiles.splice(profiles.indexOf(profile), 1);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function visitAndShoot(ui: Ui, context: BrowserContext): Promise<void> {
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const extensionId = new URL(worker.url()).host;
+  const extPage = (path: string) => `chrome-extension://${extensionId}/src/${path}`;
+  // Pages count as read at once (the default waits 5 s of visibility).
+  await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+  if (!site) throw new Error('site not started');
+  const s = site;
+
+  // The other pair first, so the history has more than one group.
+  const other = await context.newPage();
+  for (const name of ui.other) await openAndSettle(other, s.url(name));
+  await other.close();
+
+  // The pair shown: the original, then the copy with the notice (before it shrinks to a tab).
+  const article = await context.newPage();
+  await openAndSettle(article, s.url(ui.shown[0]));
+  await article.goto(s.url(ui.shown[1]));
+  await until(`the notice on ${ui.shown[1]}`, () => noticeShown(article));
+  await sleep(600); // the notice's entrance animation
+  for (const scheme of SCHEMES) await shoot(article, ui, scheme, 'notice');
+
+  // The popup for that tab, opened as a page the size of the real popup.
+  const tabId = await tabIdOf(worker, article);
+  const popup = await context.newPage();
+  await popup.setViewportSize({ width: 380, height: 520 });
+  await popup.goto(`${extPage('popup/index.html')}?tab=${tabId}`);
+  await until('the popup', async () => (await popup.locator('#pause-all').innerText()) !== '' && (await popup.locator('#matches li').count()) > 0);
+  for (const scheme of SCHEMES) await shoot(popup, ui, scheme, 'popup');
+  await popup.close();
+
+  const options = await context.newPage();
+  await options.setViewportSize({ width: 1000, height: 800 });
+  await options.goto(extPage('options/index.html'));
+  await until('the options page', async () => /\d/.test(await options.locator('#stats').innerText()));
+  for (const scheme of SCHEMES) await shoot(options, ui, scheme, 'options', true);
+  await options.close();
+
+  const history = await context.newPage();
+  await history.setViewportSize({ width: 1000, height: 800 });
+  await history.goto(extPage('history/index.html'));
+  await until(
+    'the history page',
+    async () => (await history.locator('#list li.page').count()) > 0 && /\d/.test(await history.locator('#summary').innerText()),
+  );
+  for (const scheme of SCHEMES) await shoot(history, ui, scheme, 'history', true);
+  await history.close();
+  await article.close();
+}
+
+try {
+  mkdirSync(outDir, { recursive: true });
+  site = await startSite();
+  for (const ui of UIS) await demo(ui);
+  console.log(`demo: wrote ${written.length} screenshots:`);
+  for (const path of written) console.log(`  ${relative(root, path)}`);
+} catch (e) {
+  if (!interrupted) console.error(`demo: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
