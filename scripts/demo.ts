@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import { CHROMIUM_PATH, distDir } from '../tests/e2e/browsers';
+import { CHROMIUM_PATH, chromiumArgs, distDir } from '../tests/e2e/browsers';
 import { startSite, type PageName, type Site } from '../tests/e2e/site';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -129,16 +129,7 @@ async function demo(ui: Ui): Promise<void> {
     headless: true,
     ...(ui.lang ? { locale: ui.lang } : {}),
     viewport: { width: 1280, height: 800 },
-    args: [
-      `--disable-extensions-except=${ext}`,
-      `--load-extension=${ext}`,
-      ...(ui.lang ? [`--lang=${ui.lang}`] : []),
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-gpu',
-    ],
+    args: chromiumArgs(ext, ui.lang ? [`--lang=${ui.lang}`] : []),
   });
   contexts.push(context);
   try {

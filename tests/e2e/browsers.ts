@@ -6,6 +6,23 @@ export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
 export const distDir = (target: 'chrome' | 'firefox') => new URL(`../../dist/${target}/`, import.meta.url).pathname;
 
+/**
+ * Flags for Chromium with the built extension loaded. Without the networking flags Chromium's
+ * start-up connections fail on a closed network; --no-sandbox because the tests may run as root.
+ */
+export function chromiumArgs(extensionDir: string, extra: string[] = []): string[] {
+  return [
+    `--disable-extensions-except=${extensionDir}`,
+    `--load-extension=${extensionDir}`,
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-gpu',
+    ...extra,
+  ];
+}
+
 /** Problems that stop the end-to-end tests from running, each said in one line. */
 export function missingPrerequisites(): string[] {
   const problems: string[] = [];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, distDir } from './browsers';
+import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { startSite, type PageName, type Site } from './site';
 
@@ -24,15 +24,7 @@ beforeAll(async () => {
     executablePath: CHROMIUM_PATH,
     headless: true,
     acceptDownloads: true,
-    args: [
-      `--disable-extensions-except=${ext}`,
-      `--load-extension=${ext}`,
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-gpu',
-    ],
+    args: chromiumArgs(ext),
   });
   worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   extensionId = new URL(worker.url()).host;
@@ -392,7 +384,7 @@ describe('Chromium, what the reader sees', () => {
       executablePath: CHROMIUM_PATH,
       headless: true,
       locale: 'zh-CN',
-      args: [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--lang=zh-CN', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu'],
+      args: chromiumArgs(ext, ['--lang=zh-CN']),
     });
     try {
       const sw = zh.serviceWorkers()[0] ?? (await zh.waitForEvent('serviceworker'));

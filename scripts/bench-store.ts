@@ -11,13 +11,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ALGORITHM, blocksOf, encodeSketch, siteOf, SKETCH_BUCKETS, toHex } from '../core';
-import { jsonHead, JSON_TAIL } from '../storage/history-file';
-import type { PageRecord } from '../storage';
-import type { Reply } from '../messaging/protocol';
+import { ALGORITHM, blocksOf, encodeSketch, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
+import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
+import type { PageRecord } from '../src/storage';
+import type { Reply } from '../src/messaging/protocol';
+import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
 
 /** Records per seeding message (the background takes at most 10,000). */
@@ -603,16 +603,7 @@ async function main(argv: string[]): Promise<void> {
       headless: true,
       handleSIGINT: false,
       handleSIGTERM: false,
-      args: [
-        `--disable-extensions-except=${EXT}`,
-        `--load-extension=${EXT}`,
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-gpu',
-        '--remote-debugging-port=0',
-      ],
+      args: chromiumArgs(EXT, ['--remote-debugging-port=0']),
     });
     const { result, details } = await run(opts, context, profile);
     if (opts.json) console.log(JSON.stringify(result));
