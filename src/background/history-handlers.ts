@@ -8,7 +8,7 @@ import { findMatches, signatureOf } from './matching';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'options:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -75,7 +75,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       await (await repository()).rollbackImport(importId(id));
       return {};
     },
-    async 'options:forgetSite'({ site }) {
+    async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
       return { forgotten: await (await repository()).forgetSite(site.toLowerCase().replace(/^www\./, '')) };
     },

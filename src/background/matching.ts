@@ -1,10 +1,9 @@
 // Which earlier pages the current one matches, through every identity layer: the same canonical
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index and confirmed by the verification sketch. The decision itself is core's judgePair.
-import { decodeSketch, judgePair, type MatchSettings, type PageSignature, type Verdict } from '../core';
+import { ALGORITHM, decodeSketch, judgePair, type MatchSettings, type PageSignature, type Verdict } from '../core';
 import type { MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
-import { ALGORITHM } from '../core';
 
 export interface CurrentPage {
   url: string;

@@ -96,8 +96,8 @@ export interface Protocol {
   'options:importCommit': { req: { importId: string; digest: string; pages: number }; res: Empty };
   /** options → background: undo an import that failed part-way. */
   'options:importRollback': { req: { importId: string }; res: Empty };
-  /** options → background: forget every page of a site. */
-  'options:forgetSite': { req: { site: string }; res: { forgotten: number } };
+  /** popup → background: forget every page of a site. */
+  'popup:forgetSite': { req: { site: string }; res: { forgotten: number } };
   /** options → background: delete the whole history. */
   'options:clear': { req: Empty; res: Empty };
 }

@@ -71,6 +71,15 @@ async function render(tabId: number): Promise<void> {
   };
 
   const site = url ? normalizeSitePattern(siteOf(url)) : null;
+  const forgetSite = $<HTMLButtonElement>('forget-site');
+  forgetSite.hidden = !site;
+  forgetSite.textContent = t('popupForgetSite', site ?? '');
+  forgetSite.onclick = async () => {
+    if (!site) return;
+    const { forgotten } = await send('popup:forgetSite', { site });
+    forgetSite.hidden = forget.hidden = true;
+    statusEl.textContent = t('popupSiteForgotten', forgotten, site);
+  };
   const pauseSite = $<HTMLButtonElement>('pause-site');
   const excludedHere = url !== undefined && isExcluded(url, settings.excludedSites);
   pauseSite.hidden = !site || (excludedHere && !settings.excludedSites.includes(site));

@@ -289,6 +289,17 @@ describe('Chromium, what the reader sees', () => {
     expect((await toolbarOf(page)).text).toBe('');
   });
 
+  it('lets the notice be reached and closed from the keyboard', async () => {
+    await openAndSettle(page, site.url('zhB'));
+    expect(await noticeShown(page)).toBe(true);
+    // From the page's last link, Tab moves into the notice (it comes after the page's content).
+    await page.evaluate(() => [...document.querySelectorAll('a')].at(-1)?.focus());
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('DEJA-READ-NOTICE');
+    await page.keyboard.press('Escape');
+    expect(await noticeShown(page)).toBe(false);
+  });
+
   it('can switch the notice off in the options; the badge stays', async () => {
     await setInOptions((o) => o.getByLabel(/Show a notice/).uncheck());
     await openAndSettle(page, site.url('zhB'));
@@ -375,6 +386,17 @@ describe('Chromium, what the reader sees', () => {
     await expect.poll(() => groups.count()).toBe(1);
     expect(await recordedPages()).toBe(before - 1);
     await history.close();
+  });
+
+  it('forgets a whole site from the popup', async () => {
+    await openAndSettle(page, site.url('enA'));
+    const before = await recordedPages();
+    expect(before).toBeGreaterThan(0);
+    const popup = await popupPage((await toolbarOf(page)).tabId);
+    await popup.getByRole('button', { name: 'Forget all of 127.0.0.1' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe(`${before} pages of 127.0.0.1 were forgotten.`);
+    await popup.close();
+    expect(await recordedPages()).toBe(0);
   });
 
   it('speaks Chinese in a Chinese browser', async () => {

@@ -102,7 +102,7 @@ describe('forgetting', () => {
     await bg.read(report('https://a.example/1'));
     await bg.read(report('https://b.example/2', other));
     expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: true });
-    expect(await bg.call('options:forgetSite', { site: 'www.B.example' })).toEqual({ forgotten: 1 });
+    expect(await bg.call('popup:forgetSite', { site: 'www.B.example' })).toEqual({ forgotten: 1 });
     expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
   });
 });
