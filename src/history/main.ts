@@ -16,7 +16,6 @@ const summary = $('summary');
 
 let query = '';
 let next: [number, string] | undefined;
-let shown = 0;
 let generation = 0;
 /** URLs already on screen, as a page or as a copy: each group is shown once. */
 const onScreen = new Set<string>();
@@ -77,7 +76,6 @@ async function load(reset: boolean): Promise<void> {
     list.replaceChildren();
     onScreen.clear();
     next = undefined;
-    shown = 0;
   }
   more.hidden = true;
   summary.textContent = t('historyLoading');
@@ -97,9 +95,9 @@ async function load(reset: boolean): Promise<void> {
     next = res.next;
     done = res.done || !res.next;
   }
-  shown += added;
   const { pages } = await send('options:stats', {});
-  summary.textContent = query ? t('historyFound', shown, pages) : t('historyShowing', shown, pages);
+  // Every page on screen counts, listed on its own or as a copy under another.
+  summary.textContent = query ? t('historyFound', onScreen.size, pages) : t('historyShowing', onScreen.size, pages);
   more.hidden = done;
 }
 

@@ -5,7 +5,8 @@ import type { ImportOutcome } from '../storage';
 import { CSV_HEAD, jsonHead, JSON_TAIL, validateHistoryFile } from '../storage/history-file';
 import type { Caller } from '../messaging/protocol';
 
-const CHUNK = 5000;
+/** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
+export const CHUNK = 5000;
 
 export type Progress = (done: number, total: number) => void;
 
