@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { afterVisibleFor } from '../../src/content/dwell';
+import { DEFAULT_SETTINGS, isExcluded, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
+
+describe('settings', () => {
+  it('start private by default: mail, banking and search results excluded, private windows off', () => {
+    const s = parseSettings(undefined);
+    expect(s).toEqual(DEFAULT_SETTINGS);
+    expect(s.recordPrivate).toBe(false);
+    expect(s.excludedSites).toEqual([...SUGGESTED_EXCLUSIONS]);
+  });
+
+  it('turn anything stored, old or damaged, into valid settings', () => {
+    const s = parseSettings({ sensitivity: 'paranoid', minWords: -5, dwellSeconds: 1e9, excludedSites: ['HTTPS://Mail.Example.com/inbox?x=1', 42, 'not a host!', 'mail.example.com/inbox'], showNotice: 'yes', paused: true });
+    expect(s).toMatchObject({ sensitivity: 'normal', minWords: null, dwellSeconds: 5, showNotice: true, paused: true });
+    expect(s.excludedSites).toEqual(['mail.example.com/inbox']);
+    expect(parseSettings({ minWords: null, dwellSeconds: 0 })).toMatchObject({ minWords: null, dwellSeconds: 0 });
+  });
+
+  it('apply a minimum length over the sensitivity', () => {
+    expect(matchSettingsOf(parseSettings({ sensitivity: 'strict' })).maxDistance).toBe(3);
+    expect(matchSettingsOf(parseSettings({ minWords: 300 })).minWords).toBe(300);
+  });
+
+  it('exclude a site with its subdomains, and a path prefix only where given', () => {
+    const sites = ['example.com', 'www.search.example/results'];
+    expect(isExcluded('https://example.com/a', sites)).toBe(true);
+    expect(isExcluded('https://www.example.com/a', sites)).toBe(true);
+    expect(isExcluded('https://mail.example.com/a', sites)).toBe(true);
+    expect(isExcluded('https://notexample.com/a', sites)).toBe(false);
+    expect(isExcluded('https://search.example/results?q=1', sites)).toBe(true);
+    expect(isExcluded('https://search.example/results/2', sites)).toBe(true);
+    expect(isExcluded('https://search.example/resultsx', sites)).toBe(false);
+    expect(isExcluded('https://search.example/about', sites)).toBe(false);
+    expect(normalizeSitePattern('  https://News.Example.com/world/  ')).toBe('news.example.com/world');
+    expect(normalizeSitePattern('javascript:alert(1)')).toBeNull();
+  });
+});
+
+describe('dwell time', () => {
+  function fakeDocument(state: 'visible' | 'hidden') {
+    const listeners = new Set<() => void>();
+    const doc = {
+      visibilityState: state,
+      addEventListener: (_: string, f: () => void) => listeners.add(f),
+      removeEventListener: (_: string, f: () => void) => listeners.delete(f),
+    };
+    const set = (s: 'visible' | 'hidden') => {
+      doc.visibilityState = s;
+      listeners.forEach((f) => f());
+    };
+    return { doc: doc as unknown as Document, set };
+  }
+
+  it('counts only the time the page is visible', () => {
+    vi.useFakeTimers();
+    const { doc, set } = fakeDocument('hidden');
+    const read = vi.fn();
+    afterVisibleFor(doc, 5, read);
+    vi.advanceTimersByTime(60_000); // opened in a background tab
+    expect(read).not.toHaveBeenCalled();
+    set('visible');
+    vi.advanceTimersByTime(3000);
+    set('hidden');
+    vi.advanceTimersByTime(60_000);
+    expect(read).not.toHaveBeenCalled();
+    set('visible');
+    vi.advanceTimersByTime(2001);
+    expect(read).toHaveBeenCalledTimes(1);
+    vi.useRealTimers();
+  });
+
+  it('never fires for a page closed (or navigated away) before the dwell time', () => {
+    vi.useFakeTimers();
+    const { doc } = fakeDocument('visible');
+    const read = vi.fn();
+    const cancel = afterVisibleFor(doc, 5, read);
+    vi.advanceTimersByTime(4000);
+    cancel();
+    vi.advanceTimersByTime(10_000);
+    expect(read).not.toHaveBeenCalled();
+    vi.useRealTimers();
+  });
+
+  it('fires at once with a dwell time of 0 on a visible page', () => {
+    const { doc } = fakeDocument('visible');
+    const read = vi.fn();
+    afterVisibleFor(doc, 0, read);
+    expect(read).toHaveBeenCalledTimes(1);
+  });
+});
