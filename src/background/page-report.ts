@@ -1,8 +1,8 @@
 // Checks what a content script sent before anything is fingerprinted or stored: a page is
 // untrusted input, and a broken or hostile one must not reach the database.
+import { MAX_URL_LENGTH, parseWebUrl } from '../core';
 import type { PageReport } from '../messaging/protocol';
 
-export const MAX_URL_LENGTH = 8192;
 export const MAX_TITLE_LENGTH = 500;
 /** Longer texts are fingerprinted on their first part: about 600 pages of a book. */
 export const MAX_TEXT_LENGTH = 2_000_000;
@@ -10,14 +10,8 @@ export const MAX_TEXT_LENGTH = 2_000_000;
 export function parsePageReport(input: unknown): PageReport {
   if (!input || typeof input !== 'object') throw new TypeError('page report must be an object');
   const { url, title, text, lang, canonical } = input as Record<string, unknown>;
-  if (typeof url !== 'string' || url.length > MAX_URL_LENGTH) throw new TypeError('page report: bad url');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError('page report: url does not parse');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('page report: only http(s) pages are recorded');
+  const parsed = parseWebUrl(url);
+  if (!parsed) throw new TypeError('page report: only http(s) pages of a sane URL length are recorded');
   if (typeof text !== 'string') throw new TypeError('page report: text must be a string');
   return {
     url: parsed.href,

@@ -64,6 +64,20 @@ function isTracking(name: string): boolean {
   return TRACKING_PARAMETERS.some((t) => (t.endsWith('_') ? n.startsWith(t) : n === t));
 }
 
+/** Longest URL accepted anywhere (page reports, imports, declared canonical URLs). */
+export const MAX_URL_LENGTH = 8192;
+
+/** The URL if `value` is a web page address (http or https, at most MAX_URL_LENGTH); else null. */
+export function parseWebUrl(value: unknown): URL | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) return null;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Host name without "www.", lowercased: the site a page belongs to ('' if the URL does not parse). */
 export function siteOf(url: string): string {
   try {
@@ -98,13 +112,8 @@ export function registrableDomain(host: string): string {
  * already lowercases the host and drops default ports). Null for anything else.
  */
 export function canonicalizeUrl(url: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  const u = parseWebUrl(url);
+  if (!u) return null;
   u.hash = '';
   u.username = '';
   u.password = '';

@@ -1,7 +1,7 @@
 // The exported history (design.md, "Export format"): JSON written in chunks so a million records
 // never sit in memory twice, CSV with the same columns for spreadsheets, and the validation of a
 // file to import. Pure functions: the options page and the tests use them directly.
-import { ALGORITHM, blocksOf, FINGERPRINT_OPTIONS, isFingerprintHex, siteOf } from '../core';
+import { ALGORITHM, blocksOf, FINGERPRINT_OPTIONS, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, siteOf } from '../core';
 import type { PageRecord } from './schema';
 
 export const EXPORT_FORMAT = 'deja-read-history';
@@ -110,7 +110,7 @@ export function parseCsv(text: string): string[][] {
 // --- Import validation ---
 
 export const LIMITS = {
-  urlLength: 8192,
+  urlLength: MAX_URL_LENGTH,
   titleLength: 500,
   langLength: 35,
   sketchLength: 1024,
@@ -123,15 +123,8 @@ export type Validation = { ok: true; pages: PageRecord[]; algorithm: string } | 
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const isTime = (v: unknown, now: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= now + 86_400_000;
 
-function httpUrl(v: unknown): string | null {
-  if (typeof v !== 'string' || v.length === 0 || v.length > LIMITS.urlLength) return null;
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? v : null;
-  } catch {
-    return null;
-  }
-}
+/** The value itself when it is a web page address, as stored (not re-serialised by the URL parser). */
+const httpUrl = (v: unknown): string | null => (parseWebUrl(v) ? (v as string) : null);
 
 /** Checks one record; returns the stored form, or what is wrong with it. */
 function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | string {

@@ -1,7 +1,7 @@
 // Reads and writes the reading history. Takes an opened database, so tests run it on
 // fake-indexeddb. One transaction per operation, and nothing but IndexedDB is awaited inside one.
 import type { IDBPDatabase } from 'idb';
-import { blocksOf, hamming, probeKeys, siteOf } from '../core';
+import { blocksOf, fromHex, hammingHalves, probeKeys, siteOf } from '../core';
 import { asStorageError } from './errors';
 import { mergePage } from './merge';
 import { BLOCK_INDEXES, type DejaReadDB, type PageRecord } from './schema';
@@ -85,12 +85,14 @@ export class PageRepository {
     const blocks = blocksOf(fp);
     const tx = this.db.transaction('pages', 'readonly');
     const lookups = BLOCK_INDEXES.flatMap((name, i) => probeKeys(blocks[i], probes).map((key) => tx.store.index(name).getAll(key)));
+    const query = fromHex(fp);
     const found = new Map<string, SimilarPage>();
     for (const records of await Promise.all(lookups)) {
       if (opts.stats) opts.stats.candidates += records.length;
       for (const r of records) {
         if (found.has(r.url) || r.url === opts.excludeUrl || r.algo !== opts.algo) continue;
-        const distance = hamming(fp, r.fp);
+        const other = fromHex(r.fp);
+        const distance = hammingHalves(query.hi, query.lo, other.hi, other.lo);
         if (distance <= opts.maxDistance) found.set(r.url, { ...r, distance });
       }
     }

@@ -1,12 +1,8 @@
 // Helpers for showing URLs: the site name, and whether a URL is safe to open.
+import { parseWebUrl } from '../core';
 export { siteOf } from '../core';
 
 /** Only web pages are opened from the history: never javascript:, data: or file: URLs. */
 export function isOpenableUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
+  return parseWebUrl(url) !== null;
 }
