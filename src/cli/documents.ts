@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { DEFAULT_MATCH_SETTINGS, fingerprint, sketchOf, textHash, textStats, type Sketch } from '../core';
+import { DEFAULT_MATCH_SETTINGS, fingerprint, passageSignature, sketchOf, textHash, textStats, type PassageSignature, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
 
 export interface LoadedDocument {
@@ -13,6 +13,7 @@ export interface LoadedDocument {
   fp: string;
   textHash: string;
   sketch: Sketch;
+  passages: PassageSignature;
   /** Reading length in word-equivalents. */
   words: number;
   lang: string;
@@ -52,5 +53,5 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
   }
   const stats = textStats(text);
-  return { path, text, fp: fingerprint(text), textHash: textHash(text), sketch: sketchOf(text), words: stats.words, lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
+  return { path, text, fp: fingerprint(text), textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text), words: stats.words, lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
 }

@@ -1,10 +1,12 @@
 // The command line: the same core and extraction as the extension, in Node.
 //   npm run cli -- fingerprint FILE [--json]
 //   npm run cli -- compare A B [--json]
+//   npm run cli -- whatsnew OLD NEW [--json]
 //   npm run cli -- scan EXPORT.json [--json]
-//   npm run cli -- bench --corpus DIR [--json] [--features wordShingle=1,gram=2,weight=log]
+//   npm run cli -- bench --corpus DIR [--json] [--whatsnew] [--features wordShingle=1,gram=2,weight=log]
 import { readFile } from 'node:fs/promises';
-import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, SENSITIVITY, sketchOf, textHash, textStats, type MatchSettings, type SimhashOptions } from '../core';
+import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, passageSignature, SENSITIVITY, sketchOf, textHash, textStats, whatsNew, type MatchSettings, type SimhashOptions } from '../core';
+import { benchWhatsNew, formatWhatsNew } from './bench-whatsnew';
 import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
 import { readCorpus } from './corpus';
 import { CliError, htmlToText, loadDocument } from './documents';
@@ -13,11 +15,13 @@ import { clusterPages, parseExportPages } from './scan';
 const USAGE = `usage: npm run cli -- <command>
   fingerprint FILE [--json]     fingerprint of a .html page (through Readability) or a .txt file
   compare A B [--json]          both fingerprints, their distance, and the extension's verdict
+  whatsnew OLD NEW [--json]     which passages of NEW are not in OLD, and the share of NEW already read
   scan EXPORT.json [--json]     clusters of near-duplicates in an exported history
   bench --corpus DIR [--json]   quality benchmark on a corpus (docs.jsonl, pairs.jsonl, docs/)
         [--features k=v,...]    measure other feature choices (wordShingle, gram, weight, gramWeight)
         [--sensitivity strict|normal|loose]   the extension's settings to apply (default normal)
-        [--simhash-only]        the fingerprint alone at distance ≤ 3, without the other layers`;
+        [--simhash-only]        the fingerprint alone at distance ≤ 3, without the other layers
+        [--whatsnew]            score whatsnew on every duplicate pair (both directions) instead`;
 
 function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const positional: string[] = [];
@@ -25,7 +29,7 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, s
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--')) positional.push(a);
-    else if (a === '--json' || a === '--simhash-only') flags.set(a.slice(2), true);
+    else if (a === '--json' || a === '--simhash-only' || a === '--whatsnew') flags.set(a.slice(2), true);
     else {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new CliError(`${a} needs a value`);
@@ -85,6 +89,7 @@ async function compareCommand(files: string[], json: boolean): Promise<void> {
         flagged: v.flagged,
         ...(v.kind ? { kind: v.kind } : {}),
         ...(v.resemblance !== undefined ? { resemblance: v.resemblance, containment: v.containment } : {}),
+        ...(v.read !== undefined ? { read: v.read } : {}),
         settings,
       }),
     );
@@ -92,6 +97,19 @@ async function compareCommand(files: string[], json: boolean): Promise<void> {
   }
   console.log(`${a.fp}  ${a.path}\n${b.fp}  ${b.path}`);
   console.log(`distance ${v.distance} of 64 bits (retrieved at ≤ ${settings.maxDistance}); resemblance ${pct(v.resemblance)}, containment ${pct(v.containment)}: ${label}`);
+}
+
+async function whatsNewCommand(files: string[], json: boolean): Promise<void> {
+  if (files.length !== 2) throw new CliError('whatsnew needs two files: OLD NEW');
+  const [before, after] = await Promise.all(files.map(loadDocument));
+  const r = whatsNew(before.text, after.text);
+  const fresh = r.passages.filter((p) => p.isNew).map((p) => after.text.slice(p.start, p.end));
+  if (json) {
+    console.log(JSON.stringify({ read: r.read, newPassages: fresh }));
+    return;
+  }
+  console.log(`${Math.round(100 * r.read)}% of ${after.path} was already in ${before.path}; ${fresh.length} of ${r.passages.length} passages are new${fresh.length ? ':' : '.'}`);
+  for (const p of fresh) console.log(`\n+ ${p}`);
 }
 
 async function scanCommand(files: string[], json: boolean): Promise<void> {
@@ -123,6 +141,7 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   const sensitivity = flags.get('sensitivity') ?? 'normal';
   if (sensitivity !== 'strict' && sensitivity !== 'normal' && sensitivity !== 'loose') throw new CliError('--sensitivity must be strict, normal or loose');
   const simhashOnly = flags.has('simhash-only');
+  if (flags.has('whatsnew')) return benchWhatsNewCommand(dir, json);
   const settings: MatchSettings = simhashOnly ? { ...SENSITIVITY[sensitivity], maxDistance: FINGERPRINT_ONLY_DISTANCE } : SENSITIVITY[sensitivity];
   const started = performance.now();
   const { docs, pairs } = await readCorpus(dir);
@@ -139,13 +158,13 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
     if (!text) skipped++;
     const fp = fingerprintWith(text, options);
     const words = textStats(text).words;
-    printed.push(simhashOnly ? { ...doc, fp, words } : { ...doc, fp, words, textHash: textHash(text), sketch: sketchOf(text) });
+    printed.push(simhashOnly ? { ...doc, fp, words } : { ...doc, fp, words, textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text) });
   }
   const report = scoreCorpus(printed, pairs, settings);
   const seconds = (performance.now() - started) / 1000;
   const algorithm = (options === FINGERPRINT_OPTIONS ? ALGORITHM : `${ALGORITHM}+${featureSpec}`) + (simhashOnly ? ' (simhash only)' : '');
   if (json) {
-    console.log(JSON.stringify({ corpus: dir, docs: docs.length, algorithm, settings: { sensitivity, ...settings, layers: simhashOnly ? ['simhash'] : ['text-hash', 'simhash', 'sketch'] }, ...report, seconds: Number(seconds.toFixed(2)) }));
+    console.log(JSON.stringify({ corpus: dir, docs: docs.length, algorithm, settings: { sensitivity, ...settings, layers: simhashOnly ? ['simhash'] : ['text-hash', 'simhash', 'passage-index', 'sketch', 'passages'] }, ...report, seconds: Number(seconds.toFixed(2)) }));
   } else {
     console.log(
       formatQuality(
@@ -154,6 +173,26 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
       ),
     );
   }
+}
+
+async function benchWhatsNewCommand(dir: string, json: boolean): Promise<void> {
+  const started = performance.now();
+  const { docs, pairs } = await readCorpus(dir);
+  const texts = new Map<string, string>();
+  for (const doc of docs) {
+    let raw: string;
+    try {
+      raw = await readFile(doc.path, 'utf8');
+    } catch {
+      throw new CliError(`${doc.path}: cannot read (listed in docs.jsonl)`);
+    }
+    texts.set(doc.id, /\.x?html?$/i.test(doc.path) ? htmlToText(raw).text : raw);
+  }
+  const langs = new Map(docs.map((d) => [d.id, d.lang]));
+  const report = benchWhatsNew(pairs, (id) => texts.get(id) ?? '', (id) => langs.get(id) ?? 'und');
+  const seconds = (performance.now() - started) / 1000;
+  if (json) console.log(JSON.stringify({ corpus: dir, docs: docs.length, ...report, seconds: Number(seconds.toFixed(2)) }));
+  else console.log(formatWhatsNew(report, `corpus ${dir}: ${docs.length} documents, ${pairs.length} listed pairs, ${seconds.toFixed(1)} s`));
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -167,6 +206,9 @@ export async function main(argv: string[]): Promise<number> {
         break;
       case 'compare':
         await compareCommand(positional, json);
+        break;
+      case 'whatsnew':
+        await whatsNewCommand(positional, json);
         break;
       case 'scan':
         await scanCommand(positional, json);

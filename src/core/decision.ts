@@ -2,11 +2,14 @@
 // the extension and the command line benchmark, with its settings as data.
 //
 // Layers, in order: the same normalised text is always the same article; below a minimum of prose
-// nothing is a near-duplicate; the fingerprints must be within the retrieval distance (the block
-// index finds nothing farther); then the verification sketch must agree: enough shared passages
-// (resemblance), or one text holding most of the other (containment: previews, excerpts, reposts
-// wrapped in extra text). Records without a sketch fall back to the fingerprint alone at ≤ 3 bits.
+// nothing is a near-duplicate; the pair must be retrievable: fingerprints within the retrieval
+// distance (the block index finds nothing farther) or a shared passage-index anchor (the passage
+// index finds a copy whatever surrounds it); then verification must agree: the sketch (enough shared
+// shingles, or one text holding most of the other) or the passage signatures (most of the shorter
+// page's passages found in the other, and at least a few of them). Records without a sketch fall
+// back to the fingerprint alone at ≤ 3 bits; records without passages are found by fingerprint only.
 import { hamming } from './fingerprint-hex';
+import { passageOverlap, shareAnchor, type PassageSignature } from './passage-signature';
 import { overlap, type Sketch } from './sketch';
 
 export interface MatchSettings {
@@ -16,16 +19,18 @@ export interface MatchSettings {
   minWords: number;
   /** Estimated resemblance (shared shingles / all shingles) from which two texts are the same article. */
   minResemblance: number;
-  /** Estimated containment (shared shingles / shingles of the shorter text) from which the shorter is part of the longer. */
+  /** Estimated containment (shared shingles, or shared passages, over those of the shorter text) from which the shorter is part of the longer. */
   minContainment: number;
+  /** Passages the two samples must share before passage containment counts: one or two common sentences are not a copy. */
+  minSharedPassages: number;
 }
 
 export type Sensitivity = 'strict' | 'normal' | 'loose';
 
 export const SENSITIVITY: Readonly<Record<Sensitivity, Readonly<MatchSettings>>> = Object.freeze({
-  strict: Object.freeze({ maxDistance: 3, minWords: 150, minResemblance: 0.7, minContainment: 0.9 }),
-  normal: Object.freeze({ maxDistance: 7, minWords: 80, minResemblance: 0.5, minContainment: 0.75 }),
-  loose: Object.freeze({ maxDistance: 7, minWords: 50, minResemblance: 0.35, minContainment: 0.6 }),
+  strict: Object.freeze({ maxDistance: 3, minWords: 150, minResemblance: 0.7, minContainment: 0.9, minSharedPassages: 4 }),
+  normal: Object.freeze({ maxDistance: 7, minWords: 80, minResemblance: 0.5, minContainment: 0.75, minSharedPassages: 3 }),
+  loose: Object.freeze({ maxDistance: 7, minWords: 50, minResemblance: 0.35, minContainment: 0.6, minSharedPassages: 3 }),
 });
 
 export const DEFAULT_MATCH_SETTINGS: Readonly<MatchSettings> = SENSITIVITY.normal;
@@ -42,6 +47,8 @@ export interface PageSignature {
   words: number;
   textHash?: string;
   sketch?: Sketch | null;
+  /** Passage signature; absent on records made before passages existed. */
+  passages?: PassageSignature | null;
 }
 
 export type MatchKind =
@@ -57,8 +64,10 @@ export interface Verdict {
   distance: number;
   /** Estimated share of passages in common (0..1), when a sketch gave one. */
   resemblance?: number;
-  /** Estimated share of the shorter text found in the longer (0..1), when a sketch gave one. */
+  /** Estimated share of the shorter text found in the longer (0..1), when a sketch or the passages gave one. */
   containment?: number;
+  /** Estimated share of the current page's text found in the earlier one (0..1), from shared passages. */
+  read?: number;
 }
 
 const ZERO = '0000000000000000';
@@ -70,21 +79,35 @@ const PART_RATIO = 0.85;
 export function judgePair(current: PageSignature, earlier: PageSignature, settings: MatchSettings = DEFAULT_MATCH_SETTINGS): Verdict {
   const distance = hamming(current.fp, earlier.fp);
   if (current.textHash && current.textHash !== ZERO && current.textHash === earlier.textHash) {
-    return { flagged: true, kind: 'same-text', distance, resemblance: 1, containment: 1 };
+    return { flagged: true, kind: 'same-text', distance, resemblance: 1, containment: 1, read: 1 };
   }
-  if (current.words < settings.minWords || earlier.words < settings.minWords || distance > settings.maxDistance) return { flagged: false, distance };
+  if (current.words < settings.minWords || earlier.words < settings.minWords) return { flagged: false, distance };
+  const passages = current.passages && earlier.passages ? { a: current.passages, b: earlier.passages } : null;
+  if (distance > settings.maxDistance && !(passages && shareAnchor(passages.a, passages.b))) return { flagged: false, distance };
   if (!current.sketch || !earlier.sketch) {
     const flagged = distance <= Math.min(settings.maxDistance, FINGERPRINT_ONLY_DISTANCE);
     return flagged ? { flagged, kind: 'fingerprint', distance } : { flagged, distance };
   }
-  const { resemblance, containment } = overlap(current.sketch, earlier.sketch);
+  const { resemblance, containment: sketchContainment } = overlap(current.sketch, earlier.sketch);
+  let containment = sketchContainment;
+  let read: number | undefined;
+  let passageContained = false;
+  if (passages) {
+    const o = passageOverlap(passages.a, passages.b);
+    // Containment of the page with fewer passages in the other: exact below the cap, a consistent sample above.
+    const passageContainment = passages.a.count <= passages.b.count ? o.aInB : o.bInA;
+    passageContained = o.shared >= settings.minSharedPassages && passageContainment >= settings.minContainment;
+    containment = Math.max(containment, passageContainment);
+    read = o.aInB;
+  }
   const a = current.sketch.size;
   const b = earlier.sketch.size;
+  const contained = sketchContainment >= settings.minContainment || passageContained;
   let kind: MatchKind | undefined;
   // One text mostly inside a clearly longer one is a preview or an extended copy, however much
   // of the longer one it covers; otherwise shared passages make a near-duplicate.
-  if (containment >= settings.minContainment && Math.min(a, b) < PART_RATIO * Math.max(a, b)) kind = a > b ? 'contains-earlier' : 'part-of-earlier';
+  if (contained && Math.min(a, b) < PART_RATIO * Math.max(a, b)) kind = a > b ? 'contains-earlier' : 'part-of-earlier';
   else if (resemblance >= settings.minResemblance) kind = 'near-duplicate';
-  else if (containment >= settings.minContainment) kind = 'near-duplicate';
-  return { flagged: kind !== undefined, ...(kind ? { kind } : {}), distance, resemblance, containment };
+  else if (contained) kind = 'near-duplicate';
+  return { flagged: kind !== undefined, ...(kind ? { kind } : {}), distance, resemblance, containment, ...(read !== undefined ? { read } : {}) };
 }

@@ -66,6 +66,30 @@ describe('cli fingerprint and compare', () => {
   });
 });
 
+describe('cli whatsnew', () => {
+  it('lists the new passages of a revision, in order, as whole sentences of its text, and the share already read', async () => {
+    const ps = loadArticle('en-library').paragraphs;
+    const added = 'A year later the library opened a second branch in a former bank on the high street.';
+    const before = file('old.txt', ps.slice(0, 3).join('\n\n'));
+    const after = file('new.txt', [...ps.slice(0, 3), added, ps[3]].join('\n\n'));
+    const r = await run('whatsnew', before, after, '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out) as { read: number; newPassages: string[] };
+    const lastParagraph = ps[3].match(/[^.!?]+[.!?]+/g)?.map((x) => x.trim()) ?? [];
+    expect(out.newPassages).toEqual([added, ...lastParagraph]);
+    expect(out.read).toBeGreaterThan(0.5);
+    expect(out.read).toBeLessThan(0.95);
+    const human = await run('whatsnew', after, before);
+    expect(human.out).toMatch(/^100% of .*old\.txt was already in .*new\.txt; 0 of \d+ passages are new\.$/);
+  });
+
+  it('extracts HTML pages the way fingerprint does', async () => {
+    const r = await run('whatsnew', page('enA'), page('enB'), '--json');
+    expect(JSON.parse(r.out)).toMatchObject({ read: 1, newPassages: [] });
+    expect((await run('whatsnew', page('enA'))).err).toMatch(/whatsnew needs two files/);
+  });
+});
+
 describe('cli scan', () => {
   it('finds the clusters of near-duplicates in an exported history', async () => {
     const en = loadArticle('en-library').paragraphs.join('\n');
@@ -124,5 +148,14 @@ describe('cli bench', () => {
       crossGroup: { pairs: 21 - 2, flagged: 0, fpr: 0 },
     });
     expect(typeof report.seconds).toBe('number');
-  });
+
+    const w = await run('bench', '--corpus', corpus, '--whatsnew', '--json');
+    expect(w.code).toBe(0);
+    const whatsnew = JSON.parse(w.out);
+    // Two duplicate pairs of the same article in other templates, both directions: almost nothing new.
+    expect(whatsnew.all.pairs).toBe(4);
+    expect(whatsnew.all.readTruth).toBeGreaterThan(0.95);
+    expect(whatsnew.all.readError).toBeLessThan(0.02);
+    expect(Object.keys(whatsnew.byLang).sort()).toEqual(['en', 'zh']);
+  }, 30_000);
 });

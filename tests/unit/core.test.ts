@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, blocksOf, fingerprint, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
+import { ALGORITHM, blocksOf, encodePassages, fingerprint, passageSignature, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
 import { popcount32 } from '../../src/core/hamming';
 import { loadArticle } from '../e2e/site';
 import { pinnedVectors, VECTORS } from '../fixtures/vectors';
@@ -99,10 +99,15 @@ describe('test vectors', () => {
   it('are pinned for the current algorithm version (re-pin only with a new version)', () => {
     expect(pinned.algorithm).toBe(ALGORITHM);
     expect(Object.keys(pinned.fingerprints).sort()).toEqual(Object.keys(VECTORS).sort());
+    expect(Object.keys(pinned.passages).sort()).toEqual(Object.keys(VECTORS).sort());
   });
 
   it.each(Object.keys(VECTORS))('%s gives its pinned fingerprint in Node', (name) => {
     expect(fingerprint(VECTORS[name].text())).toBe(pinned.fingerprints[name]);
+  });
+
+  it.each(Object.keys(VECTORS))('%s gives its pinned passage signature in Node', (name) => {
+    expect(encodePassages(passageSignature(VECTORS[name].text()))).toBe(pinned.passages[name]);
   });
 
   it('the megabyte vector is about 1 MB', () => {

@@ -1,0 +1,155 @@
+// The what's-new benchmark: for every duplicate pair of a corpus, in both directions, compares the
+// passages `whatsNew` marks new with the truth of a character-level alignment. Truth: both texts are
+// normalised and split into tokens (words, single Han/kana characters); a token of the new text was
+// read when some run of WINDOW consecutive tokens covering it also occurs anywhere in the old text
+// (the passage hashes play no part). `read` is scored against the share of characters so aligned.
+// Marking is scored two ways, in characters summed over all pairs: per passage (the unit whatsnew
+// reports: a passage is truly new when most of its characters are not aligned), and per token
+// (every unaligned character, including a changed word inside a sentence that is otherwise read).
+import { cutPassages, normalizeText, whatsNew } from '../core';
+import { coveredTokens, tokenize, type Tokens } from '../core/tokens';
+import type { CorpusPair } from './corpus';
+
+/** Tokens per aligned run: long enough that a shared run is shared text, not a common phrase. */
+export const WINDOW = 8;
+
+export interface PairResult {
+  /** Characters of the new text that are truly new (per passage), marked new, and both. */
+  trulyNew: number;
+  markedNew: number;
+  both: number;
+  /** The same with the truth per token. */
+  tokenNew: number;
+  tokenBoth: number;
+  readTruth: number;
+  read: number;
+}
+
+/** Scores whatsNew(oldText, newText) against the alignment. */
+export function scoreWhatsNew(oldText: string, newText: string): PairResult {
+  const result = whatsNew(oldText, newText);
+  // The new text's tokens in passage order, each knowing whether its passage was marked new.
+  const tokens: Tokens = { hashes: [], lengths: [] };
+  const starts: number[] = [];
+  for (const p of result.passages) {
+    starts.push(tokens.hashes.length);
+    tokenize(normalizeText(newText.slice(p.start, p.end)), tokens);
+  }
+  starts.push(tokens.hashes.length);
+  const covered = coveredTokens(tokenize(normalizeText(oldText)), tokens, WINDOW);
+  let total = 0;
+  let tokenNew = 0;
+  let tokenBoth = 0;
+  let trulyNew = 0;
+  let markedNew = 0;
+  let both = 0;
+  result.passages.forEach((p, i) => {
+    let chars = 0;
+    let fresh = 0;
+    for (let k = starts[i]; k < starts[i + 1]; k++) {
+      chars += tokens.lengths[k];
+      if (!covered[k]) fresh += tokens.lengths[k];
+    }
+    total += chars;
+    tokenNew += fresh;
+    const truly = fresh * 2 > chars;
+    if (truly) trulyNew += chars;
+    if (p.isNew) {
+      markedNew += chars;
+      tokenBoth += fresh;
+      if (truly) both += chars;
+    }
+  });
+  return { trulyNew, markedNew, both, tokenNew, tokenBoth, readTruth: total ? 1 - tokenNew / total : 0, read: result.read };
+}
+
+export interface WhatsNewTally {
+  pairs: number;
+  /** Share of the characters of truly new passages marked new. */
+  recall: number;
+  /** Share of the characters marked new that are in truly new passages. */
+  precision: number;
+  /** Share of the unaligned characters marked new, and of the characters marked new that are unaligned. */
+  tokenRecall: number;
+  tokenPrecision: number;
+  /** Mean |read − true read| per pair. */
+  readError: number;
+  /** Mean true share read, for scale. */
+  readTruth: number;
+}
+
+export interface WhatsNewReport {
+  window: number;
+  all: WhatsNewTally;
+  byKind: Record<string, WhatsNewTally>;
+  byLang: Record<string, WhatsNewTally>;
+}
+
+/** Every duplicate pair in both directions. `text` gives a document's extracted text, `lang` its language. */
+export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string, lang: (id: string) => string): WhatsNewReport {
+  type Sum = { pairs: number; trulyNew: number; markedNew: number; both: number; tokenNew: number; tokenBoth: number; err: number; truth: number };
+  const zero = (): Sum => ({ pairs: 0, trulyNew: 0, markedNew: 0, both: 0, tokenNew: 0, tokenBoth: 0, err: 0, truth: 0 });
+  const sums = new Map<string, Sum>();
+  const add = (key: string, r: PairResult) => {
+    const s = sums.get(key) ?? zero();
+    s.pairs++;
+    s.tokenNew += r.tokenNew;
+    s.tokenBoth += r.tokenBoth;
+    s.trulyNew += r.trulyNew;
+    s.markedNew += r.markedNew;
+    s.both += r.both;
+    s.err += Math.abs(r.read - r.readTruth);
+    s.truth += r.readTruth;
+    sums.set(key, s);
+  };
+  for (const p of pairs) {
+    if (p.label !== 'duplicate') continue;
+    for (const [a, b] of [
+      [p.a, p.b],
+      [p.b, p.a],
+    ]) {
+      const oldText = text(a);
+      const newText = text(b);
+      if (cutPassages(newText).length === 0) continue;
+      const r = scoreWhatsNew(oldText, newText);
+      add('all', r);
+      add(`kind:${p.kind}`, r);
+      add(`lang:${lang(b)}`, r);
+    }
+  }
+  const tally = (key: string): WhatsNewTally => {
+    const s = sums.get(key) ?? zero();
+    return {
+      tokenRecall: s.tokenNew ? s.tokenBoth / s.tokenNew : 1,
+      tokenPrecision: s.markedNew ? s.tokenBoth / s.markedNew : 1,
+      pairs: s.pairs,
+      recall: s.trulyNew ? s.both / s.trulyNew : 1,
+      precision: s.markedNew ? s.both / s.markedNew : 1,
+      readError: s.pairs ? s.err / s.pairs : 0,
+      readTruth: s.pairs ? s.truth / s.pairs : 0,
+    };
+  };
+  const keys = [...sums.keys()].sort();
+  return {
+    window: WINDOW,
+    all: tally('all'),
+    byKind: Object.fromEntries(keys.filter((k) => k.startsWith('kind:')).map((k) => [k.slice(5), tally(k)])),
+    byLang: Object.fromEntries(keys.filter((k) => k.startsWith('lang:')).map((k) => [k.slice(5), tally(k)])),
+  };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+export function formatWhatsNew(r: WhatsNewReport, header: string): string {
+  const row = (name: string, t: WhatsNewTally) =>
+    `  ${name.padEnd(20)} ${String(t.pairs).padStart(6)} ${pct(t.recall).padStart(8)} ${pct(t.precision).padStart(10)} ${pct(t.tokenRecall).padStart(13)} ${pct(t.tokenPrecision).padStart(16)} ${t.readError.toFixed(3).padStart(11)} ${pct(t.readTruth).padStart(10)}`;
+  return [
+    header,
+    '',
+    `what's new, both directions of every duplicate pair; truth: tokens covered by a shared run of ${r.window} tokens`,
+    `  ${''.padEnd(20)} ${'pairs'.padStart(6)} ${'recall'.padStart(8)} ${'precision'.padStart(10)} ${'token recall'.padStart(13)} ${'token precision'.padStart(16)} ${'read error'.padStart(11)} ${'true read'.padStart(10)}`,
+    ...Object.entries(r.byKind).map(([k, t]) => row(k, t)),
+    ...Object.entries(r.byLang).map(([k, t]) => row(`lang ${k}`, t)),
+    row('all', r.all),
+  ].join('\n');
+}

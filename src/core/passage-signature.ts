@@ -1,0 +1,140 @@
+// The passage signature kept with each page: hashes only, never text. It holds the PASSAGE_CAP
+// smallest 24-bit hashes of the page's distinct passages (all of them for a page of up to that
+// many). Choosing by hash value makes the sample consistent: a passage two pages share is kept by
+// both or, beyond the smaller of their cut-off values, by neither, so the shares computed on the
+// samples estimate the shares of the whole texts without bias, whatever surrounds the copy. The
+// ANCHOR_COUNT smallest are the page's entries in the passage index (the second retrieval path).
+import { fromBase64, toBase64 } from './base64';
+import { cutPassages } from './passages';
+
+/** Passages shorter than this (word-equivalents) are left out: headings, "Share this", "Advertisement". */
+export const PASSAGE_MIN_WORDS = 6;
+/** At most this many passage hashes are kept per page (3 bytes each). */
+export const PASSAGE_CAP = 96;
+/** The smallest this many hashes are the page's entries in the passage index. */
+export const ANCHOR_COUNT = 12;
+const SIGNATURE_VERSION = 1;
+const ALL = 0xffffff;
+
+export interface PassageSignature {
+  /** Distinct passages of the page at least PASSAGE_MIN_WORDS long. */
+  count: number;
+  /** The smallest min(count, PASSAGE_CAP) of their 24-bit hashes, ascending. */
+  hashes: Uint32Array;
+  /** Characters of each kept passage (parallel to `hashes`); only on a signature computed from text, never stored. */
+  chars?: Uint32Array;
+}
+
+/** The signature of a text. */
+export function passageSignature(text: string): PassageSignature {
+  return passageSignatureWith(text, PASSAGE_MIN_WORDS, PASSAGE_CAP);
+}
+
+/** The signature with other choices: for measuring alternatives, never stored. */
+export function passageSignatureWith(text: string, minWords: number, cap: number): PassageSignature {
+  const chars = new Map<number, number>();
+  for (const p of cutPassages(text)) if (p.words >= minWords && !chars.has(p.hash)) chars.set(p.hash, p.chars);
+  const all = Uint32Array.from(chars.keys()).sort();
+  const hashes = all.slice(0, cap);
+  return { count: all.length, hashes, chars: hashes.map((h) => chars.get(h) ?? 0) };
+}
+
+/** Largest hash value the signature holds every passage up to. */
+function cutoff(s: PassageSignature): number {
+  return s.count > s.hashes.length ? s.hashes[s.hashes.length - 1] : ALL;
+}
+
+/** The page's passage-index entries: its ANCHOR_COUNT smallest passage hashes. */
+export function anchorsOf(s: PassageSignature): number[] {
+  return Array.from(s.hashes.subarray(0, ANCHOR_COUNT));
+}
+
+/** Whether two pages share a passage-index entry (the second retrieval path finds one from the other). */
+export function shareAnchor(a: PassageSignature, b: PassageSignature, anchors = ANCHOR_COUNT): boolean {
+  const n = Math.min(anchors, a.hashes.length);
+  const m = Math.min(anchors, b.hashes.length);
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (a.hashes[i] === b.hashes[j]) return true;
+    if (a.hashes[i] < b.hashes[j]) i++;
+    else j++;
+  }
+  return false;
+}
+
+export interface PassageOverlap {
+  /** Passages of both samples below the common cut-off that the two pages share. */
+  shared: number;
+  /** Passages of `a` and of `b` below the common cut-off. */
+  inA: number;
+  inB: number;
+  /** Share of a's text (by characters when a was computed from text, else by passages) found in b. */
+  aInB: number;
+  /** Share of b's passages found in a. */
+  bInA: number;
+}
+
+/** What two pages' passages have in common, estimated on their consistent samples. */
+export function passageOverlap(a: PassageSignature, b: PassageSignature): PassageOverlap {
+  const t = Math.min(cutoff(a), cutoff(b));
+  let shared = 0;
+  let inA = 0;
+  let inB = 0;
+  let charsA = 0;
+  let sharedCharsA = 0;
+  let i = 0;
+  let j = 0;
+  const ha = a.hashes;
+  const hb = b.hashes;
+  while (i < ha.length && ha[i] <= t) {
+    const c = a.chars ? a.chars[i] : 1;
+    while (j < hb.length && hb[j] < ha[i] && hb[j] <= t) {
+      j++;
+      inB++;
+    }
+    if (j < hb.length && hb[j] === ha[i]) {
+      shared++;
+      sharedCharsA += c;
+      j++;
+      inB++;
+    }
+    charsA += c;
+    inA++;
+    i++;
+  }
+  while (j < hb.length && hb[j] <= t) {
+    j++;
+    inB++;
+  }
+  return { shared, inA, inB, aInB: charsA ? sharedCharsA / charsA : 0, bInA: inB ? shared / inB : 0 };
+}
+
+// Boundary form: base64 of [version, count as 2 bytes (capped at 65535), 3 bytes per hash]: at most
+// 4 + 4 × PASSAGE_CAP characters.
+export function encodePassages(s: PassageSignature): string {
+  const bytes = new Uint8Array(3 + 3 * s.hashes.length);
+  bytes[0] = SIGNATURE_VERSION;
+  const count = Math.min(s.count, 0xffff);
+  bytes[1] = count >>> 8;
+  bytes[2] = count & 0xff;
+  s.hashes.forEach((h, k) => {
+    bytes[3 + 3 * k] = h >>> 16;
+    bytes[4 + 3 * k] = (h >>> 8) & 0xff;
+    bytes[5 + 3 * k] = h & 0xff;
+  });
+  return toBase64(bytes);
+}
+
+/** The signature in a stored string, or null if it is not one (another version, damaged, out of order). */
+export function decodePassages(encoded: string): PassageSignature | null {
+  const bytes = fromBase64(encoded);
+  if (!bytes || bytes.length < 3 || (bytes.length - 3) % 3 !== 0 || bytes[0] !== SIGNATURE_VERSION) return null;
+  const count = (bytes[1] << 8) | bytes[2];
+  const n = (bytes.length - 3) / 3;
+  if (n > PASSAGE_CAP || n > count || (n < PASSAGE_CAP && n !== count)) return null;
+  const hashes = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    hashes[k] = (bytes[3 + 3 * k] << 16) | (bytes[4 + 3 * k] << 8) | bytes[5 + 3 * k];
+    if (k > 0 && hashes[k] <= hashes[k - 1]) return null;
+  }
+  return { count, hashes };
+}

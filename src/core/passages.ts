@@ -1,0 +1,248 @@
+// Passages: a text cut into sentences, each hashed to 24 bits, so that a copy can be found inside any
+// page however much surrounds it, and what is new in a revision can be told passage by passage.
+//
+// Cutting depends only on the characters, never on line or paragraph breaks (extracted HTML wraps
+// lines wherever its source did): a passage ends after a sentence terminal (. ! ? followed by a
+// space, or 。！？ anywhere, with any closing quotes or brackets). A run without terminals (a list,
+// code-like lines, a heading stuck to its first sentence) is cut content-defined once it is long:
+// after a token whose hash has its low bits zero, so the same run is cut the same way in any page.
+// A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
+// spacing and line breaks ignored).
+import { fmix32, SEED_A, SEED_B, stepA, stepB } from './hash';
+import { astralClass, BMP_CLASS, isRunClass, WORD } from './scripts';
+
+export interface Passage {
+  /** The passage is `text.slice(start, end)` of the text it was cut from (trimmed of spaces). */
+  start: number;
+  end: number;
+  /** 24-bit hash of its normalised words and characters. */
+  hash: number;
+  /** Reading length in word-equivalents (1.5 Han/kana characters count as one word). */
+  words: number;
+  /** Characters of its words and Han/kana runs (punctuation and spaces not counted). */
+  chars: number;
+}
+
+/** A passage this long (word-equivalents) is cut at the next content-defined point. */
+export const SOFT_MAX_WORDS = 40;
+/** ...and cut unconditionally at this length. */
+export const HARD_MAX_WORDS = 120;
+/** Content-defined cut points: a token whose hash is 0 modulo this. */
+const CUT_MODULUS = 8;
+
+const CJK_CHARS_PER_WORD = 1.5;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xa0 || c === 0x3000 || c === 0x0c || c === 0x0b;
+}
+
+/** Terminals that end a sentence only before a space or the end: . ! ? (and their full-width forms). */
+function isLatinTerminal(c: number): boolean {
+  return c === 0x2e || c === 0x21 || c === 0x3f || c === 0xff0e || c === 0xff01 || c === 0xff1f || c === 0x2026;
+}
+
+/** Terminals that end a sentence wherever they stand: 。｡ and the CJK full-width ！？ when not followed by a space. */
+function isCjkTerminal(c: number): boolean {
+  return c === 0x3002 || c === 0xff61 || c === 0xff01 || c === 0xff1f;
+}
+
+/** Closing quotes and brackets that belong to the sentence they follow. */
+function isCloser(c: number): boolean {
+  return (
+    c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d || c === 0x7d || c === 0x2019 || c === 0x201d || c === 0x300d || c === 0x300f || c === 0x300b || c === 0x3011 || c === 0xff09 || c === 0xbb
+  );
+}
+
+/**
+ * Characters whose NFKC form or lower case may change a passage's hash: anything outside ASCII but
+ * plain Han and kana, and punctuation that NFKC maps to other punctuation (the hash ignores it).
+ */
+function needsNormalizing(c: number): boolean {
+  if (c < 0x80 || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x3041 && c <= 0x3096) || (c >= 0x30a1 && c <= 0x30fa)) return false;
+  if ((c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205e) || (c >= 0x3000 && c <= 0x3035) || (c >= 0x303b && c <= 0x303f)) return false;
+  return !((c >= 0xff01 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) || (c >= 0xff5b && c <= 0xff65));
+}
+
+const out = { hash: 0, words: 0, chars: 0 };
+
+/**
+ * Hashes the tokens of `s` (already normalised, or needing none): each word's code points followed
+ * by a boundary mark, each Han/kana/Thai character on its own. Fills `out`.
+ */
+function hashTokens(s: string): void {
+  let a = SEED_A;
+  let b = SEED_B;
+  let inWord = false;
+  let words = 0;
+  let runChars = 0;
+  let chars = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    let cls: number;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        i++;
+      }
+      cls = astralClass(c);
+    } else {
+      cls = BMP_CLASS[c];
+    }
+    if (cls === WORD) {
+      if (c >= 0x41 && c <= 0x5a) c += 0x20;
+      a = stepA(a, c);
+      b = stepB(b, c);
+      chars++;
+      if (!inWord) words++;
+      inWord = true;
+      continue;
+    }
+    if (inWord) {
+      a = stepA(a, 0x20);
+      b = stepB(b, 0x20);
+      inWord = false;
+    }
+    if (isRunClass(cls)) {
+      a = stepA(a, c);
+      b = stepB(b, c);
+      chars++;
+      runChars++;
+    }
+  }
+  if (inWord) {
+    a = stepA(a, 0x20);
+    b = stepB(b, 0x20);
+  }
+  out.hash = fmix32(a ^ Math.imul(b, 0x9e3779b1) ^ chars) >>> 8;
+  out.words = words + runChars / CJK_CHARS_PER_WORD;
+  out.chars = chars;
+}
+
+/** Hash of one token for the content-defined cut: the word `text[from, to)`, or one character. */
+function tokenHash(text: string, from: number, to: number): number {
+  let h = SEED_A;
+  for (let k = from; k < to; k++) h = stepA(h, text.charCodeAt(k) | 0x20);
+  return fmix32(h);
+}
+
+/**
+ * Cuts a text into passages, in order. Passages without a word or Han/kana character are dropped.
+ * One pass: the hash is computed while cutting, and a passage is re-hashed from its normalised
+ * form only when it holds a character whose NFKC form or lower case may differ.
+ */
+export function cutPassages(text: string): Passage[] {
+  // Loop state lives in locals, not captured by a closure, so the engine keeps it in registers.
+  const passages: Passage[] = [];
+  const len = text.length;
+  let start = 0;
+  let normalize = false;
+  let a = SEED_A;
+  let b = SEED_B;
+  let words = 0;
+  let runChars = 0;
+  let chars = 0;
+  let inWord = false;
+  let wordStart = 0;
+
+  for (let i = 0; i < len; i++) {
+    let c = text.charCodeAt(i);
+    let cls: number;
+    if (c < 0x80) {
+      cls = BMP_CLASS[c];
+      if (cls === WORD) {
+        if (c >= 0x41 && c <= 0x5a) c += 0x20;
+        a = stepA(a, c);
+        b = stepB(b, c);
+        chars++;
+        if (!inWord) {
+          words++;
+          inWord = true;
+          wordStart = i;
+        }
+        continue;
+      }
+    } else {
+      if (!normalize && needsNormalizing(c)) normalize = true;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+        const d = text.charCodeAt(i + 1);
+        cls = d >= 0xdc00 && d <= 0xdfff ? astralClass(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) : 0;
+      } else {
+        cls = c >= 0xdc00 && c <= 0xdfff ? 0 : BMP_CLASS[c];
+      }
+      if (cls === WORD) {
+        a = stepA(a, c);
+        b = stepB(b, c);
+        chars++;
+        if (!inWord) {
+          words++;
+          inWord = true;
+          wordStart = i;
+        }
+        continue;
+      }
+    }
+    let cutHash = -1;
+    if (inWord) {
+      a = stepA(a, 0x20);
+      b = stepB(b, 0x20);
+      inWord = false;
+      if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = tokenHash(text, wordStart, i);
+    }
+    if (isRunClass(cls)) {
+      a = stepA(a, c);
+      b = stepB(b, c);
+      chars++;
+      runChars++;
+      if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = fmix32(stepA(SEED_A, c));
+    } else if (cls === 0 && (isLatinTerminal(c) || isCjkTerminal(c))) {
+      // A sentence terminal, with the closers after it, ends the passage before a space, at the
+      // end, or at once for a CJK full stop.
+      let j = i + 1;
+      while (j < len && (isCloser(text.charCodeAt(j)) || isLatinTerminal(text.charCodeAt(j)) || isCjkTerminal(text.charCodeAt(j)))) j++;
+      if (isCjkTerminal(c) || j >= len || isSpace(text.charCodeAt(j))) {
+        for (let k = i + 1; k < j; k++) if (needsNormalizing(text.charCodeAt(k))) normalize = true;
+        push(passages, text, start, j, normalize, a, b, words, runChars, chars, inWord);
+        start = j;
+        normalize = inWord = false;
+        a = SEED_A;
+        b = SEED_B;
+        words = runChars = chars = 0;
+        i = j - 1;
+        continue;
+      }
+    }
+    if (cutHash >= 0 && (words + runChars / CJK_CHARS_PER_WORD >= HARD_MAX_WORDS || cutHash % CUT_MODULUS === 0)) {
+      push(passages, text, start, i + 1, normalize, a, b, words, runChars, chars, inWord);
+      start = i + 1;
+      normalize = inWord = false;
+      a = SEED_A;
+      b = SEED_B;
+      words = runChars = chars = 0;
+    }
+  }
+  push(passages, text, start, len, normalize, a, b, words, runChars, chars, inWord);
+  return passages;
+}
+
+/** Ends the passage `text[start, end)` whose running state is given, adding it if it holds a token. */
+function push(passages: Passage[], text: string, start: number, end: number, normalize: boolean, a: number, b: number, words: number, runChars: number, chars: number, inWord: boolean): void {
+  if (chars === 0) return;
+  let s = start;
+  let e = end;
+  while (s < e && isSpace(text.charCodeAt(s))) s++;
+  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+  if (normalize) {
+    hashTokens(text.slice(s, e).normalize('NFKC').toLowerCase());
+    if (out.chars === 0) return;
+  } else {
+    if (inWord) {
+      a = stepA(a, 0x20);
+      b = stepB(b, 0x20);
+    }
+    out.hash = fmix32(a ^ Math.imul(b, 0x9e3779b1) ^ chars) >>> 8;
+    out.words = words + runChars / CJK_CHARS_PER_WORD;
+    out.chars = chars;
+  }
+  passages.push({ start: s, end: e, hash: out.hash, words: out.words, chars: out.chars });
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ANCHOR_COUNT,
+  anchorsOf,
+  cutPassages,
+  decodePassages,
+  encodePassages,
+  fingerprint,
+  hamming,
+  judgePair,
+  PASSAGE_CAP,
+  passageSignature,
+  shareAnchor,
+  sketchOf,
+  textHash,
+  textStats,
+  whatsNew,
+} from '../../src/core';
+import { HARD_MAX_WORDS, SOFT_MAX_WORDS } from '../../src/core/passages';
+import { loadArticle } from '../e2e/site';
+import { VECTORS } from '../fixtures/vectors';
+
+const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
+const en = article('en-library');
+const zh = article('zh-library');
+const pieces = (text: string) => cutPassages(text).map((p) => text.slice(p.start, p.end));
+const hashes = (text: string) => cutPassages(text).map((p) => p.hash);
+
+/** Deterministic filler prose (our own word list), `n` sentences, to surround a copy with. */
+function filler(n: number, seed: number): string {
+  const words = 'river stone lantern market winter harvest window garden letter engine forest ribbon copper meadow station pocket signal harbour thunder pepper'.split(' ');
+  let s = seed;
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const len = 9 + (next() % 12);
+    const sentence = Array.from({ length: len }, () => words[next() % words.length]).join(' ');
+    out.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
+  }
+  return out.join(' ');
+}
+
+describe('cutting text into passages', () => {
+  it('cuts English at sentence ends, not at abbreviations inside numbers', () => {
+    expect(pieces('The fee is 3.50 dollars. Members pay less! Do you? "Yes," she said.')).toEqual(['The fee is 3.50 dollars.', 'Members pay less!', 'Do you?', '"Yes," she said.']);
+  });
+
+  it('ignores where lines and paragraphs break, and case, spacing and full-width forms', () => {
+    const rewrapped = en.replace(/\n\n/g, ' ').replace(/ (\w+) /g, (m, w: string) => (w.length % 3 === 0 ? `\n${w}\n` : m));
+    expect(rewrapped).not.toBe(en);
+    expect(hashes(rewrapped)).toEqual(hashes(en));
+    expect(hashes(en.toUpperCase())).toEqual(hashes(en));
+    const fullWidth = 'Tool libraries lend ladders. They also lend drills!'.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    expect(hashes(fullWidth)).toEqual(hashes('tool libraries lend ladders. they also lend drills!'));
+    const open = 'A note that ends without a full stop';
+    expect(hashes(open.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)))).toEqual(hashes(open));
+    expect(hashes('Café menus, naïve ① ﬁsh.')).toEqual(hashes('CAFE\u0301 MENUS, NAI\u0308VE 1 FISH.'));
+  });
+
+  it('cuts Chinese and Japanese at their full stops, question and exclamation marks', () => {
+    expect(pieces('今天下雨了。我们去图书馆借书吧！好不好？“好。”他说')).toEqual(['今天下雨了。', '我们去图书馆借书吧！', '好不好？', '“好。”', '他说']);
+    expect(pieces('毎朝歩いている。川沿いの道が好きだ。')).toEqual(['毎朝歩いている。', '川沿いの道が好きだ。']);
+    // In an article, every passage ends a sentence, unless it was cut for being long.
+    const ps = cutPassages(zh);
+    expect(ps.length).toBeGreaterThan(5);
+    expect(ps.filter((p) => !/[。！？][”」]?$/.test(zh.slice(p.start, p.end))).every((p) => p.words >= SOFT_MAX_WORDS)).toBe(true);
+  });
+
+  it('handles mixed English and Chinese text', () => {
+    expect(pieces('Rust 的所有权规则很简单。Every value has an owner. 每个值都有一个所有者。')).toEqual(['Rust 的所有权规则很简单。', 'Every value has an owner.', '每个值都有一个所有者。']);
+  });
+
+  it('cuts a long list or code-like lines without full stops at points set by their content', () => {
+    const list = Array.from({ length: 80 }, (_, k) => `item ${k} ${['copper', 'ribbon', 'lantern', 'pepper'][k % 4]} wire`).join('\n');
+    const alone = cutPassages(list);
+    expect(alone.length).toBeGreaterThan(3);
+    for (const p of alone) expect(textStats(list.slice(p.start, p.end)).words).toBeLessThanOrEqual(HARD_MAX_WORDS);
+    // The same list after other text is cut the same way once the first cut is passed.
+    const after = hashes(`Here is what the workshop holds. ${list}`);
+    expect(after.slice(-3)).toEqual(alone.slice(-3).map((p) => p.hash));
+    const code = 'let x = 1;\nlet y = x + 2;\nconsole.log(x, y);\n'.repeat(50);
+    expect(cutPassages(code).length).toBeGreaterThan(2);
+  });
+
+  it('covers a 1 MB text with ordered passages of bounded length', () => {
+    const big = VECTORS.megabyte.text();
+    const ps = cutPassages(big);
+    expect(ps.length).toBeGreaterThan(5000);
+    expect(ps.every((p, k) => p.end > p.start && (k === 0 || p.start >= ps[k - 1].end))).toBe(true);
+    expect(Math.max(...ps.map((p) => p.words))).toBeLessThanOrEqual(HARD_MAX_WORDS + 1);
+    // Every word of the text is in some passage.
+    expect(ps.reduce((n, p) => n + p.chars, 0)).toBe(big.replace(/[^\p{L}\p{N}]/gu, '').length);
+  });
+
+  it('gives nothing for text without words', () => {
+    expect(cutPassages('')).toEqual([]);
+    expect(cutPassages(' \n… !! ?')).toEqual([]);
+  });
+});
+
+describe('the passage signature', () => {
+  it('keeps the smallest hashes, at most PASSAGE_CAP, and round-trips through its stored form', () => {
+    const long = filler(400, 7);
+    const s = passageSignature(long);
+    expect(s.count).toBeGreaterThan(PASSAGE_CAP);
+    expect(s.hashes.length).toBe(PASSAGE_CAP);
+    expect([...s.hashes]).toEqual([...s.hashes].sort((a, b) => a - b));
+    const encoded = encodePassages(s);
+    expect(encoded.length).toBeLessThanOrEqual(4 + 4 * PASSAGE_CAP);
+    expect(decodePassages(encoded)).toEqual({ count: s.count, hashes: s.hashes });
+    const short = passageSignature(en);
+    expect(decodePassages(encodePassages(short))).toEqual({ count: short.count, hashes: short.hashes });
+    expect(anchorsOf(s)).toEqual([...s.hashes.slice(0, ANCHOR_COUNT)]);
+  });
+
+  it('refuses a damaged or foreign stored form', () => {
+    const encoded = encodePassages(passageSignature(en));
+    expect(decodePassages(encoded.slice(4))).toBeNull();
+    expect(decodePassages('not base64!')).toBeNull();
+    expect(decodePassages('')).toBeNull();
+    expect(decodePassages(`B${encoded.slice(1)}`)).toBeNull(); // another version byte
+  });
+
+  it('leaves out short passages such as headings and "Share this."', () => {
+    expect(passageSignature('Share this. Advertisement. Read more.').count).toBe(0);
+  });
+});
+
+describe('finding a copy inside a longer page', () => {
+  const sig = (t: string) => ({ fp: fingerprint(t), words: textStats(t).words, textHash: textHash(t), sketch: sketchOf(t), passages: passageSignature(t) });
+  const copy = article('en-bridges');
+  const before = filler(70, 11);
+  const after = filler(70, 23);
+
+  it.each([
+    ['start', `${copy}\n\n${before} ${after}`],
+    ['middle', `${before}\n\n${copy}\n\n${after}`],
+    ['end', `${before} ${after}\n\n${copy}`],
+  ])('finds the article embedded at the %s of a page three times as long, and tells which holds which', (_, page) => {
+    expect(page.length).toBeGreaterThan(3 * copy.length);
+    const [a, p] = [sig(copy), sig(page)];
+    expect(hamming(a.fp, p.fp)).toBeGreaterThan(7); // the fingerprint path cannot find it
+    expect(shareAnchor(a.passages, p.passages)).toBe(true);
+    expect(judgePair(p, a)).toMatchObject({ flagged: true, kind: 'contains-earlier' });
+    const v = judgePair(a, p);
+    expect(v).toMatchObject({ flagged: true, kind: 'part-of-earlier' });
+    expect(v.read).toBeGreaterThan(0.95);
+    expect(judgePair(p, a).read).toBeLessThan(0.5);
+  });
+
+  it('does not flag two different articles that share a few boilerplate sentences', () => {
+    const boiler = ' Sign up for our weekly newsletter to get stories like this one. Follow us on social media for daily updates from the team. All photographs are used with the permission of their owners.';
+    const a = sig(article('en-library') + boiler);
+    const b = sig(article('en-balcony') + boiler);
+    expect(judgePair(a, b).flagged).toBe(false);
+  });
+});
+
+describe('what is new', () => {
+  const paragraphs = loadArticle('en-library').paragraphs;
+
+  it('marks the added and rewritten sentences of a revision, in order, and measures what was read', () => {
+    const added = 'Since this article first ran, the library has opened a second branch in a former bank.';
+    const rewritten = 'Nobody in that line came for bread.';
+    const revised = [paragraphs[0].replace('Nobody here is waiting for bread.', rewritten), added, ...paragraphs.slice(1, -1)].join('\n\n');
+    const r = whatsNew(en, revised);
+    expect(r.passages.filter((p) => p.isNew).map((p) => revised.slice(p.start, p.end))).toEqual([rewritten, added]);
+    const total = r.passages.reduce((n, p) => n + p.chars, 0);
+    const fresh = r.passages.filter((p) => p.isNew).reduce((n, p) => n + p.chars, 0);
+    expect(r.read).toBeCloseTo(1 - fresh / total, 10);
+    expect(r.read).toBeGreaterThan(0.8);
+    expect(r.read).toBeLessThan(1);
+  });
+
+  it('finds nothing new in a preview of what was read, and everything new in another article', () => {
+    const previewText = paragraphs.slice(0, 2).join('\n\n');
+    expect(whatsNew(en, previewText)).toMatchObject({ read: 1 });
+    expect(whatsNew(en, previewText).passages.some((p) => p.isNew)).toBe(false);
+    const full = whatsNew(previewText, en);
+    expect(full.read).toBeGreaterThan(0.2);
+    expect(full.read).toBeLessThan(0.7);
+    const other = whatsNew(en, article('en-balcony'));
+    expect(other.read).toBe(0);
+    expect(whatsNew(zh, zh.replace('。', '。今天的天气很好，我们去公园散步吧。')).passages.filter((p) => p.isNew).length).toBe(1);
+  });
+});
+
+describe('storage per page', () => {
+  it('keeps a 5,000-word article within 1 KiB beyond its URL and title, passage signature and index entries included', () => {
+    const text = filler(420, 99);
+    expect(textStats(text).words).toBeGreaterThan(5000);
+    const passages = passageSignature(text);
+    const record = {
+      fp: fingerprint(text),
+      b0: 65535,
+      b1: 65535,
+      b2: 65535,
+      b3: 65535,
+      algo: 'dr1',
+      textHash: textHash(text),
+      sketch: 'x'.repeat(180),
+      passages: encodePassages(passages),
+      anchors: anchorsOf(passages),
+      site: 'news.example.com',
+      textLength: 12345,
+      lang: 'zh-cn',
+      firstSeen: 1_800_000_000_000,
+      lastSeen: 1_800_000_000_000,
+      visits: 999,
+    };
+    expect(new TextEncoder().encode(JSON.stringify(record)).length).toBeLessThanOrEqual(1024);
+  });
+});
