@@ -90,12 +90,12 @@ export interface Protocol {
   'options:exportChunk': { req: { afterUrl?: string; limit: number; format: 'json' | 'csv'; first: boolean }; res: { text: string; count: number; lastUrl?: string } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
-  /** options → background: apply a chunk of validated records of an import, journaled so the import can still be undone. */
-  'options:importChunk': { req: { importId: string; pages: PageRecord[] }; res: ImportOutcome };
-  /** options → background: every chunk applied: make the import permanent. */
-  'options:importCommit': { req: { importId: string; digest: string; pages: number }; res: Empty };
-  /** options → background: undo an import that failed part-way. */
-  'options:importRollback': { req: { importId: string }; res: Empty };
+  /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. */
+  'options:importChunk': { req: { importId: string; seq: number; pages: PageRecord[] }; res: { staged: number } };
+  /** options → background: chunks 0 … chunks-1 are all sent: commit the import, and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
+  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome } };
+  /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
+  'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
   /** popup → background: forget every page of a site. */
   'popup:forgetSite': { req: { site: string }; res: { forgotten: number } };
   /** options → background: delete the whole history. */
