@@ -13,6 +13,8 @@ export interface PageReport {
   lang: string;
   /** URLs the page declares for itself (rel=canonical, og:url), absolute; the background keeps a same-site one. */
   canonical?: string[];
+  /** With `content:pageRead`: one id per visit, so a visit sent again (its answer lost) counts once. */
+  visitId?: string;
 }
 
 /** An earlier page that matches the one being looked at. */
@@ -33,7 +35,20 @@ export interface MatchSummary {
   visits: number;
 }
 
-/** The background's answer about a page. */
+/** An earlier page as the in-page notice shows it: nothing more about the history crosses into a page's content script. */
+export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment' | 'lastSeen'>;
+
+/** The background's answer to a content script about its page: only what the notice shows. */
+export interface PageSeenAnswer {
+  fp: string;
+  /** The closest earlier page at another address, if any. */
+  match?: NoticeMatch;
+  /** How many other earlier pages match too. */
+  more: number;
+  skipped?: PageVerdict['skipped'];
+}
+
+/** The background's answer about a page (the toolbar button and the popup show it). */
 export interface PageVerdict {
   fp: string;
   algo: string;
@@ -68,7 +83,7 @@ type Empty = Record<string, never>;
 /** Messages the background answers. */
 export interface Protocol {
   /** content → background: a page's readable text, as soon as it is extracted; answers whether it was read before (records nothing). */
-  'content:pageSeen': { req: PageReport; res: PageVerdict };
+  'content:pageSeen': { req: PageReport; res: PageSeenAnswer };
   /** content → background: the page has now been visible for the dwell time: record the visit. */
   'content:pageRead': { req: PageReport; res: { recorded: boolean; problem?: string } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */

@@ -17,7 +17,12 @@ export interface Visit {
   sketch?: string;
   textLength: number;
   lang: string;
+  /** Names this visit: recording it again changes nothing. */
+  visitId?: string;
 }
+
+/** How many visit ids a record remembers: enough for the tabs that may retry at once. */
+const KEPT_VISIT_IDS = 16;
 
 export interface SimilarPage extends PageRecord {
   distance: number;
@@ -44,14 +49,24 @@ export class PageRepository {
     this.imports = new ImportStore(db);
   }
 
-  /** Inserts the page or updates its record: one more visit, `lastSeen` now, `firstSeen` kept. */
-  async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord }> {
+  /**
+   * Inserts the page or updates its record: one more visit, `lastSeen` now, `firstSeen` kept. A
+   * visit whose id the record already holds was recorded before (sent again): nothing changes.
+   */
+  async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
     try {
       const tx = this.db.transaction('pages', 'readwrite');
       const previous = await tx.store.get(visit.url);
+      if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) {
+        await tx.done;
+        return { record: previous, previous, repeated: true };
+      }
       const [b0, b1, b2, b3] = blocksOf(visit.fp);
+      const { visitId, ...page } = visit;
+      const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
       const record: PageRecord = {
-        ...visit,
+        ...page,
+        ...(visitIds ? { visitIds } : {}),
         canonicalUrl: visit.canonicalUrl ?? visit.url,
         site: siteOf(visit.url),
         b0,

@@ -31,6 +31,8 @@ export interface PageRecord {
   firstSeen: number;
   lastSeen: number;
   visits: number;
+  /** Ids of the latest visits recorded (a few): a visit sent again after its answer was lost is not counted twice. Not exported. */
+  visitIds?: string[];
 }
 
 /** "Not the same": a pair of pages the reader said are different. Key: the two URLs, sorted. */
