@@ -4,6 +4,7 @@
 import type { ImportOutcome } from '../storage';
 import { CSV_HEAD, jsonHead, JSON_TAIL, validateHistoryFile } from '../storage/history-file';
 import type { Caller } from '../messaging/protocol';
+import { deliver, type RetryOptions } from '../messaging/retry';
 
 /** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
 export const CHUNK = 5000;
@@ -37,35 +38,41 @@ async function sha256(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The options page keeps sending while the background restarts; a commit answers within seconds. */
+const RELIABLY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 4000, timeoutMs: 60_000 };
+
 /**
- * Imports a history file: validated whole before anything is sent, then applied in chunks that
- * the background journals, and committed at the end. A failure part-way rolls back what was
- * applied (and the background rolls back an import abandoned mid-way), so the history ends up
- * either with the whole file or as it was.
+ * Imports a history file: validated whole before anything is sent, then sent in chunks that the
+ * background parks apart from the history, then committed. Until the commit the history is
+ * untouched (an import abandoned before it changes nothing); once committed, the background
+ * completes it even if this page is closed. Lost messages are sent again: both steps are idempotent.
  */
 export async function importHistory(send: Caller, file: Blob, progress: Progress): Promise<ImportResult> {
   const text = await file.text();
   const validation = validateHistoryFile(text, Date.now());
   if (!validation.ok) return { state: 'invalid', error: validation.error };
   const digest = await sha256(text);
-  if ((await send('options:importCheck', { digest })).alreadyImported) return { state: 'already-imported' };
+  if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) return { state: 'already-imported' };
 
   const { pages } = validation;
   const importId = crypto.randomUUID();
-  const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
+  const chunks = Math.ceil(pages.length / CHUNK);
+  // One bar for both halves: sending the chunks, then the background applying them.
+  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * CHUNK, pages.length)) / 2), pages.length);
+  report(0, 0);
   try {
-    progress(0, pages.length);
-    for (let i = 0; i < pages.length; i += CHUNK) {
-      const part = await send('options:importChunk', { importId, pages: pages.slice(i, i + CHUNK) });
-      outcome.added += part.added;
-      outcome.merged += part.merged;
-      outcome.unchanged += part.unchanged;
-      progress(Math.min(i + CHUNK, pages.length), pages.length);
+    for (let seq = 0; seq < chunks; seq++) {
+      const part = pages.slice(seq * CHUNK, (seq + 1) * CHUNK);
+      await deliver(() => send('options:importChunk', { importId, seq, pages: part }), RELIABLY);
+      report(Math.min((seq + 1) * CHUNK, pages.length), 0);
     }
-    await send('options:importCommit', { importId, digest, pages: pages.length });
-    return { state: 'imported', outcome, pages: pages.length };
   } catch (e) {
     await send('options:importRollback', { importId }).catch(() => undefined);
     throw e;
+  }
+  for (;;) {
+    const step = await deliver(() => send('options:importCommit', { importId, digest, chunks, pages: pages.length }), RELIABLY);
+    report(pages.length, step.applied);
+    if (step.done) return { state: 'imported', outcome: step.outcome, pages: pages.length };
   }
 }
