@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, encodeSketch, fingerprint, MIN_RECORDED_WORDS, pickCanonicalUrl, sketchOf, textHash, textStats } from '../core';
+import { ALGORITHM, anchorsOf, encodePassages, encodeSketch, fingerprint, MIN_RECORDED_WORDS, passageSignature, pickCanonicalUrl, sketchOf, textHash, textStats } from '../core';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
@@ -31,7 +31,7 @@ function analyse(report: PageReport) {
     current: {
       url: report.url,
       canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
-      signature: { fp: fingerprint(report.text), words: stats.words, textHash: textHash(report.text), sketch },
+      signature: { fp: fingerprint(report.text), words: stats.words, textHash: textHash(report.text), sketch, passages: passageSignature(report.text) },
     },
   };
 }
@@ -114,6 +114,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             algo: ALGORITHM,
             textHash: current.signature.textHash,
             sketch: encodeSketch(sketch),
+            passages: encodePassages(current.signature.passages),
+            anchors: anchorsOf(current.signature.passages),
             textLength: stats.words,
             lang: report.lang || stats.lang,
             ...(report.visitId ? { visitId: report.visitId } : {}),

@@ -1,7 +1,8 @@
 // Which earlier pages the current one matches, through every identity layer: the same canonical
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
-// block index and confirmed by the verification sketch. The decision itself is core's judgePair.
-import { ALGORITHM, decodeSketch, judgePair, type MatchSettings, type PageSignature, type Verdict } from '../core';
+// block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
+// sketch or the shared passages. The decision itself is core's judgePair.
+import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, judgePair, type MatchSettings, type PageSignature, type Verdict } from '../core';
 import type { MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -12,7 +13,7 @@ export interface CurrentPage {
 }
 
 export function signatureOf(r: PageRecord): PageSignature {
-  return { fp: r.fp, words: r.textLength, textHash: r.textHash, sketch: r.sketch ? decodeSketch(r.sketch) : null };
+  return { fp: r.fp, words: r.textLength, textHash: r.textHash, sketch: r.sketch ? decodeSketch(r.sketch) : null, passages: r.passages ? decodePassages(r.passages) : null };
 }
 
 const KIND_ORDER: Record<string, number> = { 'same-text': 0, 'near-duplicate': 1, 'contains-earlier': 2, 'part-of-earlier': 3, fingerprint: 4 };
@@ -26,6 +27,7 @@ function summary(r: PageRecord, v: Verdict): MatchSummary {
     kind: v.kind ?? 'fingerprint',
     ...(v.resemblance !== undefined ? { resemblance: v.resemblance } : {}),
     ...(v.containment !== undefined ? { containment: v.containment } : {}),
+    ...(v.read !== undefined ? { read: v.read } : {}),
     firstSeen: r.firstSeen,
     lastSeen: r.lastSeen,
     visits: r.visits,
@@ -41,12 +43,14 @@ export async function earlierVisit(repo: PageRepository, page: { url: string; ca
 /** Earlier pages elsewhere whose content the current page repeats, best match first. */
 export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<MatchSummary[]> {
   const { signature } = page;
-  const [sameText, near] = await Promise.all([
+  const enough = signature.words >= settings.minWords;
+  const [sameText, near, sharing] = await Promise.all([
     signature.textHash ? repo.findByTextHash(signature.textHash) : Promise.resolve([]),
-    signature.words >= settings.minWords ? repo.findSimilar(signature.fp, { algo: ALGORITHM, maxDistance: settings.maxDistance }) : Promise.resolve([]),
+    enough ? repo.findSimilar(signature.fp, { algo: ALGORITHM, maxDistance: settings.maxDistance }) : Promise.resolve([]),
+    enough && signature.passages ? repo.findByAnchors(anchorsOf(signature.passages), { algo: ALGORITHM, excludeUrl: page.url }) : Promise.resolve([]),
   ]);
   const candidates = new Map<string, PageRecord>();
-  for (const r of [...sameText, ...near]) {
+  for (const r of [...sameText, ...near, ...sharing]) {
     // The same page at another address is a revisit, not a copy read elsewhere.
     if (r.url === page.url || r.canonicalUrl === page.canonicalUrl || r.algo !== ALGORITHM) continue;
     candidates.set(r.url, r);

@@ -30,6 +30,8 @@ export interface MatchSummary {
   resemblance?: number;
   /** Estimated share of the shorter text found in the longer, 0..1. */
   containment?: number;
+  /** Estimated share of this page's text found in the earlier one, 0..1, from shared passages (absent for records without passages). */
+  read?: number;
   firstSeen: number;
   lastSeen: number;
   visits: number;

@@ -1,7 +1,7 @@
 // The exported history (design.md, "Export format"): JSON written in chunks so a million records
 // never sit in memory twice, CSV with the same columns for spreadsheets, and the validation of a
 // file to import. Pure functions: the options page and the tests use them directly.
-import { ALGORITHM, blocksOf, FINGERPRINT_OPTIONS, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, siteOf } from '../core';
+import { ALGORITHM, anchorsOf, blocksOf, decodePassages, FINGERPRINT_OPTIONS, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, siteOf } from '../core';
 import type { PageRecord } from './schema';
 
 export const EXPORT_FORMAT = 'deja-read-history';
@@ -16,7 +16,7 @@ export interface ExportDocument {
 }
 
 /** The columns of a record, in export order (JSON keys and CSV header alike). */
-export const COLUMNS = ['url', 'canonicalUrl', 'site', 'title', 'fp', 'b0', 'b1', 'b2', 'b3', 'algo', 'textHash', 'sketch', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits'] as const;
+export const COLUMNS = ['url', 'canonicalUrl', 'site', 'title', 'fp', 'b0', 'b1', 'b2', 'b3', 'algo', 'textHash', 'sketch', 'passages', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits'] as const;
 
 function ordered(page: PageRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -144,6 +144,9 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | s
   if (r.algo !== algorithm) return `"algo" must be "${algorithm}", the file's algorithm`;
   if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return '"textHash" must be 16 lowercase hex digits';
   if (r.sketch !== undefined && (typeof r.sketch !== 'string' || r.sketch.length > LIMITS.sketchLength || !/^[A-Za-z0-9+/]*={0,2}$/.test(r.sketch))) return '"sketch" must be base64 of at most 1024 characters';
+  // The passage index is derived from the signature, so a signature that does not decode is refused.
+  const passages = r.passages === undefined ? undefined : typeof r.passages === 'string' && r.passages.length <= LIMITS.sketchLength ? decodePassages(r.passages) : null;
+  if (passages === null) return '"passages" must be a passage signature (base64 of version 1, as exported)';
   if (!isInt(r.textLength, 0, 1e9)) return '"textLength" must be a whole number ≥ 0';
   if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return `"lang" must be a string of at most ${LIMITS.langLength} characters`;
   if (!isTime(r.firstSeen, now)) return '"firstSeen" must be a time in milliseconds, not in the future';
@@ -163,6 +166,7 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | s
     algo: r.algo,
     ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}),
     ...(r.sketch !== undefined ? { sketch: r.sketch as string } : {}),
+    ...(passages ? { passages: r.passages as string, anchors: anchorsOf(passages) } : {}),
     textLength: r.textLength,
     lang: r.lang,
     firstSeen: r.firstSeen,

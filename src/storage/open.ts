@@ -42,6 +42,12 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
         db.createObjectStore('importRuns', { keyPath: 'importId' });
         if (oldVersion >= 2) void undoJournaledImports(tx as unknown as IDBPTransaction<unknown, string[], 'versionchange'>).then(() => db.deleteObjectStore('journal' as never));
       }
+      if (oldVersion < 4) {
+        // Version 4: the passage index, the second retrieval path (core/passage-signature.ts). One
+        // entry per anchor of a page. Older records have no passages (their text was never kept)
+        // and stay findable by fingerprint and text hash only.
+        tx.objectStore('pages').createIndex('anchors', 'anchors', { multiEntry: true });
+      }
     },
   });
 }

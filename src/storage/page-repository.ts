@@ -15,6 +15,9 @@ export interface Visit {
   algo: string;
   textHash?: string;
   sketch?: string;
+  /** Passage signature (base64) and its anchors, the page's entries in the passage index. */
+  passages?: string;
+  anchors?: number[];
   textLength: number;
   lang: string;
   /** Names this visit: recording it again changes nothing. */
@@ -37,6 +40,20 @@ export interface FindOptions {
   /** Filled in with how many records the index lookups returned before the distance filter. */
   stats?: { candidates: number };
 }
+
+export interface AnchorOptions {
+  algo: string;
+  excludeUrl?: string;
+  /** Pages read per anchor; an anchor more pages share than this is boilerplate, not a copy, and is skipped. */
+  perAnchor?: number;
+  /** Candidates returned at most. */
+  max?: number;
+  stats?: { candidates: number };
+}
+
+/** Bounds of a passage-index lookup: 12 anchors × 24 pages read at most, 48 candidates kept. */
+export const PAGES_PER_ANCHOR = 24;
+export const MAX_ANCHOR_CANDIDATES = 48;
 
 /** Where a page of the listing by date starts: after this (lastSeen, url). */
 export type ListCursor = [number, string];
@@ -111,6 +128,33 @@ export class PageRepository {
       }
     }
     return [...found.values()].sort((a, b) => a.distance - b.distance || b.lastSeen - a.lastSeen);
+  }
+
+  /**
+   * Pages sharing one of these passage-index anchors (core's anchorsOf), most shared anchors first.
+   * Bounded: each anchor reads at most `perAnchor` + 1 records and is skipped when more pages share
+   * it (a sentence that common is boilerplate); at most `max` candidates come back.
+   */
+  async findByAnchors(anchors: number[], opts: AnchorOptions): Promise<PageRecord[]> {
+    const perAnchor = opts.perAnchor ?? PAGES_PER_ANCHOR;
+    const tx = this.db.transaction('pages', 'readonly');
+    const index = tx.store.index('anchors');
+    const lookups = await Promise.all(anchors.map((a) => index.getAll(a, perAnchor + 1)));
+    const found = new Map<string, { record: PageRecord; shared: number }>();
+    for (const records of lookups) {
+      if (opts.stats) opts.stats.candidates += records.length;
+      if (records.length > perAnchor) continue;
+      for (const r of records) {
+        if (r.url === opts.excludeUrl || r.algo !== opts.algo) continue;
+        const f = found.get(r.url);
+        if (f) f.shared++;
+        else found.set(r.url, { record: r, shared: 1 });
+      }
+    }
+    return [...found.values()]
+      .sort((a, b) => b.shared - a.shared || b.record.lastSeen - a.record.lastSeen)
+      .slice(0, opts.max ?? MAX_ANCHOR_CANDIDATES)
+      .map((f) => f.record);
   }
 
   /** Pages recorded under this canonical URL (the same page at other addresses). */

@@ -3,7 +3,7 @@
 import type { DBSchema } from 'idb';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export interface PageRecord {
   url: string;
@@ -24,6 +24,10 @@ export interface PageRecord {
   textHash?: string;
   /** Verification sketch of the text (base64), see core/sketch.ts. Absent on records made before version 2. */
   sketch?: string;
+  /** Passage signature of the text (base64), see core/passage-signature.ts. Absent on records made before version 4. */
+  passages?: string;
+  /** The signature's smallest passage hashes: this page's entries in the passage index. Derived from `passages`, never exported. */
+  anchors?: number[];
   /** Reading length of the extracted text, in word-equivalents. */
   textLength: number;
   lang: string;
@@ -92,7 +96,7 @@ export interface DejaReadDB extends DBSchema {
   pages: {
     key: string;
     value: PageRecord;
-    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number; canonicalUrl: string; textHash: string };
+    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number; canonicalUrl: string; textHash: string; anchors: number };
   };
   dismissals: { key: [string, string]; value: Dismissal };
   imports: { key: string; value: ImportRecord };

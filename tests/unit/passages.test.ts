@@ -90,7 +90,7 @@ describe('cutting text into passages', () => {
     expect(Math.max(...ps.map((p) => p.words))).toBeLessThanOrEqual(HARD_MAX_WORDS + 1);
     // Every word of the text is in some passage.
     expect(ps.reduce((n, p) => n + p.chars, 0)).toBe(big.replace(/[^\p{L}\p{N}]/gu, '').length);
-  });
+  }, 30_000);
 
   it('gives nothing for text without words', () => {
     expect(cutPassages('')).toEqual([]);

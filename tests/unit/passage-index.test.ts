@@ -1,0 +1,112 @@
+// The passage index end to end below the browser: the schema step that adds it, bounded lookups,
+// its field in history files, and the background finding a preview and the full article from
+// each other at different URLs, where the fingerprints are too far apart for the block index.
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { ALGORITHM, anchorsOf, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
+import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { loadArticle } from '../e2e/site';
+import { fromTab, makeBackground } from './helpers';
+
+const article = (name: string) => loadArticle(name);
+const text = (ps: string[]) => ps.join('\n\n');
+
+describe('schema version 4', () => {
+  it('opens a version 3 database with every record intact, old records still found by fingerprint, new ones by passage anchors', async () => {
+    // Version 3 as released: pages with seven indexes, dismissals, imports, staging and import runs.
+    const v3 = await openDB(DB_NAME, 3, {
+      upgrade(db) {
+        const pages = db.createObjectStore('pages', { keyPath: 'url' });
+        for (const name of ['b0', 'b1', 'b2', 'b3', 'lastSeen', 'canonicalUrl', 'textHash']) pages.createIndex(name, name);
+        db.createObjectStore('dismissals', { keyPath: 'pair' });
+        db.createObjectStore('imports', { keyPath: 'digest' });
+        db.createObjectStore('staging', { keyPath: ['importId', 'seq'] });
+        db.createObjectStore('importRuns', { keyPath: 'importId' });
+      },
+    });
+    const old = { url: 'https://a.example/1', canonicalUrl: 'https://a.example/1', site: 'a.example', title: 'Old', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 400, lang: 'en', firstSeen: 1, lastSeen: 2, visits: 3 };
+    await v3.put('pages', old);
+    v3.close();
+
+    const r = new PageRepository(await openDejaReadDB());
+    expect(await r.get(old.url)).toEqual(old);
+    expect((await r.findSimilar(old.fp, { algo: 'dr1', maxDistance: 3 })).map((p) => p.url)).toEqual([old.url]);
+    const sig = passageSignature(text(article('en-bridges').paragraphs));
+    await r.recordVisit({ url: 'https://b.example/2', title: 'New', fp: 'fedcba9876543210', algo: 'dr1', textLength: 400, lang: 'en', passages: encodePassages(sig), anchors: anchorsOf(sig) }, 10);
+    expect((await r.findByAnchors(anchorsOf(sig).slice(-1), { algo: 'dr1' })).map((p) => p.url)).toEqual(['https://b.example/2']);
+  });
+});
+
+describe('passage index lookups', () => {
+  it('returns pages sharing an anchor, most shared first, skips anchors too many pages share, and caps the candidates', async () => {
+    const r = new PageRepository(await openDejaReadDB());
+    const page = (i: number, anchors: number[]) => r.recordVisit({ url: `https://s.example/${i}`, title: `${i}`, fp: '0123456789abcdef', algo: 'dr1', textLength: 400, lang: 'en', anchors }, i);
+    await page(1, [10, 20, 30]);
+    await page(2, [10, 40]);
+    for (let i = 3; i < 40; i++) await page(i, [99, 1000 + i]);
+    expect((await r.findByAnchors([10, 20], { algo: 'dr1' })).map((p) => p.url)).toEqual(['https://s.example/1', 'https://s.example/2']);
+    expect((await r.findByAnchors([10, 20], { algo: 'dr1', excludeUrl: 'https://s.example/1' })).map((p) => p.url)).toEqual(['https://s.example/2']);
+    // 37 pages share anchor 99: boilerplate, not a lead; their own anchors still find them.
+    expect(await r.findByAnchors([99], { algo: 'dr1' })).toEqual([]);
+    expect((await r.findByAnchors([99, 1005], { algo: 'dr1' })).map((p) => p.url)).toEqual(['https://s.example/5']);
+    const many = Array.from({ length: 30 }, (_, k) => 1003 + k);
+    expect(await r.findByAnchors(many, { algo: 'dr1', max: 5 })).toHaveLength(5);
+    expect(await r.findByAnchors([10], { algo: 'dr0' })).toEqual([]);
+  });
+});
+
+describe('passage signatures in history files', () => {
+  const NOW = Date.UTC(2026, 10, 21);
+  const sig = passageSignature(text(article('en-library').paragraphs));
+  const page = (extra: Partial<PageRecord>): PageRecord => ({ url: 'https://news.example/a', canonicalUrl: 'https://news.example/a', site: 'news.example', title: 'A', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: ALGORITHM, textLength: 420, lang: 'en', firstSeen: NOW - 5000, lastSeen: NOW - 1000, visits: 2, ...extra });
+  const file = (pages: PageRecord[]) => JSON.stringify(buildExport(pages, new Date(NOW)));
+
+  it('exports the signature, not the anchors, and derives the anchors again on import', () => {
+    const exported = buildExport([page({ passages: encodePassages(sig), anchors: anchorsOf(sig) })], new Date(NOW));
+    expect(exported.pages[0]).toMatchObject({ passages: encodePassages(sig) });
+    expect(exported.pages[0]).not.toHaveProperty('anchors');
+    const v = validateHistoryFile(JSON.stringify(exported), NOW);
+    expect(v.ok && v.pages[0]).toMatchObject({ passages: encodePassages(sig), anchors: anchorsOf(sig) });
+    const without = validateHistoryFile(file([page({})]), NOW);
+    expect(without.ok && without.pages[0]).not.toHaveProperty('anchors');
+  });
+
+  it.each([
+    ['not base64', 'not base64!'],
+    ['cut short', encodePassages(sig).slice(0, 12)],
+    ['another version', `B${encodePassages(sig).slice(1)}`],
+    ['not a string', 42 as unknown as string],
+  ])('refuses a signature that is %s, naming the page and the field', (_, passages) => {
+    const v = validateHistoryFile(file([page({ url: 'https://news.example/ok' }), page({ passages })]), NOW);
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(v.error).toMatch(/^Page 2: "passages" must be a passage signature/);
+  });
+});
+
+describe('a preview and the full article at different URLs', () => {
+  it.each(['en-bridges', 'zh-library'])('%s: the full article after its preview, and a preview after the full article, are flagged with what holds what', async (name) => {
+    const a = article(name);
+    const preview = text(a.paragraphs.slice(0, 2));
+    const full = text(a.paragraphs);
+    // Too far apart for the block index: only the passage index can bring them together.
+    expect(hamming(fingerprint(preview), fingerprint(full))).toBeGreaterThan(7);
+    const report = (url: string, t: string) => ({ url, title: a.title, text: t, lang: a.lang });
+
+    const bg = makeBackground();
+    await bg.read(report('https://teaser.example/preview', preview), fromTab(1, 'https://teaser.example/preview'));
+    const later = await bg.read(report('https://news.example/full', full), fromTab(2, 'https://news.example/full'));
+    expect(later.matches.map((m) => [m.url, m.kind])).toEqual([['https://teaser.example/preview', 'contains-earlier']]);
+
+    const reverse = makeBackground();
+    await reverse.read(report('https://news.example/full', full), fromTab(1, 'https://news.example/full'));
+    const teaser = await reverse.read(report('https://teaser.example/preview', preview), fromTab(2, 'https://teaser.example/preview'));
+    expect(teaser.matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/full', 'part-of-earlier']]);
+    expect(teaser.matches[0].read).toBe(1);
+  });
+
+  it('does not bring an unrelated article through the passage index', async () => {
+    const bg = makeBackground();
+    await bg.read({ url: 'https://a.example/1', title: 'A', text: text(article('en-library').paragraphs), lang: 'en' });
+    expect((await bg.read({ url: 'https://a.example/2', title: 'B', text: text(article('en-bridges').paragraphs), lang: 'en' })).matches).toEqual([]);
+  });
+});
