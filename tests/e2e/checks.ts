@@ -47,9 +47,10 @@ export interface ExportedDoc {
 /** The vectors long enough for the extension to fingerprint as pages. */
 export const browserVectors = Object.keys(VECTORS).filter((name) => VECTORS[name].browser);
 
-/** Each vector page was recorded with the fingerprint pinned in vectors.json (computed in Node). */
+/** Each vector page was recorded with the fingerprint and passage signature pinned in vectors.json (computed in Node). */
 export function expectVectorFingerprints(doc: ExportedDoc, site: Site): void {
-  const pinned = pinnedVectors().fingerprints;
-  const seen = Object.fromEntries(browserVectors.map((name) => [name, doc.pages.find((p) => p.url === site.vectorUrl(name))?.fp]));
-  expect(seen).toEqual(Object.fromEntries(browserVectors.map((name) => [name, pinned[name]])));
+  const pinned = pinnedVectors();
+  const page = (name: string) => doc.pages.find((p) => p.url === site.vectorUrl(name));
+  const seen = Object.fromEntries(browserVectors.map((name) => [name, { fp: page(name)?.fp, passages: page(name)?.passages }]));
+  expect(seen).toEqual(Object.fromEntries(browserVectors.map((name) => [name, { fp: pinned.fingerprints[name], passages: pinned.passages[name] }])));
 }

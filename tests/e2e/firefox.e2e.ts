@@ -184,6 +184,24 @@ describe('Firefox, matching layers', () => {
     expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toContain('contains most of what you read');
   });
 
+  it('flags a short preview of an article read in full, too far for the fingerprint: found through its passages', async () => {
+    await openAndSettle(page, site.url('enTeaserOfRead'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    const popup = await popupFor(site.url('enTeaserOfRead'));
+    expect(popup.items[0]).toContain(site.title('enFullAfterPreview'));
+    expect(popup.items[0]).toContain('part of a longer page you read');
+  });
+
+  it('flags the full article at another URL after its short preview was read', async () => {
+    await openAndSettle(page, site.url('enTeaserFirst'));
+    expect(await noticeShown(page)).toBe(false);
+    await openAndSettle(page, site.url('enFullAfterTeaser'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    const popup = await popupFor(site.url('enFullAfterTeaser'));
+    expect(popup.items[0]).toContain(site.title('enTeaserFirst'));
+    expect(popup.items[0]).toContain('contains most of what you read');
+  });
+
   it('shows a revisit with tracking parameters as "visited before", not as a copy', async () => {
     const url = `${site.url('enC')}?utm_source=newsletter&fbclid=abc`;
     await openAndSettle(page, url);

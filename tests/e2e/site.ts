@@ -79,6 +79,14 @@ function preview(a: Article): string {
 <aside class="paywall"><p>Subscribe to keep reading.</p></aside></main></body></html>`;
 }
 
+/** A short preview (a teaser): the first quarter of the paragraphs (at least two), on a site of its own. */
+function teaser(a: Article): string {
+  const cut = { ...a, paragraphs: a.paragraphs.slice(0, Math.max(2, Math.round(a.paragraphs.length / 4))) };
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} · Morning Briefing</title></head>
+<body><header><h2>Morning Briefing</h2></header><main><article><h1>${esc(a.title)}</h1>${paras(cut)}
+<p class="more"><a href="/full">Continue reading on the publisher's site</a></p></article></main></body></html>`;
+}
+
 /** A (original), B (the same article on another site), C (an unrelated article) per language. */
 export const PAGES = {
   enA: { path: '/courier/en/tool-libraries.html', article: 'en-library', template: courier },
@@ -92,6 +100,10 @@ export const PAGES = {
   enPreviewOfRead: { path: '/ledger/preview/tool-libraries.html', article: 'en-library', template: preview },
   enPreviewFirst: { path: '/ledger/preview/stone-bridges.html', article: 'en-bridges', template: preview },
   enFullAfterPreview: { path: '/courier/en/stone-bridges.html', article: 'en-bridges', template: courier },
+  // Short previews, too short for the fingerprint to find: the passage index does.
+  enTeaserOfRead: { path: '/briefing/2026/11/stone-bridges.html', article: 'en-bridges', template: teaser },
+  enTeaserFirst: { path: '/briefing/2026/11/chain-ferry.html', article: 'en-ferry', template: teaser },
+  enFullAfterTeaser: { path: '/digest/2026/11/the-last-chain-ferry.html', article: 'en-ferry', template: digest },
   // Read only by the dwell-time test
   dwell: { path: '/digest/2026/11/stone-bridges.html', article: 'en-bridges', template: digest },
 } as const;
