@@ -5,7 +5,7 @@
 // samples estimate the shares of the whole texts without bias, whatever surrounds the copy. The
 // ANCHOR_COUNT smallest are the page's entries in the passage index (the second retrieval path).
 import { fromBase64, toBase64 } from './base64';
-import { cutPassages } from './passages';
+import { scanPassages } from './passages';
 
 /** Passages shorter than this (word-equivalents) are left out: headings, "Share this", "Advertisement". */
 export const PASSAGE_MIN_WORDS = 6;
@@ -32,11 +32,34 @@ export function passageSignature(text: string): PassageSignature {
 
 /** The signature with other choices: for measuring alternatives, never stored. */
 export function passageSignatureWith(text: string, minWords: number, cap: number): PassageSignature {
-  const chars = new Map<number, number>();
-  for (const p of cutPassages(text)) if (p.words >= minWords && !chars.has(p.hash)) chars.set(p.hash, p.chars);
-  const all = Uint32Array.from(chars.keys()).sort();
-  const hashes = all.slice(0, cap);
-  return { count: all.length, hashes, chars: hashes.map((h) => chars.get(h) ?? 0) };
+  // Hashes and lengths in typed arrays (no object per passage), then sorted; lengths are looked up
+  // only for the few kept.
+  let hashes = new Uint32Array(256);
+  let lengths = new Uint32Array(256);
+  let n = 0;
+  scanPassages(text, (_s, _e, hash, words, chars) => {
+    if (words < minWords) return;
+    if (n === hashes.length) {
+      const h = new Uint32Array(2 * n);
+      h.set(hashes);
+      hashes = h;
+      const l = new Uint32Array(2 * n);
+      l.set(lengths);
+      lengths = l;
+    }
+    hashes[n] = hash;
+    lengths[n++] = chars;
+  });
+  const sorted = hashes.slice(0, n).sort();
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i];
+  const kept = sorted.slice(0, Math.min(distinct, cap));
+  const chars = new Uint32Array(kept.length);
+  const last = kept.length ? kept[kept.length - 1] : -1;
+  const where = new Map<number, number>();
+  kept.forEach((h, k) => where.set(h, k));
+  for (let i = n - 1; i >= 0; i--) if (hashes[i] <= last && where.has(hashes[i])) chars[where.get(hashes[i]) as number] = lengths[i];
+  return { count: distinct, hashes: kept, chars };
 }
 
 /** Largest hash value the signature holds every passage up to. */

@@ -8,7 +8,7 @@
 // after a token whose hash has its low bits zero, so the same run is cut the same way in any page.
 // A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
 // spacing and line breaks ignored).
-import { fmix32, SEED_A, SEED_B, stepA, stepB } from './hash';
+import { fmix32, SEED_A, stepA } from './hash';
 import { astralClass, BMP_CLASS, isRunClass, WORD } from './scripts';
 
 export interface Passage {
@@ -65,13 +65,17 @@ function needsNormalizing(c: number): boolean {
 
 const out = { hash: 0, words: 0, chars: 0 };
 
+/** The 24-bit passage hash from the running FNV-1a state over its tokens and its length. */
+function passageHash(a: number, chars: number): number {
+  return fmix32(a ^ Math.imul(chars, 0x9e3779b1)) >>> 8;
+}
+
 /**
  * Hashes the tokens of `s` (already normalised, or needing none): each word's code points followed
  * by a boundary mark, each Han/kana/Thai character on its own. Fills `out`.
  */
 function hashTokens(s: string): void {
   let a = SEED_A;
-  let b = SEED_B;
   let inWord = false;
   let words = 0;
   let runChars = 0;
@@ -92,7 +96,6 @@ function hashTokens(s: string): void {
     if (cls === WORD) {
       if (c >= 0x41 && c <= 0x5a) c += 0x20;
       a = stepA(a, c);
-      b = stepB(b, c);
       chars++;
       if (!inWord) words++;
       inWord = true;
@@ -100,21 +103,16 @@ function hashTokens(s: string): void {
     }
     if (inWord) {
       a = stepA(a, 0x20);
-      b = stepB(b, 0x20);
       inWord = false;
     }
     if (isRunClass(cls)) {
       a = stepA(a, c);
-      b = stepB(b, c);
       chars++;
       runChars++;
     }
   }
-  if (inWord) {
-    a = stepA(a, 0x20);
-    b = stepB(b, 0x20);
-  }
-  out.hash = fmix32(a ^ Math.imul(b, 0x9e3779b1) ^ chars) >>> 8;
+  if (inWord) a = stepA(a, 0x20);
+  out.hash = passageHash(a, chars);
   out.words = words + runChars / CJK_CHARS_PER_WORD;
   out.chars = chars;
 }
@@ -126,19 +124,28 @@ function tokenHash(text: string, from: number, to: number): number {
   return fmix32(h);
 }
 
-/**
- * Cuts a text into passages, in order. Passages without a word or Han/kana character are dropped.
- * One pass: the hash is computed while cutting, and a passage is re-hashed from its normalised
- * form only when it holds a character whose NFKC form or lower case may differ.
- */
+/** Cuts a text into passages, in order. Passages without a word or Han/kana character are dropped. */
 export function cutPassages(text: string): Passage[] {
-  // Loop state lives in locals, not captured by a closure, so the engine keeps it in registers.
   const passages: Passage[] = [];
+  scanPassages(text, (start, end, hash, words, chars) => void passages.push({ start, end, hash, words, chars }));
+  return passages;
+}
+
+/** Receives each passage: its span, 24-bit hash, length in word-equivalents and in characters. */
+export type PassageSink = (start: number, end: number, hash: number, words: number, chars: number) => void;
+
+/**
+ * Scans a text's passages in order, without building objects. One pass: the hash is computed while
+ * cutting, and a passage is re-hashed from its normalised form only when it holds a character
+ * whose NFKC form or lower case may differ.
+ */
+export function scanPassages(text: string, emit: PassageSink): void {
+  // Loop state lives in locals, not captured by a closure, so the engine keeps it in registers.
   const len = text.length;
+  const sink = (s: string, from: number, to: number, normalize: boolean, a: number, words: number, runChars: number, chars: number, inWord: boolean) => finishPassage(emit, s, from, to, normalize, a, words, runChars, chars, inWord);
   let start = 0;
   let normalize = false;
   let a = SEED_A;
-  let b = SEED_B;
   let words = 0;
   let runChars = 0;
   let chars = 0;
@@ -153,7 +160,6 @@ export function cutPassages(text: string): Passage[] {
       if (cls === WORD) {
         if (c >= 0x41 && c <= 0x5a) c += 0x20;
         a = stepA(a, c);
-        b = stepB(b, c);
         chars++;
         if (!inWord) {
           words++;
@@ -172,7 +178,6 @@ export function cutPassages(text: string): Passage[] {
       }
       if (cls === WORD) {
         a = stepA(a, c);
-        b = stepB(b, c);
         chars++;
         if (!inWord) {
           words++;
@@ -185,13 +190,11 @@ export function cutPassages(text: string): Passage[] {
     let cutHash = -1;
     if (inWord) {
       a = stepA(a, 0x20);
-      b = stepB(b, 0x20);
       inWord = false;
       if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = tokenHash(text, wordStart, i);
     }
     if (isRunClass(cls)) {
       a = stepA(a, c);
-      b = stepB(b, c);
       chars++;
       runChars++;
       if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = fmix32(stepA(SEED_A, c));
@@ -202,31 +205,28 @@ export function cutPassages(text: string): Passage[] {
       while (j < len && (isCloser(text.charCodeAt(j)) || isLatinTerminal(text.charCodeAt(j)) || isCjkTerminal(text.charCodeAt(j)))) j++;
       if (isCjkTerminal(c) || j >= len || isSpace(text.charCodeAt(j))) {
         for (let k = i + 1; k < j; k++) if (needsNormalizing(text.charCodeAt(k))) normalize = true;
-        push(passages, text, start, j, normalize, a, b, words, runChars, chars, inWord);
+        sink(text, start, j, normalize, a, words, runChars, chars, inWord);
         start = j;
         normalize = inWord = false;
         a = SEED_A;
-        b = SEED_B;
         words = runChars = chars = 0;
         i = j - 1;
         continue;
       }
     }
     if (cutHash >= 0 && (words + runChars / CJK_CHARS_PER_WORD >= HARD_MAX_WORDS || cutHash % CUT_MODULUS === 0)) {
-      push(passages, text, start, i + 1, normalize, a, b, words, runChars, chars, inWord);
+      sink(text, start, i + 1, normalize, a, words, runChars, chars, inWord);
       start = i + 1;
       normalize = inWord = false;
       a = SEED_A;
-      b = SEED_B;
       words = runChars = chars = 0;
     }
   }
-  push(passages, text, start, len, normalize, a, b, words, runChars, chars, inWord);
-  return passages;
+  sink(text, start, len, normalize, a, words, runChars, chars, inWord);
 }
 
-/** Ends the passage `text[start, end)` whose running state is given, adding it if it holds a token. */
-function push(passages: Passage[], text: string, start: number, end: number, normalize: boolean, a: number, b: number, words: number, runChars: number, chars: number, inWord: boolean): void {
+/** Ends the passage `text[start, end)` whose running state is given, emitting it if it holds a token. */
+function finishPassage(emit: PassageSink, text: string, start: number, end: number, normalize: boolean, a: number, words: number, runChars: number, chars: number, inWord: boolean): void {
   if (chars === 0) return;
   let s = start;
   let e = end;
@@ -234,15 +234,9 @@ function push(passages: Passage[], text: string, start: number, end: number, nor
   while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
   if (normalize) {
     hashTokens(text.slice(s, e).normalize('NFKC').toLowerCase());
-    if (out.chars === 0) return;
-  } else {
-    if (inWord) {
-      a = stepA(a, 0x20);
-      b = stepB(b, 0x20);
-    }
-    out.hash = fmix32(a ^ Math.imul(b, 0x9e3779b1) ^ chars) >>> 8;
-    out.words = words + runChars / CJK_CHARS_PER_WORD;
-    out.chars = chars;
+    if (out.chars > 0) emit(s, e, out.hash, out.words, out.chars);
+    return;
   }
-  passages.push({ start: s, end: e, hash: out.hash, words: out.words, chars: out.chars });
+  if (inWord) a = stepA(a, 0x20);
+  emit(s, e, passageHash(a, chars), words + runChars / CJK_CHARS_PER_WORD, chars);
 }

@@ -87,7 +87,7 @@ describe('cli whatsnew', () => {
     const r = await run('whatsnew', page('enA'), page('enB'), '--json');
     expect(JSON.parse(r.out)).toMatchObject({ read: 1, newPassages: [] });
     expect((await run('whatsnew', page('enA'))).err).toMatch(/whatsnew needs two files/);
-  });
+  }, 30_000);
 });
 
 describe('cli scan', () => {
