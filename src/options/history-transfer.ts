@@ -2,13 +2,16 @@
 // takes in a few thousand records at a time, so a million records never freeze the page or sit in
 // memory twice, and progress can be shown.
 import type { ImportOutcome } from '../storage';
-import { CSV_HEAD, jsonHead, JSON_TAIL, validateHistoryFile } from '../storage/history-file';
+import { CSV_HEAD, jsonHead, JSON_TAIL } from '../storage/history-file';
+import type { FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
+import { checkInWorker, type ImportChecker } from './check-in-worker';
 
 /** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
 export const CHUNK = 5000;
 
-export type Progress = (done: number, total: number) => void;
+/** `phase` is 'checking' while the file to import is checked, before anything is sent. */
+export type Progress = (done: number, total: number, phase?: 'checking') => void;
 
 /** The whole history as a file (JSON in the export format, or CSV with the same columns). */
 export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date()): Promise<{ blob: Blob; pages: number }> {
@@ -30,12 +33,7 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   return { blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/csv' }), pages: done };
 }
 
-export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: string };
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
+export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
 
 /**
  * Imports a history file: validated whole before anything is sent, then applied in chunks that
@@ -43,11 +41,10 @@ async function sha256(text: string): Promise<string> {
  * applied (and the background rolls back an import abandoned mid-way), so the history ends up
  * either with the whole file or as it was.
  */
-export async function importHistory(send: Caller, file: Blob, progress: Progress): Promise<ImportResult> {
-  const text = await file.text();
-  const validation = validateHistoryFile(text, Date.now());
+export async function importHistory(send: Caller, file: Blob, progress: Progress, check: ImportChecker = checkInWorker): Promise<ImportResult> {
+  const validation = await check(file, (done, total) => progress(done, total, 'checking'));
   if (!validation.ok) return { state: 'invalid', error: validation.error };
-  const digest = await sha256(text);
+  const { digest } = validation;
   if ((await send('options:importCheck', { digest })).alreadyImported) return { state: 'already-imported' };
 
   const { pages } = validation;

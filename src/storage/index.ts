@@ -4,3 +4,4 @@ export { PageRepository, type ImportOutcome, type ListCursor, type SimilarPage, 
 export { StorageFullError } from './errors';
 export { DB_NAME, DB_VERSION, type PageRecord } from './schema';
 export * from './history-file';
+export * from './history-import';
