@@ -4,7 +4,7 @@
 import { checkImportFile } from './import-check';
 import type { FromChecker, ToChecker } from './check-in-worker';
 
-const SLICE = 5000;
+const SLICE = 1000;
 const post = (message: FromChecker) => self.postMessage(message);
 
 self.onmessage = async (e: MessageEvent<ToChecker>) => {
