@@ -1,9 +1,10 @@
 // The extension's messages as the reader sees them, in Node: public/_locales filled as
 // browser.i18n.getMessage fills them.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 type Messages = Record<string, { message: string }>;
-const load = (locale: string) => JSON.parse(readFileSync(new URL(`../../public/_locales/${locale}/messages.json`, import.meta.url), 'utf8')) as Messages;
+const load = (locale: string) => JSON.parse(readFileSync(join(process.cwd(), 'public/_locales', locale, 'messages.json'), 'utf8')) as Messages;
 export const MESSAGES = { en: load('en'), zh_CN: load('zh_CN') };
 
 export function message(key: string, subs: Array<string | number> = [], locale: keyof typeof MESSAGES = 'en'): string {
