@@ -1,7 +1,7 @@
 /// <reference types="chrome" />
 // The built extension in real Chromium (Playwright): read an article, meet it again on another
 // site, and see the badge, the notice and the popup say so; an unrelated article stays quiet.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { startSite, type PageName, type Site } from './site';
+import { writeSyntheticHistory } from './synthetic-history';
 
 let site: Site;
 let context: BrowserContext;
@@ -453,3 +454,103 @@ describe('Chromium, export, clear and import', () => {
     expect((await exportedHistory()).doc.pages).toEqual(before.pages);
   });
 });
+
+/**
+ * Whether the text in `root` is drawn in the order it is written (left to right, our UI's
+ * direction): each character's box starts right of the one before it on the same line.
+ */
+async function drawnInOrder(page: Page, selector: string): Promise<{ inOrder: boolean; text: string; isolation: string[] }> {
+  return page.locator(selector).evaluate((root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    let inOrder = true;
+    let last: { left: number; top: number } | null = null;
+    let text = '';
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      for (let i = 0; i < n.data.length; i++) {
+        if (/[\s\u2066-\u2069\u202A-\u202E]/.test(n.data[i])) continue;
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width === 0) continue;
+        if (last && Math.abs(box.top - last.top) < 2 && box.left < last.left) inOrder = false;
+        last = { left: box.left, top: box.top };
+        text += n.data[i];
+      }
+    }
+    const isolation = [...root.querySelectorAll('bdi')].map((b) => getComputedStyle(b).unicodeBidi);
+    return { inOrder, text, isolation };
+  });
+}
+
+describe('Chromium, untrusted text', () => {
+  it('keeps a title with a right-to-left override from reversing itself or the text after it', async () => {
+    const page = await context.newPage();
+    await openAndSettle(page, site.url('enA'));
+    // A copy of that article, imported under a title made to look like another file's name.
+    const { doc } = await exportedHistory();
+    const original = doc.pages.find((p) => p.url === site.url('enA'));
+    const path = join(profile, 'hostile.json');
+    const url = 'https://files.example/invoice';
+    writeFileSync(path, JSON.stringify({ ...doc, pages: [{ ...original, url, canonicalUrl: url, title: 'Invoice \u202Efdp.exe' }] }));
+    const options = await optionsPage();
+    await options.locator('#import-file').setInputFiles(path);
+    await expect.poll(() => options.locator('#export-status').innerText()).toMatch(/^Imported 1 page/);
+    await options.close();
+
+    await openAndSettle(page, site.url('enB'));
+    const popup = await popupPage((await toolbarOf(page)).tabId);
+    const item = await drawnInOrder(popup, '#matches li:has-text("Invoice")');
+    expect(item.text).toMatch(/^Invoicefdp\.exefiles\.example·thesametext·/);
+    expect(item.inOrder).toBe(true);
+    expect(item.isolation).toContain('isolate');
+    await popup.close();
+
+    const history = await context.newPage();
+    await history.goto(`chrome-extension://${extensionId}/src/history/index.html`);
+    await history.getByRole('searchbox').fill('Invoice');
+    await expect.poll(() => history.locator('#summary').innerText()).toMatch(/matching pages/);
+    const listed = await drawnInOrder(history, 'li.page:has-text("Invoice")');
+    expect(listed.text).toMatch(/^Invoicefdp\.exe/);
+    expect(listed.inOrder).toBe(true);
+    await history.close();
+    await page.close();
+  });
+});
+
+describe('Chromium, importing a large file', () => {
+  it('shows progress while it checks 100,000 records, and the page keeps drawing meanwhile', async () => {
+    // Bad at its very end: every record is checked, and nothing is written.
+    const path = join(profile, 'large-history.json');
+    writeSyntheticHistory(path, 100_000, { lastVisits: 0 });
+    const options = await optionsPage();
+    const before = await options.locator('#stats').innerText();
+    await options.evaluate('globalThis.__name = globalThis.__name || ((f) => f)');
+    await options.evaluate(() => {
+      const status = document.getElementById('export-status') as HTMLElement;
+      const seen: Array<{ text: string; frames: number }> = [];
+      let frames = 0;
+      const draw = () => {
+        frames++;
+        requestAnimationFrame(draw);
+      };
+      requestAnimationFrame(draw);
+      new MutationObserver(() => seen.push({ text: status.textContent ?? '', frames })).observe(status, { childList: true, characterData: true, subtree: true });
+      Object.assign(globalThis, { statusSeen: seen });
+    });
+    await options.locator('#import-file').setInputFiles(path);
+    await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 120_000 }).toMatch(/^Nothing was imported/);
+    expect(await options.locator('#export-status').innerText()).toBe('Nothing was imported: Page 100000: "visits" must be a whole number ≥ 1.');
+    expect(await options.locator('#stats').innerText()).toBe(before);
+
+    const seen = await options.evaluate(() => (globalThis as unknown as { statusSeen: Array<{ text: string; frames: number }> }).statusSeen);
+    const checking = seen.filter((s) => /^Checking the file… [\d,]+ of 100,000$/.test(s.text));
+    const done = checking.map((s) => Number(/… ([\d,]+) of/.exec(s.text)?.[1].replace(/,/g, '')));
+    // Progress shown during the check, not only before and after it…
+    expect(done.filter((n) => n > 0 && n < 100_000).length).toBeGreaterThan(10);
+    // …and frames drawn between the first and the last: the page was not blocked by it.
+    expect(checking.at(-1)?.frames).toBeGreaterThan(checking[0]?.frames ?? Infinity);
+    await options.close();
+  }, 180_000);
+});
+
