@@ -97,6 +97,12 @@ describe('bidiSafe', () => {
 });
 
 describe('untrusted text on screen', () => {
+  it("the toolbar button's tooltip", async () => {
+    const { badgeFor } = await import('../../src/background/badge');
+    const { title } = badgeFor({ fp: '0123456789abcdef', algo: 'x', matches: [hostile('https://news.example/a', TITLE)], visitedBefore: false });
+    expect(title).toMatch(/^Déjà Read: you've read this before — \u2068Invoice fdp\.exe\u2069$/);
+  });
+
   it('the popup: titles, URLs and sites of matches, and the site in the buttons', async () => {
     loadPage('popup/index.html');
     fake.replies['popup:tabStatus'] = { state: 'checked', page: { url: 'https://reader.example/now', title: 'Now', fp: '0123456789abcdef' }, matches: [hostile('https://news.example/a', TITLE), hostile(URL_ONLY, '')], visitedBefore: false };
