@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
-import { buildExport, COLUMNS, CSV_HEAD, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { english, MESSAGES } from './messages';
 
 const NOW = Date.UTC(2026, 10, 21);
@@ -63,6 +63,17 @@ describe('CSV export', () => {
       expect(row[col('url')]).toBe(pages[i].url);
       expect(Number(row[col('visits')])).toBe(2);
     });
+  });
+
+  it('reads back any cells written with csvCell: commas, quotes, line breaks, formula marks', () => {
+    const pieces = ['a', '中', ',', '"', '""', '\r', '\n', '\r\n', "'", '=', '-', ' '];
+    let seed = 7;
+    const pick = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    for (let t = 0; t < 2000; t++) {
+      const rows = Array.from({ length: 1 + pick(3) }, () => Array.from({ length: 2 + pick(3) }, () => Array.from({ length: pick(5) }, () => pieces[pick(pieces.length)]).join('')));
+      const text = rows.map((r) => `${r.map(csvCell).join(',')}\r\n`).join('');
+      expect(parseCsv(text), JSON.stringify(text)).toEqual(rows);
+    }
   });
 
   it('never lets a spreadsheet read a title as a formula', () => {
