@@ -20,6 +20,8 @@ type CheckedPage = ContentProtocol['background:getPage']['res']['page'];
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
+/** The check is asked again a few times, within a minute or so. */
+const CHECK_RETRY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 8_000, timeoutMs: 20_000 };
 
 /** The address without its fragment: moving to an anchor is not another page. */
 const pageAddress = (href: string) => href.split('#', 1)[0];
@@ -29,6 +31,8 @@ let checkedAddress = '';
 /** The hash of the article text being shown: a new address with the same text is the same article. */
 let checkedText = '';
 let cancelDwell: () => void = () => undefined;
+/** Starts (again) counting the dwell time of the article being shown, if it is not read yet. */
+let resumeDwell: () => void = () => undefined;
 /** Whether this page load has had its one chance to show the notice (at the first dwell reached). */
 let noticeDecided = false;
 
@@ -43,18 +47,28 @@ async function check(): Promise<void> {
   const { title, text, lang } = extraction.article;
   const hash = textHash(text);
   // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
-  if (hash === checkedText) return;
+  if (hash === checkedText) return resumeDwell();
   forgetView();
   checkedText = hash;
   const report: PageReport = { url, title, text, lang, canonical: declaredUrls(document) };
-  const verdict = await send('content:pageSeen', report);
-  if (pageAddress(location.href) !== checkedAddress || checkedText !== hash || verdict.skipped) return; // navigated on while we waited
+  // Another check since (another article, or none) replaces this one; a new address with the same article does not.
+  const stillHere = () => checkedText === hash;
+  const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
+  if (!stillHere() || verdict.skipped) return; // navigated on while we waited
   checked = { url, title, fp: verdict.fp };
   const visitId = crypto.randomUUID();
-  cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
-    void recordVisit({ ...report, visitId });
-    showNoticeOnce(verdict, settings.showNotice);
-  });
+  let read = false;
+  resumeDwell = () => {
+    cancelDwell();
+    if (read) return;
+    cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
+      read = true;
+      void recordVisit({ ...report, visitId });
+      showNoticeOnce(verdict, settings.showNotice);
+    });
+  };
+  // The address may have changed while the background answered: the dwell waits for the check of the new one.
+  if (pageAddress(location.href) === checkedAddress) resumeDwell();
 }
 
 function forgetView(): void {
@@ -62,6 +76,7 @@ function forgetView(): void {
   checkedText = '';
   cancelDwell();
   cancelDwell = () => undefined;
+  resumeDwell = () => undefined;
 }
 
 /** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
@@ -100,6 +115,8 @@ checkSafely();
 let pending: ReturnType<typeof setTimeout> | undefined;
 setInterval(() => {
   if (pageAddress(location.href) === checkedAddress || pending) return;
+  // Until the new view is checked, the old one is not being read: its dwell time stops counting.
+  cancelDwell();
   pending = setTimeout(() => {
     pending = undefined;
     removeNotice();

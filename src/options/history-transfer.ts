@@ -8,6 +8,11 @@ import { deliver, type RetryOptions } from '../messaging/retry';
 
 /** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
 export const CHUNK = 5000;
+/**
+ * Records per import message: small enough that a background restarted at any moment gets one
+ * chunk staged before it can be stopped again (about 0.6 MB, a fraction of a second).
+ */
+export const IMPORT_CHUNK = 1000;
 
 export type Progress = (done: number, total: number) => void;
 
@@ -38,8 +43,11 @@ async function sha256(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The options page keeps sending while the background restarts; a commit answers within seconds. */
-const RELIABLY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 4000, timeoutMs: 60_000 };
+/**
+ * The options page keeps sending while the background restarts, for minutes if it must (each try
+ * that gets through makes progress: staging and applying are kept); a commit answers within seconds.
+ */
+const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
 
 /**
  * Imports a history file: validated whole before anything is sent, then sent in chunks that the
@@ -56,15 +64,15 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
 
   const { pages } = validation;
   const importId = crypto.randomUUID();
-  const chunks = Math.ceil(pages.length / CHUNK);
+  const chunks = Math.ceil(pages.length / IMPORT_CHUNK);
   // One bar for both halves: sending the chunks, then the background applying them.
-  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * CHUNK, pages.length)) / 2), pages.length);
+  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * IMPORT_CHUNK, pages.length)) / 2), pages.length);
   report(0, 0);
   try {
     for (let seq = 0; seq < chunks; seq++) {
-      const part = pages.slice(seq * CHUNK, (seq + 1) * CHUNK);
+      const part = pages.slice(seq * IMPORT_CHUNK, (seq + 1) * IMPORT_CHUNK);
       await deliver(() => send('options:importChunk', { importId, seq, pages: part }), RELIABLY);
-      report(Math.min((seq + 1) * CHUNK, pages.length), 0);
+      report(Math.min((seq + 1) * IMPORT_CHUNK, pages.length), 0);
     }
   } catch (e) {
     await send('options:importRollback', { importId }).catch(() => undefined);
