@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ALGORITHM, blocksOf, encodeSketch, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
 import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
-import { CHUNK } from '../src/options/history-transfer';
+import { CHUNK, IMPORT_CHUNK } from '../src/options/history-transfer';
 import type { PageRecord } from '../src/storage';
 import type { Reply } from '../src/messaging/protocol';
 import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
@@ -23,7 +23,7 @@ const EXT = join(ROOT, 'dist', 'chrome');
 
 /** Records per seeding message (the background takes at most 10,000). */
 // The options page's own chunk size, so the benchmark writes as an import does.
-const SEED_CHUNK = CHUNK;
+const SEED_CHUNK = IMPORT_CHUNK;
 /** Records per export message, as the options page reads them. */
 const EXPORT_CHUNK = CHUNK;
 /** Queries run before the timed ones, not counted. */
@@ -387,40 +387,43 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
   if (empty !== 0) throw new Error(`the fresh profile's history holds ${empty} pages`);
   const heapBefore = await heap();
 
-  // Seeding through the batched import path: chunks applied (journaled), then the commit.
+  // Seeding through the batched import path: chunks staged, then the commit applies them.
   const rnd = new Synth(opts.seed);
   const sample: Fp[] = [];
   const seedId = randomUUID();
   let staged = 0;
-  let added = 0;
+  let seq = 0;
   let stageMs = 0;
   let lastReport = 0;
   const t0 = performance.now();
   for (const chunk of syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample)) {
-    const applied = await page.evaluate(
-      async ({ importId, pages }) => {
+    const ms = await page.evaluate(
+      async ({ importId, seq, pages }) => {
         const start = performance.now();
-        const outcome = (await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, pages })) as ImportOutcome;
-        return { ms: performance.now() - start, added: outcome.added };
+        await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, seq, pages });
+        return performance.now() - start;
       },
-      { importId: seedId, pages: chunk },
+      { importId: seedId, seq, pages: chunk },
     );
-    stageMs += applied.ms;
-    added += applied.added;
+    seq++;
+    stageMs += ms;
     staged += chunk.length;
     if (staged - lastReport >= opts.records / 10 || staged === opts.records) {
-      log(`applied ${staged}/${opts.records} records (${seconds(performance.now() - t0)})`);
+      log(`staged ${staged}/${opts.records} records (${seconds(performance.now() - t0)})`);
       lastReport = staged;
     }
   }
   const commit = await page.evaluate(
-    async ({ importId, digest, pages }) => {
+    async ({ importId, digest, chunks, pages }) => {
       const start = performance.now();
-      await (globalThis as unknown as BenchGlobals).benchSend('options:importCommit', { importId, digest, pages });
-      return { ms: performance.now() - start };
+      for (;;) {
+        const step = (await (globalThis as unknown as BenchGlobals).benchSend('options:importCommit', { importId, digest, chunks, pages })) as { done: boolean; outcome: ImportOutcome };
+        if (step.done) return { ms: performance.now() - start, added: step.outcome.added };
+      }
     },
-    { importId: seedId, digest: randomBytes(32).toString('hex'), pages: staged },
+    { importId: seedId, digest: randomBytes(32).toString('hex'), chunks: seq, pages: staged },
   );
+  const added = commit.added;
   log(`committed: ${added} added (${seconds(commit.ms)}; ${seconds(performance.now() - t0)} in all)`);
   if (added !== opts.records) throw new Error(`seeding added ${added} of ${opts.records} records`);
 
@@ -499,7 +502,7 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
       let parseMs = 0;
       let stageMs = 0;
       let seq = 0;
-      const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
+      let count = 0;
       for (const chunk of chunks) {
         const p0 = performance.now();
         let text = await chunk.text();
@@ -507,22 +510,27 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
         const pages = JSON.parse(`[${text}]`) as unknown[];
         const s0 = performance.now();
         parseMs += s0 - p0;
-        const part = (await g.benchSend('options:importChunk', { importId, pages })) as ImportOutcome;
-        outcome.added += part.added;
-        outcome.merged += part.merged;
-        outcome.unchanged += part.unchanged;
+        await g.benchSend('options:importChunk', { importId, seq, pages });
         stageMs += performance.now() - s0;
-        seq += pages.length;
+        seq++;
+        count += pages.length;
       }
       const c0 = performance.now();
-      await g.benchSend('options:importCommit', { importId, digest, pages: seq });
+      let outcome: ImportOutcome;
+      for (;;) {
+        const step = (await g.benchSend('options:importCommit', { importId, digest, chunks: seq, pages: count })) as { done: boolean; outcome: ImportOutcome };
+        if (step.done) {
+          outcome = step.outcome;
+          break;
+        }
+      }
       const end = performance.now();
       g.benchExport = undefined;
-      return { ms: end - start, parseMs, stageMs, commitMs: end - c0, outcome, pages: seq };
+      return { ms: end - start, parseMs, stageMs, commitMs: end - c0, outcome, pages: count };
     },
     { importId: randomUUID(), digest: randomBytes(32).toString('hex') },
   );
-  log(`imported ${imported.pages} records: ${imported.outcome.added} added (${seconds(imported.ms)}; parse ${seconds(imported.parseMs)}, applying ${seconds(imported.stageMs)}, commit ${seconds(imported.commitMs)})`);
+  log(`imported ${imported.pages} records: ${imported.outcome.added} added (${seconds(imported.ms)}; parse ${seconds(imported.parseMs)}, staging ${seconds(imported.stageMs)}, commit (applying) ${seconds(imported.commitMs)})`);
   if (imported.outcome.added !== opts.records) throw new Error(`the re-import added ${imported.outcome.added} of ${opts.records} records`);
 
   const heapAfter = await heap();
@@ -565,7 +573,7 @@ function printTable(r: Result, d: Details): void {
     ['findSimilar, d ≤ 3', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, d.perQueryD3],
     ['findSimilar, d ≤ 7 (probes)', `p50 ${r.findProbeP50Ms.toFixed(2)} ms, p95 ${r.findProbeP95Ms.toFixed(2)} ms`, d.perQueryD7],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
-    ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, applying ${seconds(d.importStageMs)}, commit ${seconds(d.importCommitMs)}`],
+    ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, staging ${seconds(d.importStageMs)}, commit (applying) ${seconds(d.importCommitMs)}`],
     ['JS heap (MiB)', `before ${r.heapMB.before.toFixed(2)}, after ${r.heapMB.after.toFixed(2)}`, d.heapSource],
   ];
   const w0 = Math.max(...rows.map((x) => x[0].length));

@@ -2,7 +2,7 @@
 // handlers run in unit tests; nothing is kept in memory between events.
 import { ALGORITHM, encodeSketch, fingerprint, MIN_RECORDED_WORDS, pickCanonicalUrl, sketchOf, textHash, textStats } from '../core';
 import type { Handlers } from '../messaging/router';
-import type { ContentProtocol, PageReport, PageVerdict, Protocol } from '../messaging/protocol';
+import type { ContentProtocol, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
@@ -48,10 +48,40 @@ function senderPage(sender: Runtime.MessageSender): string {
   return sender.url;
 }
 
+const originOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A content script's report, checked against what the browser says of its sender: the page's top
+ * frame, on the origin of the reported URL (the path may differ: single-page apps change it), and
+ * the tab's own URL where the browser gives it. A compromised page cannot record or query another
+ * site's pages in the reader's name.
+ */
+function reportFrom(req: unknown, sender: Runtime.MessageSender): PageReport {
+  const report = parsePageReport(req);
+  const origin = originOf(report.url);
+  if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('page report from a frame');
+  if (originOf(senderPage(sender)) !== origin) throw new TypeError("page report for another site than the sender's");
+  if (sender.tab?.url !== undefined && originOf(sender.tab.url) !== origin) throw new TypeError("page report for another site than the tab's");
+  return report;
+}
+
+/** What a content script is told: what the notice shows, nothing more. */
+function forNotice(verdict: PageVerdict): PageSeenAnswer {
+  const [first] = verdict.matches;
+  const match = first && { url: first.url, title: first.title, kind: first.kind, lastSeen: first.lastSeen, ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}), ...(first.containment !== undefined ? { containment: first.containment } : {}) };
+  return { fp: verdict.fp, ...(match ? { match } : {}), more: Math.max(0, verdict.matches.length - 1), ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
+}
+
 export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
   return {
     async 'content:pageSeen'(req, sender) {
-      const report = parsePageReport(req);
+      const report = reportFrom(req, sender);
       const settings = await deps.settings();
       const skipped = skipReason(settings, report.url);
       const { current } = analyse(report);
@@ -63,11 +93,11 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       if (sender.tab?.id !== undefined) await deps.showOnTab(sender.tab.id, verdict);
-      return verdict;
+      return forNotice(verdict);
     },
 
     async 'content:pageRead'(req, sender) {
-      const report = parsePageReport(req);
+      const report = reportFrom(req, sender);
       const settings = await deps.settings();
       if (skipReason(settings, report.url) || (sender.tab?.incognito && !settings.recordPrivate)) return { recorded: false };
       const { stats, sketch, current } = analyse(report);
@@ -86,6 +116,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             sketch: encodeSketch(sketch),
             textLength: stats.words,
             lang: report.lang || stats.lang,
+            ...(report.visitId ? { visitId: report.visitId } : {}),
           },
           deps.now(),
         );

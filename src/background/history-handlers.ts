@@ -12,6 +12,10 @@ export type HistoryMessages = Pick<
 >;
 
 const MAX_CHUNK = 10_000;
+/** More chunks than any history file can hold (10^7 pages at the options page's chunk size). */
+const MAX_CHUNKS = 10_000;
+/** How long one commit message applies chunks before answering with its progress (well under any browser's limit for one event). */
+const COMMIT_BUDGET_MS = 5_000;
 const IMPORT_ID = /^[A-Za-z0-9-]{8,64}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
 
@@ -61,19 +65,21 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       return { alreadyImported: await (await repository()).wasImported(digest) };
     },
-    async 'options:importChunk'({ importId: id, pages }) {
+    async 'options:importChunk'({ importId: id, seq, pages }) {
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
+      if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
       // The options page validated the file; the records are checked again where they are stored.
-      return (await repository()).applyImportChunk(importId(id), checkPages(pages, now()), now());
+      const checked = checkPages(pages, now());
+      await (await repository()).imports.stage(importId(id), seq, checked, now());
+      return { staged: checked.length };
     },
-    async 'options:importCommit'({ importId: id, digest, pages }) {
+    async 'options:importCommit'({ importId: id, digest, chunks, pages }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
-      await (await repository()).commitImport(importId(id), digest, Number(pages) | 0, now());
-      return {};
+      if (!Number.isInteger(chunks) || chunks < 0 || chunks > MAX_CHUNKS) throw new TypeError('bad chunk count');
+      return (await repository()).imports.commit(importId(id), digest, chunks, Number(pages) | 0, now(), COMMIT_BUDGET_MS);
     },
     async 'options:importRollback'({ importId: id }) {
-      await (await repository()).rollbackImport(importId(id));
-      return {};
+      return { discarded: await (await repository()).imports.discard(importId(id)) };
     },
     async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');

@@ -19,14 +19,13 @@ const handlers = createHandlers({
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
 });
 
-/** An import with no chunk for this long was abandoned (its tab closed, the browser crashed). */
-const ABANDONED_IMPORT_MS = 10 * 60_000;
-
-// Whenever the background starts, an import left half-applied is undone.
+// Whenever the background starts, a committed import that was cut short is completed, and the
+// staging of abandoned ones is dropped. An extension API call between chunks keeps Chrome from
+// stopping the worker as idle while it works.
 void (async () => {
   const repo = await (repository ??= openDejaReadDB().then((db) => new PageRepository(db)));
-  await repo.rollbackStaleImports(Date.now() - ABANDONED_IMPORT_MS);
-})().catch((e: unknown) => console.warn('Déjà Read: could not check for abandoned imports:', e));
+  await repo.imports.recover(Date.now(), () => void browser.runtime.getPlatformInfo());
+})().catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import:', e));
 
 const origin = browser.runtime.getURL('');
 browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));

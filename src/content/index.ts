@@ -1,9 +1,13 @@
 // The content script: once the document is idle, extracts the article and asks the background
-// whether it was read before (showing the notice if so); once the page has been visible for the
-// dwell time, has the visit recorded. Runs again when a single-page app changes the URL.
+// whether it was read before (the background sets the toolbar badge, which the page cannot see);
+// once the page has been visible for the dwell time, has the visit recorded, retrying until the
+// background has it, and only then may show the in-page notice, once per page load at most, so a
+// page learns nothing of the reader's history before the reader has stayed on it (design.md,
+// "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
-import { MIN_RECORDED_WORDS } from '../core';
-import type { ContentProtocol, PageReport } from '../messaging/protocol';
+import { MIN_RECORDED_WORDS, textHash } from '../core';
+import type { ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
+import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
 import { isExcluded } from '../settings/settings';
@@ -14,32 +18,86 @@ import { removeNotice, showNotice } from './notice';
 
 type CheckedPage = ContentProtocol['background:getPage']['res']['page'];
 
+/** A background being restarted answers within seconds; keep trying for a few minutes. */
+const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
+/** The check is asked again a few times, within a minute or so. */
+const CHECK_RETRY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 8_000, timeoutMs: 20_000 };
+
+/** The address without its fragment: moving to an anchor is not another page. */
+const pageAddress = (href: string) => href.split('#', 1)[0];
+
 let checked: CheckedPage = null;
-let checkedUrl = '';
+let checkedAddress = '';
+/** The hash of the article text being shown: a new address with the same text is the same article. */
+let checkedText = '';
 let cancelDwell: () => void = () => undefined;
+/** Starts (again) counting the dwell time of the article being shown, if it is not read yet. */
+let resumeDwell: () => void = () => undefined;
+/** Whether this page load has had its one chance to show the notice (at the first dwell reached). */
+let noticeDecided = false;
 
 async function check(): Promise<void> {
   const url = location.href;
-  checkedUrl = url;
-  checked = null;
-  cancelDwell();
-  removeNotice();
+  checkedAddress = pageAddress(url);
   const settings = await loadSettings();
   // Excluded sites and a paused extension are not even read.
-  if (settings.paused || isExcluded(url, settings.excludedSites)) return;
+  if (settings.paused || isExcluded(url, settings.excludedSites)) return forgetView();
   const extraction = extractArticle(document, MIN_RECORDED_WORDS);
-  if (!extraction.ok) return;
+  if (!extraction.ok) return forgetView();
   const { title, text, lang } = extraction.article;
+  const hash = textHash(text);
+  // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
+  if (hash === checkedText) return resumeDwell();
+  forgetView();
+  checkedText = hash;
   const report: PageReport = { url, title, text, lang, canonical: declaredUrls(document) };
-  const verdict = await send('content:pageSeen', report);
-  if (location.href !== url || verdict.skipped) return; // navigated on while we waited
+  // Another check since (another article, or none) replaces this one; a new address with the same article does not.
+  const stillHere = () => checkedText === hash;
+  const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
+  if (!stillHere() || verdict.skipped) return; // navigated on while we waited
   checked = { url, title, fp: verdict.fp };
-  if (verdict.matches.length > 0 && settings.showNotice) {
-    showNotice(verdict.matches, Date.now(), { notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined) });
+  const visitId = crypto.randomUUID();
+  let read = false;
+  resumeDwell = () => {
+    cancelDwell();
+    if (read) return;
+    cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
+      read = true;
+      void recordVisit({ ...report, visitId });
+      showNoticeOnce(verdict, settings.showNotice);
+    });
+  };
+  // The address may have changed while the background answered: the dwell waits for the check of the new one.
+  if (pageAddress(location.href) === checkedAddress) resumeDwell();
+}
+
+function forgetView(): void {
+  checked = null;
+  checkedText = '';
+  cancelDwell();
+  cancelDwell = () => undefined;
+  resumeDwell = () => undefined;
+}
+
+/** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
+async function recordVisit(report: PageReport): Promise<void> {
+  try {
+    await deliver(() => send('content:pageRead', report), RECORD_RETRY);
+  } catch (e) {
+    console.info('Déjà Read: visit not recorded:', e instanceof Error ? e.message : e);
   }
-  cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
-    if (location.href === url) void send('content:pageRead', report).catch(() => undefined);
-  });
+}
+
+/**
+ * The first view of a page load to reach the dwell time decides, once, whether the notice shows:
+ * later views (in-page navigation) never show one, so a page cannot swap its text to test one
+ * article after another.
+ */
+function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean): void {
+  if (noticeDecided) return;
+  noticeDecided = true;
+  if (!enabled || !verdict.match) return;
+  showNotice(verdict.match, verdict.more, Date.now(), { notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined) });
 }
 
 function checkSafely(): void {
@@ -53,11 +111,15 @@ browser.runtime.onMessage.addListener(
 checkSafely();
 
 // Single-page apps change the URL without a reload: check again once the new view has settled.
+// A fragment (#section) is not a new page.
 let pending: ReturnType<typeof setTimeout> | undefined;
 setInterval(() => {
-  if (location.href === checkedUrl || pending) return;
+  if (pageAddress(location.href) === checkedAddress || pending) return;
+  // Until the new view is checked, the old one is not being read: its dwell time stops counting.
+  cancelDwell();
   pending = setTimeout(() => {
     pending = undefined;
+    removeNotice();
     checkSafely();
   }, 1500);
 }, 1000);

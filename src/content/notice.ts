@@ -2,7 +2,7 @@
 // page's scripts cannot read which other pages the reader has read. All page-derived text goes in
 // through textContent. It shows at a corner, shrinks to a small tab after a while so it never
 // covers the page for long, is reachable by keyboard and announced to screen readers.
-import type { MatchSummary } from '../messaging/protocol';
+import type { NoticeMatch } from '../messaging/protocol';
 import { isolated } from '../ui/bidi';
 import { t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
@@ -14,8 +14,10 @@ const COLLAPSE_AFTER_MS = 15_000;
 
 const STYLE = `
 :host { all: initial; position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; }
+/* A fixed size whatever it says: the page can measure the host and hit-test the box, and must not
+   learn the length of the title read before (design.md, "What a page may learn"). */
 .box {
-  box-sizing: border-box; max-width: min(380px, calc(100vw - 32px)); padding: 12px 14px; border-radius: 10px;
+  box-sizing: border-box; width: min(380px, calc(100vw - 32px)); padding: 12px 14px; border-radius: 10px;
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
   color: #1d1b26; background: #fbfaff; border: 1px solid #d9d2f2; box-shadow: 0 6px 24px rgba(30, 20, 60, .18);
 }
@@ -24,7 +26,7 @@ const STYLE = `
   @keyframes enter { from { opacity: 0; transform: translateY(8px); } }
 }
 .head { margin: 0 0 4px; font-weight: 600; color: #4b3596; }
-.what { margin: 0; overflow-wrap: anywhere; }
+.what { margin: 0; overflow-wrap: anywhere; height: 4.35em; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
 a { color: inherit; }
 .meta { color: #5d5870; }
 .actions { display: flex; gap: 8px; margin-top: 8px; }
@@ -33,7 +35,7 @@ button {
   border: 1px solid #c9c1e6; background: #fff; color: inherit;
 }
 button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offset: 2px; }
-.pill { padding: 6px 12px; border-radius: 999px; font-weight: 600; color: #4b3596; }
+.pill { width: auto; padding: 6px 12px; border-radius: 999px; font-weight: 600; color: #4b3596; }
 [hidden] { display: none !important; }
 @media (prefers-color-scheme: dark) {
   .box { color: #ece9f6; background: #25212f; border-color: #4a4063; }
@@ -45,7 +47,7 @@ button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offs
 
 export interface NoticeActions {
   /** The reader says the two pages are not the same article. */
-  notSame(match: MatchSummary): void;
+  notSame(match: NoticeMatch): void;
 }
 
 export function removeNotice(doc: Document = document): void {
@@ -59,10 +61,9 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, classN
   return e;
 }
 
-export function showNotice(matches: MatchSummary[], now: number, actions: NoticeActions, doc: Document = document): void {
+/** Shows the closest earlier page, and how many `more` match too. */
+export function showNotice(match: NoticeMatch, more: number, now: number, actions: NoticeActions, doc: Document = document): void {
   removeNotice(doc);
-  const [match] = matches;
-  if (!match) return;
   const host = doc.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'closed' });
   const style = el(doc, 'style');
@@ -85,9 +86,9 @@ export function showNotice(matches: MatchSummary[], now: number, actions: Notice
   } else {
     what.append(isolated(title, doc));
   }
-  const more = matches.length > 1 ? ` · ${t('noticeMore', matches.length - 1)}` : '';
+  const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
   const meta = el(doc, 'span', 'meta');
-  meta.append(' — ', isolated(siteOf(match.url), doc), `, ${relativeTime(match.lastSeen, now, uiLocale())} · ${describeMatch(match)}${more}`);
+  meta.append(' — ', isolated(siteOf(match.url), doc), `, ${relativeTime(match.lastSeen, now, uiLocale())} · ${describeMatch(match)}${others}`);
   what.append(meta);
 
   const actionsRow = el(doc, 'div', 'actions');
@@ -106,7 +107,7 @@ export function showNotice(matches: MatchSummary[], now: number, actions: Notice
   const close = () => host.remove();
   dismiss.addEventListener('click', close);
   notSame.addEventListener('click', () => {
-    for (const m of matches) actions.notSame(m);
+    actions.notSame(match);
     close();
   });
   box.addEventListener('keydown', (e) => {

@@ -13,6 +13,8 @@ export interface PageReport {
   lang: string;
   /** URLs the page declares for itself (rel=canonical, og:url), absolute; the background keeps a same-site one. */
   canonical?: string[];
+  /** With `content:pageRead`: one id per visit, so a visit sent again (its answer lost) counts once. */
+  visitId?: string;
 }
 
 /** An earlier page that matches the one being looked at. */
@@ -33,7 +35,20 @@ export interface MatchSummary {
   visits: number;
 }
 
-/** The background's answer about a page. */
+/** An earlier page as the in-page notice shows it: nothing more about the history crosses into a page's content script. */
+export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment' | 'lastSeen'>;
+
+/** The background's answer to a content script about its page: only what the notice shows. */
+export interface PageSeenAnswer {
+  fp: string;
+  /** The closest earlier page at another address, if any. */
+  match?: NoticeMatch;
+  /** How many other earlier pages match too. */
+  more: number;
+  skipped?: PageVerdict['skipped'];
+}
+
+/** The background's answer about a page (the toolbar button and the popup show it). */
 export interface PageVerdict {
   fp: string;
   algo: string;
@@ -68,7 +83,7 @@ type Empty = Record<string, never>;
 /** Messages the background answers. */
 export interface Protocol {
   /** content → background: a page's readable text, as soon as it is extracted; answers whether it was read before (records nothing). */
-  'content:pageSeen': { req: PageReport; res: PageVerdict };
+  'content:pageSeen': { req: PageReport; res: PageSeenAnswer };
   /** content → background: the page has now been visible for the dwell time: record the visit. */
   'content:pageRead': { req: PageReport; res: { recorded: boolean; problem?: string } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
@@ -90,12 +105,12 @@ export interface Protocol {
   'options:exportChunk': { req: { afterUrl?: string; limit: number; format: 'json' | 'csv'; first: boolean }; res: { text: string; count: number; lastUrl?: string } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
-  /** options → background: apply a chunk of validated records of an import, journaled so the import can still be undone. */
-  'options:importChunk': { req: { importId: string; pages: PageRecord[] }; res: ImportOutcome };
-  /** options → background: every chunk applied: make the import permanent. */
-  'options:importCommit': { req: { importId: string; digest: string; pages: number }; res: Empty };
-  /** options → background: undo an import that failed part-way. */
-  'options:importRollback': { req: { importId: string }; res: Empty };
+  /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. */
+  'options:importChunk': { req: { importId: string; seq: number; pages: PageRecord[] }; res: { staged: number } };
+  /** options → background: chunks 0 … chunks-1 are all sent: commit the import, and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
+  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome } };
+  /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
+  'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
   /** popup → background: forget every page of a site. */
   'popup:forgetSite': { req: { site: string }; res: { forgotten: number } };
   /** options → background: delete the whole history. */

@@ -1,6 +1,7 @@
 // Typed senders. Errors come back as data from the router and are thrown again here.
 import browser from 'webextension-polyfill';
 import type { ContentProtocol, Protocol, Reply } from './protocol';
+import { DeliveryError } from './retry';
 
 function unwrap<R>(reply: unknown, type: string): R {
   if (reply && typeof reply === 'object' && 'ok' in reply) return (reply as { ok: R }).ok;
@@ -10,12 +11,20 @@ function unwrap<R>(reply: unknown, type: string): R {
     error.name = name;
     throw error;
   }
-  throw new Error(`no answer to ${type}`);
+  // No listener answered: the background was stopped or is starting.
+  throw new DeliveryError(`no answer to ${type}`);
 }
 
 /** Sends a message to the background and returns its typed answer. */
 export async function send<K extends keyof Protocol>(type: K, req: Protocol[K]['req']): Promise<Protocol[K]['res']> {
-  return unwrap(await browser.runtime.sendMessage({ type, req }), type);
+  let reply: unknown;
+  try {
+    reply = await browser.runtime.sendMessage({ type, req });
+  } catch (e) {
+    // The browser could not deliver it, or lost the answer ("message port closed", "receiving end does not exist").
+    throw new DeliveryError(e instanceof Error ? e.message : String(e));
+  }
+  return unwrap(reply, type);
 }
 
 /** Sends a message to the content script of a tab. */

@@ -5,10 +5,16 @@ import type { ImportOutcome } from '../storage';
 import { CSV_HEAD, jsonHead, JSON_TAIL } from '../storage/history-file';
 import type { FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
+import { deliver, type RetryOptions } from '../messaging/retry';
 import { checkInWorker, type ImportChecker } from './check-in-worker';
 
 /** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
 export const CHUNK = 5000;
+/**
+ * Records per import message: small enough that a background restarted at any moment gets one
+ * chunk staged before it can be stopped again (about 0.6 MB, a fraction of a second).
+ */
+export const IMPORT_CHUNK = 1000;
 
 /** `phase` is 'checking' while the file to import is checked, before anything is sent. */
 export type Progress = (done: number, total: number, phase?: 'checking') => void;
@@ -36,33 +42,42 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
 export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
 
 /**
- * Imports a history file: validated whole before anything is sent, then applied in chunks that
- * the background journals, and committed at the end. A failure part-way rolls back what was
- * applied (and the background rolls back an import abandoned mid-way), so the history ends up
- * either with the whole file or as it was.
+ * The options page keeps sending while the background restarts, for minutes if it must (each try
+ * that gets through makes progress: staging and applying are kept); a commit answers within seconds.
+ */
+const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
+
+/**
+ * Imports a history file: validated whole before anything is sent, then sent in chunks that the
+ * background parks apart from the history, then committed. Until the commit the history is
+ * untouched (an import abandoned before it changes nothing); once committed, the background
+ * completes it even if this page is closed. Lost messages are sent again: both steps are idempotent.
  */
 export async function importHistory(send: Caller, file: Blob, progress: Progress, check: ImportChecker = checkInWorker): Promise<ImportResult> {
   const validation = await check(file, (done, total) => progress(done, total, 'checking'));
   if (!validation.ok) return { state: 'invalid', error: validation.error };
   const { digest } = validation;
-  if ((await send('options:importCheck', { digest })).alreadyImported) return { state: 'already-imported' };
+  if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) return { state: 'already-imported' };
 
   const { pages } = validation;
   const importId = crypto.randomUUID();
-  const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
+  const chunks = Math.ceil(pages.length / IMPORT_CHUNK);
+  // One bar for both halves: sending the chunks, then the background applying them.
+  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * IMPORT_CHUNK, pages.length)) / 2), pages.length);
+  report(0, 0);
   try {
-    progress(0, pages.length);
-    for (let i = 0; i < pages.length; i += CHUNK) {
-      const part = await send('options:importChunk', { importId, pages: pages.slice(i, i + CHUNK) });
-      outcome.added += part.added;
-      outcome.merged += part.merged;
-      outcome.unchanged += part.unchanged;
-      progress(Math.min(i + CHUNK, pages.length), pages.length);
+    for (let seq = 0; seq < chunks; seq++) {
+      const part = pages.slice(seq * IMPORT_CHUNK, (seq + 1) * IMPORT_CHUNK);
+      await deliver(() => send('options:importChunk', { importId, seq, pages: part }), RELIABLY);
+      report(Math.min((seq + 1) * IMPORT_CHUNK, pages.length), 0);
     }
-    await send('options:importCommit', { importId, digest, pages: pages.length });
-    return { state: 'imported', outcome, pages: pages.length };
   } catch (e) {
     await send('options:importRollback', { importId }).catch(() => undefined);
     throw e;
+  }
+  for (;;) {
+    const step = await deliver(() => send('options:importCommit', { importId, digest, chunks, pages: pages.length }), RELIABLY);
+    report(pages.length, step.applied);
+    if (step.done) return { state: 'imported', outcome: step.outcome, pages: pages.length };
   }
 }

@@ -3,7 +3,7 @@
 import type { IDBPDatabase } from 'idb';
 import { blocksOf, fromHex, hammingHalves, probeKeys, siteOf } from '../core';
 import { asStorageError } from './errors';
-import { mergePage } from './merge';
+import { ImportStore } from './import-store';
 import { BLOCK_INDEXES, type DejaReadDB, type PageRecord } from './schema';
 
 /** What the background knows about a page when the reader visits it. */
@@ -17,7 +17,12 @@ export interface Visit {
   sketch?: string;
   textLength: number;
   lang: string;
+  /** Names this visit: recording it again changes nothing. */
+  visitId?: string;
 }
+
+/** How many visit ids a record remembers: enough for the tabs that may retry at once. */
+const KEPT_VISIT_IDS = 16;
 
 export interface SimilarPage extends PageRecord {
   distance: number;
@@ -36,23 +41,32 @@ export interface FindOptions {
 /** Where a page of the listing by date starts: after this (lastSeen, url). */
 export type ListCursor = [number, string];
 
-export interface ImportOutcome {
-  added: number;
-  merged: number;
-  unchanged: number;
-}
-
 export class PageRepository {
-  constructor(private readonly db: IDBPDatabase<DejaReadDB>) {}
+  /** Imports of history files, staged and applied all or nothing. */
+  readonly imports: ImportStore;
 
-  /** Inserts the page or updates its record: one more visit, `lastSeen` now, `firstSeen` kept. */
-  async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord }> {
+  constructor(private readonly db: IDBPDatabase<DejaReadDB>) {
+    this.imports = new ImportStore(db);
+  }
+
+  /**
+   * Inserts the page or updates its record: one more visit, `lastSeen` now, `firstSeen` kept. A
+   * visit whose id the record already holds was recorded before (sent again): nothing changes.
+   */
+  async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
     try {
       const tx = this.db.transaction('pages', 'readwrite');
       const previous = await tx.store.get(visit.url);
+      if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) {
+        await tx.done;
+        return { record: previous, previous, repeated: true };
+      }
       const [b0, b1, b2, b3] = blocksOf(visit.fp);
+      const { visitId, ...page } = visit;
+      const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
       const record: PageRecord = {
-        ...visit,
+        ...page,
+        ...(visitIds ? { visitIds } : {}),
         canonicalUrl: visit.canonicalUrl ?? visit.url,
         site: siteOf(visit.url),
         b0,
@@ -138,10 +152,11 @@ export class PageRepository {
     return n;
   }
 
-  /** Forgets everything: pages, feedback and the record of past imports. */
+  /** Forgets everything: pages, feedback, past imports and any import under way. */
   async clear(): Promise<void> {
-    const tx = this.db.transaction(['pages', 'dismissals', 'imports', 'journal'], 'readwrite');
-    await Promise.all([tx.objectStore('pages').clear(), tx.objectStore('dismissals').clear(), tx.objectStore('imports').clear(), tx.objectStore('journal').clear(), tx.done]);
+    const stores = ['pages', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
+    const tx = this.db.transaction(stores, 'readwrite');
+    await Promise.all([...stores.map((name) => tx.objectStore(name).clear()), tx.done]);
   }
 
   count(): Promise<number> {
@@ -193,84 +208,4 @@ export class PageRepository {
   wasImported(digest: string): Promise<boolean> {
     return this.db.count('imports', digest).then((n) => n > 0);
   }
-
-  /**
-   * Applies one chunk of an import in one transaction: each record merged into the history by URL
-   * (earliest firstSeen, latest lastSeen, visits added), and what it replaced journaled, so the
-   * whole import can still be rolled back until it is committed. All reads are issued at once and
-   * all writes after them: the transaction never waits between records.
-   */
-  async applyImportChunk(importId: string, incoming: PageRecord[], now: number): Promise<ImportOutcome> {
-    const outcome: ImportOutcome = { added: 0, merged: 0, unchanged: 0 };
-    try {
-      const tx = this.db.transaction(['pages', 'journal'], 'readwrite');
-      const pages = tx.objectStore('pages');
-      const journal = tx.objectStore('journal');
-      const existing = await Promise.all(incoming.map((p) => pages.get(p.url)));
-      const writes: Array<Promise<unknown>> = [];
-      const entry = { importId, first: incoming[0]?.url ?? '', added: [] as string[], before: [] as PageRecord[], at: now };
-      incoming.forEach((page, i) => {
-        const before = existing[i];
-        const merged = before ? mergePage(before, page) : page;
-        if (merged === before) {
-          outcome.unchanged++;
-          return;
-        }
-        if (before) {
-          outcome.merged++;
-          entry.before.push(before);
-        } else {
-          outcome.added++;
-          entry.added.push(page.url);
-        }
-        writes.push(pages.put(merged));
-      });
-      // One journal record per chunk, not per page: the undo costs one write.
-      if (writes.length) writes.push(journal.put(entry));
-      await Promise.all([...writes, tx.done]);
-      return outcome;
-    } catch (e) {
-      throw asStorageError(e);
-    }
-  }
-
-  /** Makes an applied import permanent: its journal goes, its digest is remembered. */
-  async commitImport(importId: string, digest: string, pages: number, now: number): Promise<void> {
-    const tx = this.db.transaction(['journal', 'imports'], 'readwrite');
-    await Promise.all([tx.objectStore('journal').delete(journalRange(importId)), tx.objectStore('imports').put({ digest, at: now, pages }), tx.done]);
-  }
-
-  /** Undoes an import that will not be committed, restoring every page it changed. */
-  async rollbackImport(importId: string): Promise<number> {
-    const tx = this.db.transaction(['journal', 'pages'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const entries = await tx.objectStore('journal').getAll(journalRange(importId));
-    await Promise.all([
-      ...entries.flatMap((e) => [...e.added.map((url) => pages.delete(url)), ...e.before.map((r) => pages.put(r))]),
-      tx.objectStore('journal').delete(journalRange(importId)),
-      tx.done,
-    ]);
-    return entries.reduce((n, e) => n + e.added.length + e.before.length, 0);
-  }
-
-  /**
-   * Rolls back imports abandoned mid-way — no chunk applied since `before` (the options tab was
-   * closed, the browser crashed) — so no import stays half-applied. Cheap when there is none.
-   */
-  async rollbackStaleImports(before: number): Promise<string[]> {
-    const newest = new Map<string, number>();
-    const tx = this.db.transaction('journal', 'readonly');
-    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
-      const { importId, at } = cursor.value;
-      newest.set(importId, Math.max(newest.get(importId) ?? 0, at));
-    }
-    await tx.done;
-    const stale = [...newest].filter(([, at]) => at < before).map(([id]) => id);
-    for (const id of stale) await this.rollbackImport(id);
-    return stale;
-  }
-}
-
-function journalRange(importId: string): IDBKeyRange {
-  return IDBKeyRange.bound([importId, ''], [importId, '\uffff']);
 }

@@ -3,7 +3,7 @@
 import type { DBSchema } from 'idb';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface PageRecord {
   url: string;
@@ -31,6 +31,8 @@ export interface PageRecord {
   firstSeen: number;
   lastSeen: number;
   visits: number;
+  /** Ids of the latest visits recorded (a few): a visit sent again after its answer was lost is not counted twice. Not exported. */
+  visitIds?: string[];
 }
 
 /** "Not the same": a pair of pages the reader said are different. Key: the two URLs, sorted. */
@@ -47,16 +49,39 @@ export interface ImportRecord {
 }
 
 /**
- * The undo record of one applied chunk of an import: the pages it added, and the pages it
- * replaced as they were before. An import writes its chunks straight into `pages`; committing
- * drops its journal, rolling back replays it. Key: [importId, first URL of the chunk].
+ * One chunk of an import, parked here until the whole file has arrived. Imports never write to
+ * `pages` before they are committed, so an abandoned one leaves the history untouched.
+ * Key: [importId, seq].
  */
-export interface JournalEntry {
+export interface StagedChunk {
   importId: string;
-  first: string;
-  added: string[];
-  before: PageRecord[];
-  /** When the chunk was applied: a journal left for long belongs to an abandoned import. */
+  seq: number;
+  pages: PageRecord[];
+}
+
+/** How many pages an import added, merged into existing records, or left as they were. */
+export interface ImportOutcome {
+  added: number;
+  merged: number;
+  unchanged: number;
+}
+
+/**
+ * The state of one import. `staging`: chunks are arriving (the history is untouched); `applying`:
+ * committed, its chunks are merged into `pages` one transaction each, each chunk deleted in the
+ * same transaction that applies it, so a killed background resumes exactly where it stopped and
+ * no chunk counts twice; `done`: kept a while so a repeated commit gets the same answer.
+ */
+export interface ImportRun {
+  importId: string;
+  state: 'staging' | 'applying' | 'done';
+  digest?: string;
+  /** Chunks the commit expects, and how many are applied so far. */
+  chunks: number;
+  applied: number;
+  pages: number;
+  outcome: ImportOutcome;
+  /** When the run last changed: a `staging` run left alone for long was abandoned. */
   at: number;
 }
 
@@ -71,5 +96,6 @@ export interface DejaReadDB extends DBSchema {
   };
   dismissals: { key: [string, string]; value: Dismissal };
   imports: { key: string; value: ImportRecord };
-  journal: { key: [string, string]; value: JournalEntry };
+  staging: { key: [string, number]; value: StagedChunk };
+  importRuns: { key: string; value: ImportRun };
 }

@@ -2,7 +2,7 @@
 import type { MatchSummary } from '../messaging/protocol';
 import { t } from './i18n';
 
-export function describeMatch(m: MatchSummary): string {
+export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'containment'>): string {
   switch (m.kind) {
     case 'same-text':
       return t('matchSameText');

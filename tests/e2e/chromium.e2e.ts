@@ -268,17 +268,23 @@ describe('Chromium, what the reader sees', () => {
     await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
   });
 
-  it('keeps the notice in a closed shadow root, and remembers "Not the same"', async () => {
+  it('keeps the notice in a closed shadow root, and remembers "Not the same" for the pair it names', async () => {
     await openAndSettle(page, site.url('enB'));
     expect(await noticeShown(page)).toBe(true);
     // The page's own scripts cannot read what else the reader has read.
     expect(await page.evaluate(() => document.querySelector('deja-read-notice')?.shadowRoot)).toBeNull();
     expect(await noticeText(page)).toMatch(/Dismiss.*Not the same/);
+    const before = await toolbarOf(page);
+    expect((await popupFor(before.tabId)).links).toContain(site.url('enA'));
     await clickInNotice(page, 'Not the same');
     expect(await noticeShown(page)).toBe(false);
     await openAndSettle(page, site.url('enB'));
-    expect(await noticeShown(page)).toBe(false);
-    expect((await toolbarOf(page)).text).toBe('✓'); // now only a revisit
+    // The article it names is no longer a match; the other earlier pages still are.
+    const after = await toolbarOf(page);
+    expect(after.text).toBe(String(Number(before.text) - 1));
+    const popup = await popupFor(after.tabId);
+    expect(popup.links).not.toContain(site.url('enA'));
+    expect(popup.links).toHaveLength(Number(before.text) - 1);
   });
 
   it('dismisses the notice, and clears the badge when the tab goes to another page', async () => {
@@ -375,13 +381,13 @@ describe('Chromium, what the reader sees', () => {
     await history.getByRole('searchbox').fill('Tool Libraries');
     await expect.poll(() => history.locator('#summary').innerText()).toMatch(/matching pages/);
     const groups = history.locator('li.page');
-    // The original and its preview are one group: one page, the other listed under it. The copy
-    // on Weekend Digest stands alone: the reader said it is "not the same".
+    // The copy on Weekend Digest (read last) and the preview are one group: one page, the other
+    // listed under it. The original stands alone: the reader said it and the copy are "not the same".
     await expect.poll(() => groups.count()).toBe(2);
     const grouped = groups.filter({ has: history.locator('.copies') });
     expect(await grouped.count()).toBe(1);
     const urls = await grouped.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    expect(urls.sort()).toEqual([site.url('enA'), site.url('enPreviewOfRead')].sort());
+    expect(urls.sort()).toEqual([site.url('enB'), site.url('enPreviewOfRead')].sort());
     const before = await recordedPages();
     await groups.first().getByRole('button', { name: /^Forget/ }).click();
     await expect.poll(() => groups.count()).toBe(1);

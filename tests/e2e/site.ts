@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VECTORS } from '../fixtures/vectors';
 
-interface Article {
+export interface Article {
   lang: string;
   title: string;
   paragraphs: string[];
@@ -108,6 +108,8 @@ export const vectorPath = (name: string) => `/vectors/${name}.html`;
 
 export interface Site {
   url(page: PageName): string;
+  /** The address of a path on the site (for `extra` pages). */
+  at(path: string): string;
   /** URL of the page of a test vector (see tests/fixtures/vectors.ts). */
   vectorUrl(name: string): string;
   title(page: PageName): string;
@@ -120,8 +122,15 @@ export function renderPage(name: PageName): string {
   return page.template(loadArticle(page.article));
 }
 
-export async function startSite(): Promise<Site> {
-  const byPath = new Map<string, string>();
+/** A plain article page, optionally with a script of the page's own (a test's hostile or single-page-app page). */
+export function articlePage(a: Article, script = ''): string {
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)}</title></head>
+<body><main><article><h1>${esc(a.title)}</h1><div id="body">${paras(a)}</div></article></main>${script ? `<script>${script}</script>` : ''}</body></html>`;
+}
+
+/** Serves the fixture pages, and `extra` pages by path. */
+export async function startSite(extra: Record<string, string> = {}): Promise<Site> {
+  const byPath = new Map<string, string>(Object.entries(extra));
   const titles = new Map<PageName, string>();
   for (const name of Object.keys(PAGES) as PageName[]) {
     byPath.set(PAGES[name].path, renderPage(name));
@@ -137,6 +146,7 @@ export async function startSite(): Promise<Site> {
   const { port } = server.address() as AddressInfo;
   return {
     url: (page) => `http://127.0.0.1:${port}${PAGES[page].path}`,
+    at: (path) => `http://127.0.0.1:${port}${path}`,
     vectorUrl: (name) => `http://127.0.0.1:${port}${vectorPath(name)}`,
     title: (page) => titles.get(page) ?? '',
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -10,12 +10,12 @@ const report = (url: string, a = en, title = a.title) => ({ url, title, text: te
 describe('checking and recording a page', () => {
   it('checks a page without recording it; records it once read; flags its copy at another URL', async () => {
     const bg = makeBackground();
-    const first = await bg.handlers['content:pageSeen'](report('https://a.example/story'), fromTab(1));
-    expect(first).toMatchObject({ matches: [], visitedBefore: false, fp: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const first = await bg.handlers['content:pageSeen'](report('https://a.example/story'), fromTab(1, 'https://a.example/story'));
+    expect(first).toEqual({ more: 0, fp: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect((await bg.call('options:stats', {})).pages).toBe(0);
-    expect(await bg.handlers['content:pageRead'](report('https://a.example/story'), fromTab(1))).toEqual({ recorded: true });
+    expect(await bg.handlers['content:pageRead'](report('https://a.example/story'), fromTab(1, 'https://a.example/story'))).toEqual({ recorded: true });
 
-    const copy = await bg.read({ ...report('https://b.example/repost', en, 'Reposted'), text: `${text(en)}\n\nShare this article.` }, fromTab(2));
+    const copy = await bg.read({ ...report('https://b.example/repost', en, 'Reposted'), text: `${text(en)}\n\nShare this article.` }, fromTab(2, 'https://b.example/repost'));
     expect(copy.matches.map((m) => [m.url, m.title, m.kind])).toEqual([['https://a.example/story', en.title, 'near-duplicate']]);
     expect(bg.shown.map(([tab, v]) => [tab, v.matches.length])).toEqual([
       [1, 0],
@@ -53,7 +53,7 @@ describe('checking and recording a page', () => {
   });
 
   it('records pages of private windows only when the reader allows it', async () => {
-    const privateTab = { ...fromTab(3), tab: { ...fromTab(3).tab!, incognito: true } };
+    const privateTab = { ...fromTab(3, 'https://a.example/private'), tab: { ...fromTab(3).tab!, incognito: true } };
     const bg = makeBackground();
     expect(await bg.handlers['content:pageRead'](report('https://a.example/private'), privateTab)).toEqual({ recorded: false });
     const allowed = makeBackground({}, { recordPrivate: true });
@@ -69,6 +69,46 @@ describe('checking and recording a page', () => {
     const stored = await (await bg.repository).get('https://a.example/h');
     expect(stored?.title.startsWith('<img src=x onerror=alert(1)>')).toBe(true);
     expect(stored?.title.length).toBe(500);
+  });
+
+  it('tells the content script only what the notice shows: the closest earlier page and how many more', async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    await bg.read(report('https://b.example/2'));
+    const answer = await bg.handlers['content:pageSeen'](report('https://c.example/3'), fromTab(3, 'https://c.example/3'));
+    expect(Object.keys(answer).sort()).toEqual(['fp', 'match', 'more']);
+    expect(answer.more).toBe(1);
+    expect(Object.keys(answer.match ?? {}).sort()).toEqual(['kind', 'lastSeen', 'resemblance', 'containment', 'title', 'url'].sort());
+    // The toolbar button still gets both.
+    expect(bg.shown.at(-1)?.[1].matches).toHaveLength(2);
+  });
+
+  it("refuses a report for another site than the sender's page, its tab, or from a frame", async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    const hostile = fromTab(5, 'https://evil.example/page');
+    for (const type of ['content:pageSeen', 'content:pageRead'] as const) {
+      await expect(bg.handlers[type](report('https://bank.example/account/statement'), hostile)).rejects.toThrow(/another site/);
+      await expect(bg.handlers[type](report('https://a.example/1'), hostile)).rejects.toThrow(/another site/);
+    }
+    const lyingTab = { ...fromTab(5, 'https://bank.example/x'), tab: { ...fromTab(5).tab!, url: 'https://evil.example/page' } };
+    await expect(bg.handlers['content:pageRead'](report('https://bank.example/x'), lyingTab)).rejects.toThrow(/tab/);
+    await expect(bg.handlers['content:pageRead'](report('https://a.example/1'), { ...fromTab(5, 'https://a.example/1'), frameId: 3 })).rejects.toThrow(/frame/);
+    const repo = await bg.repository;
+    expect(await repo.count()).toBe(1);
+    expect(await repo.get('https://a.example/1')).toMatchObject({ visits: 1 });
+    // A single-page app that changed its path is still its own site.
+    expect(await bg.handlers['content:pageRead'](report('https://a.example/2'), fromTab(5, 'https://a.example/1'))).toEqual({ recorded: true });
+  });
+
+  it('counts a visit sent again (its answer lost) once, and two visits twice', async () => {
+    const bg = makeBackground();
+    const sender = fromTab(1, 'https://a.example/1');
+    const visit = { ...report('https://a.example/1'), visitId: 'visit-0001-aaaa' };
+    for (let i = 0; i < 3; i++) expect(await bg.handlers['content:pageRead'](visit, sender)).toEqual({ recorded: true });
+    await bg.handlers['content:pageRead']({ ...visit, visitId: 'visit-0002-bbbb' }, sender);
+    await bg.handlers['content:pageRead']({ ...visit, visitId: 'visit-0001-aaaa' }, sender);
+    expect(await (await bg.repository).get('https://a.example/1')).toMatchObject({ visits: 2 });
   });
 
   it('remembers "not the same" for the page the message comes from', async () => {

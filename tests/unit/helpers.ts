@@ -29,16 +29,20 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   // Messages go through JSON as they would between contexts.
   const call: Caller = async (type, req) => JSON.parse(JSON.stringify(await handlers[type](JSON.parse(JSON.stringify(req)) as never, page)));
   /** What a content script does for a page the reader stays on: check it, then record the visit. */
-  const read = async (report: PageReport, sender: Runtime.MessageSender = fromTab(1)): Promise<PageVerdict> => {
-    const verdict = await handlers['content:pageSeen'](report, sender);
+  /** Returns the whole verdict, as the toolbar button gets it (the content script gets only what the notice shows). */
+  const read = async (report: PageReport, sender: Runtime.MessageSender = fromTab(1, report.url)): Promise<PageVerdict> => {
+    const before = shown.length;
+    await handlers['content:pageSeen'](report, sender);
     await handlers['content:pageRead'](report, sender);
-    return verdict;
+    return shown[before][1];
   };
   return { handlers, call, read, shown, repository, clock };
 }
 
-export const fromTab = (id: number): Runtime.MessageSender => ({
+/** A content script's sender, in the top frame of a tab showing `url`. */
+export const fromTab = (id: number, url = 'https://site.example/'): Runtime.MessageSender => ({
   id: 'ext',
-  url: 'https://site.example/',
+  url,
+  frameId: 0,
   tab: { id, index: 0, highlighted: false, active: true, pinned: false, incognito: false },
 });

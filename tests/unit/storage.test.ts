@@ -1,6 +1,6 @@
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { DB_NAME, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
+import { ABANDONED_STAGING_MS, DB_NAME, ImportIncompleteError, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
 import { StorageFullError } from '../../src/storage/errors';
 
 const visit = (url: string, fp: string, title = url): Visit => ({ url, title, fp, algo: 'dr1', textLength: 500, lang: 'en' });
@@ -158,16 +158,25 @@ describe('PageRepository: imports', () => {
     visits,
   });
 
+  /** Stages `chunks` and commits them to the end, as the options page does. */
+  async function importAll(r: PageRepository, importId: string, chunks: PageRecord[][], now: number, digest = 'a'.repeat(64)) {
+    for (const [seq, pages] of chunks.entries()) await r.imports.stage(importId, seq, pages, now);
+    let step = await r.imports.commit(importId, digest, chunks.length, chunks.flat().length, now, 60_000);
+    while (!step.done) step = await r.imports.commit(importId, digest, chunks.length, chunks.flat().length, now, 60_000);
+    return step;
+  }
+
   it('merges by URL: earliest firstSeen, latest lastSeen, visits added, newest title', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef', 'Old title'), 5000);
-    const outcome = await r.applyImportChunk('import-0001', [page('https://a.example/1', 1000, 9000, 3, 'New title'), page('https://b.example/2', 10, 20, 1)], 10_000);
-    expect(outcome).toEqual({ added: 1, merged: 1, unchanged: 0 });
-    await r.commitImport('import-0001', 'a'.repeat(64), 2, 10_000);
+    const step = await importAll(r, 'import-0001', [[page('https://a.example/1', 1000, 9000, 3, 'New title'), page('https://b.example/2', 10, 20, 1)]], 10_000);
+    expect(step).toEqual({ done: true, applied: 1, chunks: 1, outcome: { added: 1, merged: 1, unchanged: 0 } });
     expect(await r.get('https://a.example/1')).toMatchObject({ firstSeen: 1000, lastSeen: 9000, visits: 4, title: 'New title' });
     expect(await r.wasImported('a'.repeat(64))).toBe(true);
-    // Committed: nothing is left to roll back.
-    expect(await r.rollbackImport('import-0001')).toBe(0);
+    // Committed: it can no longer be dropped, and a repeated commit answers the same without applying twice.
+    expect(await r.imports.discard('import-0001')).toBe(false);
+    expect(await r.imports.commit('import-0001', 'a'.repeat(64), 1, 2, 11_000, 60_000)).toEqual(step);
+    expect(await r.get('https://a.example/1')).toMatchObject({ visits: 4 });
     expect(await r.count()).toBe(2);
   });
 
@@ -175,28 +184,65 @@ describe('PageRepository: imports', () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef'), 5000);
     const own = await r.exportChunk(10);
-    expect(await r.applyImportChunk('import-0002', own, 6000)).toEqual({ added: 0, merged: 0, unchanged: 1 });
-    await r.commitImport('import-0002', 'b'.repeat(64), 1, 6000);
+    expect((await importAll(r, 'import-0002', [own], 6000, 'b'.repeat(64))).outcome).toEqual({ added: 0, merged: 0, unchanged: 1 });
     expect(await r.exportChunk(10)).toEqual(own);
   });
 
-  it('rolls back an import that failed part-way: added pages go, merged pages return to what they were', async () => {
+  it('leaves the history untouched until the commit, and drops an abandoned import', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef', 'Mine'), 5000);
     const before = await r.exportChunk(10);
-    await r.applyImportChunk('import-0003', [page('https://a.example/1', 10, 9000, 5, 'Theirs'), page('https://b.example/2', 10, 20, 1)], 7000);
-    await r.applyImportChunk('import-0003', [page('https://c.example/3', 10, 20, 1)], 7001);
-    expect(await r.count()).toBe(3);
-    expect(await r.rollbackImport('import-0003')).toBe(3);
+    await r.imports.stage('import-0003', 0, [page('https://a.example/1', 10, 9000, 5, 'Theirs'), page('https://b.example/2', 10, 20, 1)], 7000);
+    await r.imports.stage('import-0003', 1, [page('https://c.example/3', 10, 20, 1)], 7001);
     expect(await r.exportChunk(10)).toEqual(before);
+    // The options tab was closed: a background starting soon after keeps the staging (the page may be
+    // mid-import), one starting later drops it. The history is as it was either way.
+    expect(await r.imports.recover(7001 + 60_000)).toEqual({ resumed: [], dropped: [] });
+    expect(await r.imports.recover(7001 + ABANDONED_STAGING_MS + 1)).toEqual({ resumed: [], dropped: ['import-0003'] });
+    expect(await r.exportChunk(10)).toEqual(before);
+    await expect(r.imports.commit('import-0003', 'c'.repeat(64), 2, 3, 8000, 60_000)).rejects.toThrow(ImportIncompleteError);
+    expect(await r.wasImported('c'.repeat(64))).toBe(false);
   });
 
-  it('undoes only imports abandoned long enough ago', async () => {
+  it('refuses to commit an import with a chunk missing, and changes nothing', async () => {
     const r = await repo();
-    await r.applyImportChunk('import-old1', [page('https://b.example/2', 10, 20, 1)], 1000);
-    await r.applyImportChunk('import-new1', [page('https://c.example/3', 10, 20, 1)], 9000);
-    expect(await r.rollbackStaleImports(5000)).toEqual(['import-old1']);
-    expect((await r.exportChunk(10)).map((p) => p.url)).toEqual(['https://c.example/3']);
+    await r.imports.stage('import-0004', 0, [page('https://b.example/2', 10, 20, 1)], 7000);
+    await r.imports.stage('import-0004', 2, [page('https://c.example/3', 10, 20, 1)], 7000);
+    await expect(r.imports.commit('import-0004', 'd'.repeat(64), 3, 3, 7000, 60_000)).rejects.toThrow(/2 of the 3 parts/);
+    expect(await r.count()).toBe(0);
+  });
+
+  it('completes a committed import cut short, without undoing or double-counting the visits made meanwhile', async () => {
+    const r = await repo();
+    await r.recordVisit(visit('https://old.example/1', '0123456789abcdef'), 1000);
+    const chunks = Array.from({ length: 4 }, (_, c) => Array.from({ length: 50 }, (_, i) => page(`https://imp.example/${c}/${i}`, 10, 20, 1)));
+    chunks[3].push(page('https://old.example/1', 10, 500, 2));
+    for (const [seq, pages] of chunks.entries()) await r.imports.stage('import-0005', seq, pages, 2000);
+    // The commit applies one chunk, then the background is stopped (a zero budget: it answers after one).
+    const first = await r.imports.commit('import-0005', 'e'.repeat(64), 4, 201, 2000, 0);
+    expect(first).toMatchObject({ done: false, applied: 1 });
+    // The reader goes on reading: a page of the import already applied, and the older page.
+    await r.recordVisit(visit('https://imp.example/0/7', '0123456789abcdef'), 3000);
+    await r.recordVisit(visit('https://old.example/1', '0123456789abcdef'), 3001);
+    // The background starts again, long after: the import is completed, not undone.
+    expect(await r.imports.recover(3000 + 3600_000)).toEqual({ resumed: ['import-0005'], dropped: [] });
+    expect(await r.count()).toBe(201);
+    expect(await r.get('https://imp.example/0/7')).toMatchObject({ visits: 2, lastSeen: 3000 });
+    expect(await r.get('https://old.example/1')).toMatchObject({ visits: 4, firstSeen: 10, lastSeen: 3001 });
+    // The options page retries its commit: same answer, nothing applied twice.
+    expect(await r.imports.commit('import-0005', 'e'.repeat(64), 4, 201, 4000, 60_000)).toMatchObject({ done: true, applied: 4, outcome: { added: 200, merged: 1 } });
+    expect(await r.get('https://old.example/1')).toMatchObject({ visits: 4 });
+    expect(await r.wasImported('e'.repeat(64))).toBe(true);
+  });
+
+  it('applies each staged chunk exactly once when the commit and a restarted background race', async () => {
+    const r = await repo();
+    const chunks = Array.from({ length: 6 }, (_, c) => [page(`https://x.example/${c}`, 10, 20, 1), page('https://x.example/shared', 10, 20 + c, 1)]);
+    for (const [seq, pages] of chunks.entries()) await r.imports.stage('import-0006', seq, pages, 2000);
+    await r.imports.commit('import-0006', 'f'.repeat(64), 6, 12, 2000, 0);
+    await Promise.all([r.imports.recover(2001), r.imports.commit('import-0006', 'f'.repeat(64), 6, 12, 2001, 60_000), r.imports.recover(2002)]);
+    expect(await r.get('https://x.example/shared')).toMatchObject({ visits: 6 });
+    expect(await r.count()).toBe(7);
   });
 });
 
@@ -239,5 +285,39 @@ describe('schema upgrades', () => {
     expect((await r.findByCanonicalUrl('https://b.example/2')).length).toBe(1);
     expect(await r.forgetSite('a.example')).toBe(1);
     expect((await r.findSimilar(old.fp, { algo: 'dr1', maxDistance: 3 })).map((p) => p.url)).toEqual(['https://b.example/2']);
+  });
+
+  it('opens a version 2 database: pages intact, a half-applied import undone except where the reader visited since', async () => {
+    // Version 2 as released: pages with seven indexes, and the import journal.
+    const v2 = await openDB(DB_NAME, 2, {
+      upgrade(db) {
+        const pages = db.createObjectStore('pages', { keyPath: 'url' });
+        for (const name of ['b0', 'b1', 'b2', 'b3', 'lastSeen', 'canonicalUrl', 'textHash']) pages.createIndex(name, name);
+        db.createObjectStore('dismissals', { keyPath: 'pair' });
+        db.createObjectStore('imports', { keyPath: 'digest' });
+        db.createObjectStore('journal', { keyPath: ['importId', 'first'] });
+      },
+    });
+    const rec = (url: string, lastSeen: number, visits: number, title = 'T') => ({ url, canonicalUrl: url, site: new URL(url).hostname, title, fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 400, lang: 'en', firstSeen: 1, lastSeen, visits });
+    // Mine before the import; an import chunk at t=5000 added two pages and merged into two of mine.
+    await v2.put('pages', rec('https://mine.example/kept', 100, 1));
+    await v2.put('pages', rec('https://mine.example/merged', 4000, 6, 'Theirs'));
+    await v2.put('pages', rec('https://mine.example/visited-since', 9000, 7));
+    await v2.put('pages', rec('https://imp.example/a', 300, 2));
+    await v2.put('pages', rec('https://imp.example/visited-since', 9500, 3));
+    await v2.put('journal', { importId: 'old-import', first: 'https://imp.example/a', added: ['https://imp.example/a', 'https://imp.example/visited-since'], before: [rec('https://mine.example/merged', 200, 1, 'Mine'), rec('https://mine.example/visited-since', 200, 1)], at: 5000 });
+    await v2.put('imports', { digest: '0'.repeat(64), at: 1, pages: 9 });
+    v2.close();
+
+    const db = await openDejaReadDB();
+    expect(db.objectStoreNames.contains('journal' as never)).toBe(false);
+    const r = new PageRepository(db);
+    expect((await r.exportChunk(10)).map((p) => [p.url, p.visits, p.title])).toEqual([
+      ['https://imp.example/visited-since', 3, 'T'],
+      ['https://mine.example/kept', 1, 'T'],
+      ['https://mine.example/merged', 1, 'Mine'],
+      ['https://mine.example/visited-since', 7, 'T'],
+    ]);
+    expect(await r.wasImported('0'.repeat(64))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // Export, clear and import through the background's messages, as the options page does it.
 import { describe, expect, it } from 'vitest';
+import { DeliveryError } from '../../src/messaging/retry';
 import { exportHistory, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
 import { checkImportFile } from '../../src/options/import-check';
 import { parseCsv } from '../../src/storage';
@@ -65,22 +66,43 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
-  it('rolls back what was applied when an import fails part-way', async () => {
+  it('leaves the history as it was when the commit never arrives', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const other = makeBackground();
     await other.read({ url: 'https://mine.example/1', title: 'Mine', text: article('en-bridges'), lang: 'en' });
     const before = await history(other);
-    // The commit never arrives: the tab was closed, the connection lost.
-    const failing: typeof other.call = (type, req) => (type === 'options:importCommit' ? Promise.reject(new Error('connection lost')) : other.call(type, req));
-    await expect(importHistory(failing, blob, () => undefined)).rejects.toThrow('connection lost');
+    // The background refuses the commit for good (an error that is not a lost delivery).
+    const failing: typeof other.call = (type, req) => (type === 'options:importCommit' ? Promise.reject(new Error('disk on fire')) : other.call(type, req));
+    await expect(importHistory(failing, blob, () => undefined)).rejects.toThrow('disk on fire');
     expect(await history(other)).toEqual(before);
+  });
+
+  it('imports the whole file, once, while the background keeps losing messages and answers', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const other = makeBackground();
+    await other.read({ url: 'https://mine.example/1', title: 'Mine', text: article('en-bridges'), lang: 'en' });
+    let n = 0;
+    // Every other message is lost: half of them before the background acts, half after (the answer is lost).
+    const flaky: typeof other.call = async (type, req) => {
+      n++;
+      if (n % 4 === 1) throw new DeliveryError('Could not establish connection. Receiving end does not exist.');
+      const answer = await other.call(type, req);
+      if (n % 4 === 3) throw new DeliveryError('The message port closed before a response was received.');
+      return answer;
+    };
+    const result = await importHistory(flaky, blob, () => undefined);
+    expect(result).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
+    const after = await history(other);
+    expect(after).toHaveLength(5);
+    expect(after.every((p) => p.visits === 1)).toBe(true);
   });
 
   it('refuses a forged chunk at the background, whatever the page sent', async () => {
     const bg = makeBackground();
-    await expect(bg.call('options:importChunk', { importId: 'import-0001', pages: [{ url: 'javascript:alert(1)' }] as never })).rejects.toThrow(/url/);
-    await expect(bg.call('options:importCommit', { importId: '../../etc', digest: 'x', pages: 1 })).rejects.toThrow();
+    await expect(bg.call('options:importChunk', { importId: 'import-0001', seq: 0, pages: [{ url: 'javascript:alert(1)' }] as never })).rejects.toThrow(/url/);
+    await expect(bg.call('options:importCommit', { importId: '../../etc', digest: 'x', chunks: 1, pages: 1 })).rejects.toThrow();
     expect((await bg.call('options:stats', {})).pages).toBe(0);
   });
 
@@ -102,7 +124,7 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
-  it('shows progress while checking the file, then while sending it', async () => {
+  it('shows progress while checking the file, then while sending it and while the background applies it', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const calls: Array<[number, number, string | undefined]> = [];
@@ -111,6 +133,7 @@ describe('export and import through the background', () => {
       [0, 4, 'checking'],
       [4, 4, 'checking'],
       [0, 4, undefined],
+      [2, 4, undefined],
       [4, 4, undefined],
     ]);
   });

@@ -1,0 +1,159 @@
+// Imports of a history file, all or nothing. Chunks are staged apart from the history; the commit
+// marks the import as applying and then merges one staged chunk per transaction, deleting the chunk
+// in the same transaction. So an import ends with the whole file or as it was: an import that was
+// never committed has not touched `pages`, and a committed one is rolled forward, exactly once per
+// chunk, by whoever gets there (the commit message, or the background when it next starts). Nothing
+// is ever rolled back, so no visit made while an import runs can be undone by it.
+import type { IDBPDatabase } from 'idb';
+import { asStorageError } from './errors';
+import { mergePage } from './merge';
+import type { DejaReadDB, ImportOutcome, ImportRun, PageRecord } from './schema';
+
+/** A staging run with no chunk for this long was abandoned (its tab closed, the browser crashed). */
+export const ABANDONED_STAGING_MS = 10 * 60_000;
+/** A finished run is remembered this long, so a commit repeated after a lost answer gets the same answer. */
+const DONE_KEPT_MS = 24 * 3600_000;
+
+export class ImportIncompleteError extends Error {
+  override name = 'ImportIncompleteError';
+}
+
+export interface CommitProgress {
+  done: boolean;
+  applied: number;
+  chunks: number;
+  outcome: ImportOutcome;
+}
+
+const chunkRange = (importId: string) => IDBKeyRange.bound([importId, 0], [importId, Number.MAX_SAFE_INTEGER]);
+const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome });
+
+export class ImportStore {
+  constructor(private readonly db: IDBPDatabase<DejaReadDB>) {}
+
+  /** Parks one chunk (idempotent: the same `seq` again replaces it). The history is not touched. */
+  async stage(importId: string, seq: number, pages: PageRecord[], now: number): Promise<void> {
+    try {
+      const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
+      const runs = tx.objectStore('importRuns');
+      const run = await runs.get(importId);
+      if (run && run.state !== 'staging') throw new ImportIncompleteError('this import is already being applied');
+      await Promise.all([
+        tx.objectStore('staging').put({ importId, seq, pages }),
+        runs.put(run ? { ...run, at: now } : { importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now }),
+        tx.done,
+      ]);
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
+
+  /**
+   * Commits an import whose `chunks` chunks (0 … chunks-1) are all staged, then applies chunks until
+   * `budgetMs` has passed (one at least); call again until `done`. Calling it for an import already committed
+   * resumes it (or answers how it ended), so a commit lost with a stopped background can be retried.
+   */
+  async commit(importId: string, digest: string, chunks: number, pages: number, now: number, budgetMs: number, clock: () => number = Date.now): Promise<CommitProgress> {
+    let run = await this.begin(importId, digest, chunks, pages, now);
+    const start = clock();
+    // At least one chunk per call, so every call makes progress.
+    if (run.state === 'applying') run = await this.applyNext(importId, now);
+    while (run.state === 'applying' && clock() - start < budgetMs) run = await this.applyNext(importId, now);
+    return progressOf(run);
+  }
+
+  private async begin(importId: string, digest: string, chunks: number, pages: number, now: number): Promise<ImportRun> {
+    const tx = this.db.transaction(['staging', 'importRuns', 'imports'], 'readwrite');
+    const runs = tx.objectStore('importRuns');
+    const run = await runs.get(importId);
+    if (run && run.state !== 'staging') {
+      await tx.done;
+      return run;
+    }
+    const keys = await tx.objectStore('staging').getAllKeys(chunkRange(importId));
+    const complete = keys.length === chunks && keys.every(([, seq], i) => seq === i);
+    if (!run || !complete) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new ImportIncompleteError(`the background holds ${keys.length} of the ${chunks} parts of this import; nothing was changed, please import the file again`);
+    }
+    const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now };
+    // The digest is remembered now: the import will complete, so the same file again changes nothing.
+    await Promise.all([runs.put(applying), tx.objectStore('imports').put({ digest, at: now, pages }), tx.done]);
+    return applying;
+  }
+
+  /** Applies the next staged chunk of an applying import, and deletes it, in one transaction. */
+  private async applyNext(importId: string, now: number): Promise<ImportRun> {
+    try {
+      const tx = this.db.transaction(['staging', 'importRuns', 'pages'], 'readwrite');
+      const runs = tx.objectStore('importRuns');
+      const [run, cursor] = await Promise.all([runs.get(importId), tx.objectStore('staging').openCursor(chunkRange(importId))]);
+      if (!run || run.state !== 'applying') {
+        await tx.done;
+        // Cleared meanwhile ("clear history"): there is nothing left to apply.
+        return run ?? { importId, state: 'done', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now };
+      }
+      if (!cursor) {
+        const done: ImportRun = { ...run, state: 'done', at: now };
+        await Promise.all([runs.put(done), tx.done]);
+        return done;
+      }
+      const pages = tx.objectStore('pages');
+      const incoming = cursor.value.pages;
+      const existing = await Promise.all(incoming.map((p) => pages.get(p.url)));
+      const outcome = { ...run.outcome };
+      const writes: Array<Promise<unknown>> = [];
+      incoming.forEach((page, i) => {
+        const before = existing[i];
+        const merged = before ? mergePage(before, page) : page;
+        if (merged === before) outcome.unchanged++;
+        else {
+          if (before) outcome.merged++;
+          else outcome.added++;
+          writes.push(pages.put(merged));
+        }
+      });
+      const next: ImportRun = { ...run, applied: run.applied + 1, outcome, at: now };
+      await Promise.all([...writes, cursor.delete(), runs.put(next), tx.done]);
+      return next;
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
+
+  /** Drops an import that will not be committed. One already committed goes on: that is refused. */
+  async discard(importId: string): Promise<boolean> {
+    const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
+    const runs = tx.objectStore('importRuns');
+    const run = await runs.get(importId);
+    if (run && run.state !== 'staging') {
+      await tx.done;
+      return false;
+    }
+    await Promise.all([tx.objectStore('staging').delete(chunkRange(importId)), runs.delete(importId), tx.done]);
+    return true;
+  }
+
+  /**
+   * Run whenever the background starts: finishes every committed import, drops staging left by
+   * abandoned ones (harmless to the history, but it takes disk space), forgets old finished runs.
+   * `keepAlive` is called between chunks, so a browser that stops idle workers keeps this one.
+   */
+  async recover(now: number, keepAlive: () => unknown = () => undefined): Promise<{ resumed: string[]; dropped: string[] }> {
+    const runs = await this.db.getAll('importRuns');
+    const resumed: string[] = [];
+    const dropped: string[] = [];
+    for (const run of runs) {
+      if (run.state === 'applying') {
+        resumed.push(run.importId);
+        for (let r = run; r.state === 'applying'; r = await this.applyNext(run.importId, now)) keepAlive();
+      } else if (run.state === 'staging' && run.at < now - ABANDONED_STAGING_MS) {
+        if (await this.discard(run.importId)) dropped.push(run.importId);
+      } else if (run.state === 'done' && run.at < now - DONE_KEPT_MS) {
+        await this.db.delete('importRuns', run.importId);
+      }
+    }
+    return { resumed, dropped };
+  }
+}
