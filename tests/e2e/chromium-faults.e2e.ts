@@ -180,7 +180,8 @@ describe('Chromium, in-page navigation', () => {
     await page.goto(site.at(SCRIPTED.spa));
     await sleep(8000);
     const records = [...(await history()).keys()].filter((u) => u.startsWith(site.at(SCRIPTED.spa)));
-    expect(records).toEqual([site.at(SCRIPTED.spa)]);
+    // One record, under the address the page had when it was checked (the first or an early ?view=N).
+    expect(records).toHaveLength(1);
     // Nothing on the page says it was read before: it is not a copy of itself.
     expect(await page.evaluate(() => document.querySelector('deja-read-notice'))).toBeNull();
     await page.close();

@@ -264,7 +264,8 @@ describe('Firefox, in-page navigation and a hostile page', () => {
     const page = await browser.newPage();
     await page.goto(site.at(SCRIPTED.spa));
     await new Promise((r) => setTimeout(r, 8000));
-    expect((await recordedUrls()).filter((u) => u.startsWith(site.at(SCRIPTED.spa)))).toEqual([site.at(SCRIPTED.spa)]);
+    // One record, under the address the page had when it was checked (the first or an early ?view=N).
+    expect((await recordedUrls()).filter((u) => u.startsWith(site.at(SCRIPTED.spa)))).toHaveLength(1);
     await page.close();
   });
 
