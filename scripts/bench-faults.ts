@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:faults -- [--tabs N] [--visits V] [--gap S] [--kill-every MS] [--json] [--no-build]
+// npm run bench:faults -- [--tabs N] [--visits V] [--gap S] [--kill-every MS] [--dist DIR] [--json] [--no-build]
 // Visits lost or counted twice when the background is stopped while tabs record: the built
 // extension in real Chromium, N tabs each reading V pages in turn (one every S seconds), the
 // service worker stopped every MS milliseconds (CDP ServiceWorker.stopAllWorkers) until the last
@@ -19,6 +19,8 @@ interface Options {
   killEveryMs: number;
   json: boolean;
   build: boolean;
+  /** Another build of the extension (for example an older one, to compare). */
+  dist?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -34,6 +36,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--visits') opts.visits = num(a, argv[++i], 1, 50);
     else if (a === '--gap') opts.gapSeconds = num(a, argv[++i], 0.5, 60);
     else if (a === '--kill-every') opts.killEveryMs = num(a, argv[++i], 100, 60_000);
+    else if (a === '--dist') opts.dist = argv[++i];
     else if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
     else throw new Error(`unknown argument ${JSON.stringify(a)}`);
@@ -46,11 +49,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const root = new URL('../', import.meta.url).pathname;
-  if (opts.build) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  if (opts.build && !opts.dist) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   const log = (s: string) => (opts.json ? process.stderr : process.stdout).write(`${s}\n`);
   const site = await startSite();
   const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-faults-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs(join(root, 'dist', 'chrome')) });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs(opts.dist ?? join(root, 'dist', 'chrome')) });
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const extensionId = new URL(worker.url()).host;
