@@ -1,0 +1,48 @@
+// Extraction without holding the page's thread: a copy of the page is written out in slices and
+// sent in pieces to the background, which parses it and runs Readability away from the page (in
+// Chrome's offscreen document, or in Firefox's event page). See docs/extraction.md.
+import browser from 'webextension-polyfill';
+import { EXTRACT_PORT, type ExtractPortMessage, type ExtractPortReply } from '../messaging/protocol';
+import type { Extraction } from './extract';
+import { pageSlicer, pieces, snapshotDocument, type Slicer } from './snapshot';
+
+export async function extractOffPage(doc: Document, minWords: number): Promise<Extraction> {
+  const slicer = pageSlicer();
+  const snapshot = await snapshotDocument(doc, minWords, slicer);
+  if (!snapshot.ok) return snapshot;
+  return sendForExtraction(snapshot.chunks, minWords, slicer);
+}
+
+async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<Extraction> {
+  const port = browser.runtime.connect({ name: EXTRACT_PORT });
+  let closed = false;
+  const answer = new Promise<Extraction>((resolve) => {
+    port.onMessage.addListener((message: unknown) => {
+      const reply = message as ExtractPortReply;
+      resolve('ok' in reply ? reply.ok : { ok: false, reason: `extraction failed: ${reply.error.message}` });
+      port.disconnect();
+    });
+    port.onDisconnect.addListener(() => {
+      closed = true;
+      resolve({ ok: false, reason: 'extraction stopped' });
+    });
+  });
+  const post = (m: ExtractPortMessage) => port.postMessage(m);
+  try {
+    for (const piece of pieces(chunks)) {
+      if (closed) break;
+      post({ piece });
+      // One piece per slice at most: sending is the costly part.
+      await slicer.pause();
+    }
+    if (!closed) post({ end: true, minWords });
+  } catch (e) {
+    port.disconnect();
+    return { ok: false, reason: `extraction failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const extraction = await answer;
+  // Reading the answer (the article's text) was this task's work: whatever the caller sends next
+  // runs in a task of its own.
+  await slicer.pause();
+  return extraction;
+}
