@@ -4,7 +4,7 @@
 // it hands the copy to an offscreen document (src/offscreen/), created when first needed.
 import type { Runtime } from 'webextension-polyfill';
 import { extractFromHtml, type Extraction } from '../content/extract';
-import { MAX_HTML_CHARS } from '../content/snapshot';
+import { MAX_HTML_CHARS, pieces as inPieces } from '../content/snapshot';
 import { EXTRACT_PORT, type ExtractPortReply, type ExtractRequest } from '../messaging/protocol';
 import { senderKind } from '../messaging/router';
 import { extractInOffscreen } from './offscreen-client';
@@ -29,7 +29,8 @@ export function forThePage(extraction: Extraction): Extraction {
 }
 
 /**
- * Serves one extraction port: gathers the pieces, extracts, answers once. Only content scripts of
+ * Serves one extraction port: gathers the pieces, extracts, answers (the text in pieces, then the
+ * rest of the article). Only content scripts of
  * this extension may open one; a copy over MAX_HTML_CHARS or a malformed message ends it.
  */
 export function serveExtractPort(port: Runtime.Port, extensionId: string, extensionOrigin: string, extract: (req: ExtractRequest) => Promise<Extraction> = extractAnywhere): void {
@@ -69,7 +70,13 @@ export function serveExtractPort(port: Runtime.Port, extensionId: string, extens
       const html = pieces.join('');
       pieces.length = 0;
       extract({ html, minWords: m.minWords }).then(
-        (extraction) => answer({ ok: forThePage(extraction) }),
+        (extraction) => {
+          const result = forThePage(extraction);
+          if (!result.ok) return answer({ ok: result });
+          // The text in pieces: each is read on the page's thread in a task of its own.
+          for (const textPiece of inPieces([result.article.text])) answer({ textPiece });
+          answer({ ok: { ok: true, article: { ...result.article, text: '' } } });
+        },
         (e: unknown) => answer({ error: { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } }),
       );
     } else fail('malformed extraction message');

@@ -16,10 +16,16 @@ export async function extractOffPage(doc: Document, minWords: number): Promise<E
 async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<Extraction> {
   const port = browser.runtime.connect({ name: EXTRACT_PORT });
   let closed = false;
+  const text: string[] = [];
   const answer = new Promise<Extraction>((resolve) => {
     port.onMessage.addListener((message: unknown) => {
       const reply = message as ExtractPortReply;
-      resolve('ok' in reply ? reply.ok : { ok: false, reason: `extraction failed: ${reply.error.message}` });
+      if ('textPiece' in reply) {
+        text.push(reply.textPiece);
+        return;
+      }
+      if ('ok' in reply) resolve(reply.ok.ok ? { ok: true, article: { ...reply.ok.article, text: text.join('') } } : reply.ok);
+      else resolve({ ok: false, reason: `extraction failed: ${reply.error.message}` });
       port.disconnect();
     });
     port.onDisconnect.addListener(() => {

@@ -112,7 +112,8 @@ export interface Protocol {
  */
 export const EXTRACT_PORT = 'content:extract';
 export type ExtractPortMessage = { piece: string } | { end: true; minWords: number };
-export type ExtractPortReply = Reply<Extraction>;
+/** The article's text comes first, in pieces as the copy went; then the article with `text: ''`, or the error. */
+export type ExtractPortReply = { textPiece: string } | Reply<Extraction>;
 
 /** A page's HTML (see src/content/snapshot.ts) and the least words that make an article. */
 export interface ExtractRequest {

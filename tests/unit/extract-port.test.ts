@@ -37,7 +37,7 @@ const article = (text: string): Extraction => ({ ok: true, article: { title: 'T'
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the extraction port', () => {
-  it('joins the pieces and answers once with the article', async () => {
+  it('joins the pieces and answers with the article, its text first', async () => {
     const port = fakePort(fromPage);
     const seen: ExtractRequest[] = [];
     serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, (req) => {
@@ -49,7 +49,7 @@ describe('the extraction port', () => {
     port.send({ end: true, minWords: 30 });
     await settle();
     expect(seen).toEqual([{ html: '<p>one two three</p>', minWords: 30 }]);
-    expect(port.sent).toEqual([{ ok: article('one two three') }]);
+    expect(port.sent).toEqual([{ textPiece: 'one two three' }, { ok: article('') }]);
   });
 
   it('is not served to the extension pages or other extensions', () => {
@@ -87,6 +87,18 @@ describe('the extraction port', () => {
     port.send({ end: true, minWords: 30 });
     await settle();
     expect(port.sent).toEqual([{ error: { name: 'RangeError', message: 'parser gone' } }]);
+  });
+
+  it('sends a long text in pieces', async () => {
+    const port = fakePort(fromPage);
+    const text = 'word '.repeat(200_000);
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.resolve(article(text)));
+    port.send({ end: true, minWords: 30 });
+    await settle();
+    const pieces = port.sent.slice(0, -1) as { textPiece: string }[];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.map((p) => p.textPiece).join('')).toBe(text);
+    expect(port.sent.at(-1)).toEqual({ ok: article('') });
   });
 
   it('hands the page no more text than a page report carries', () => {
