@@ -190,6 +190,14 @@ describe('Firefox, matching layers', () => {
     expect(await noticeShown(page)).toBe(false);
     expect((await popupFor(url)).status).toBe('You visited this page before.');
   });
+
+  it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {
+    await openAndSettle(page, site.url('longRead'));
+    await expect.poll(async () => (await popupFor(site.url('longRead'))).status, { timeout: 30_000 }).toContain("haven't read anything like this");
+    await openAndSettle(page, site.url('longReadRepost'));
+    await expect.poll(() => noticeShown(page), { timeout: 30_000 }).toBe(true);
+    expect((await popupFor(site.url('longReadRepost'))).items.join(' ')).toContain(site.title('longRead'));
+  });
 });
 
 describe('Firefox, options and history pages', () => {
@@ -219,7 +227,11 @@ describe('Firefox, options and history pages', () => {
 describe('Firefox, test vectors', () => {
   it('fingerprints each vector page exactly as Node does', async () => {
     const page = await browser.newPage();
-    for (const name of browserVectors) await openAndSettle(page, site.vectorUrl(name));
+    for (const name of browserVectors) {
+      await openAndSettle(page, site.vectorUrl(name));
+      // The megabyte takes longer than the others to copy and extract: wait until it is checked.
+      await expect.poll(async () => (await popupFor(site.vectorUrl(name))).status, { timeout: 30_000 }).not.toMatch(/too little prose|Checking/);
+    }
     await page.close();
     expectVectorFingerprints((await exportedHistory()).doc, site);
   });
