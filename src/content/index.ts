@@ -13,7 +13,8 @@ import { send } from '../messaging/send';
 import { isExcluded } from '../settings/settings';
 import { loadSettings } from '../settings/settings-store';
 import { afterVisibleFor } from './dwell';
-import { declaredUrls, extractArticle } from './extract';
+import { declaredUrls } from './declared-urls';
+import { extractOffPage } from './extract-off-page';
 import { removeNotice, showNotice } from './notice';
 
 type CheckedPage = ContentProtocol['background:getPage']['res']['page'];
@@ -42,7 +43,7 @@ async function check(): Promise<void> {
   const settings = await loadSettings();
   // Excluded sites and a paused extension are not even read.
   if (settings.paused || isExcluded(url, settings.excludedSites)) return forgetView();
-  const extraction = extractArticle(document, MIN_RECORDED_WORDS);
+  const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return forgetView();
   const { title, text, lang } = extraction.article;
   const hash = textHash(text);

@@ -230,6 +230,14 @@ describe('Chromium, matching layers', () => {
     expect(toolbar).toMatchObject({ text: '✓', title: expect.stringContaining('visited this page before') });
     expect((await popupFor(toolbar.tabId)).status).toBe('You visited this page before.');
   });
+
+  it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {
+    await openAndSettle(page, site.url('longRead'));
+    const { tabId } = await toolbarOf(page);
+    await expect.poll(async () => (await popupFor(tabId)).status, { timeout: 30_000 }).toContain("haven't read anything like this");
+    await openAndSettle(page, site.url('longReadRepost'));
+    await expect.poll(() => noticeText(page), { timeout: 30_000 }).toContain(site.title('longRead'));
+  });
 });
 
 

@@ -191,6 +191,14 @@ describe('Firefox, matching layers', () => {
     expect(await noticeShown(page)).toBe(false);
     expect((await popupFor(url)).status).toBe('You visited this page before.');
   });
+
+  it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {
+    await openAndSettle(page, site.url('longRead'));
+    await expect.poll(async () => (await popupFor(site.url('longRead'))).status, { timeout: 30_000 }).toContain("haven't read anything like this");
+    await openAndSettle(page, site.url('longReadRepost'));
+    await expect.poll(() => noticeShown(page), { timeout: 30_000 }).toBe(true);
+    expect((await popupFor(site.url('longReadRepost'))).items.join(' ')).toContain(site.title('longRead'));
+  });
 });
 
 describe('Firefox, options and history pages', () => {

@@ -14,7 +14,30 @@ export interface Article {
 const articlesDir = new URL('../fixtures/articles/', import.meta.url);
 
 export function loadArticle(name: string): Article {
+  if (name === LONG_READ) return longRead();
   return JSON.parse(readFileSync(new URL(`${name}.json`, articlesDir), 'utf8')) as Article;
+}
+
+/** A generated article of about a megabyte: copied, sent and extracted in many pieces. */
+const LONG_READ = 'long-read';
+function longRead(): Article {
+  const words = 'ferry harbour lantern keeper river bridge morning tide rope winter market boat island fog bell gull oar quay timber storm'.split(' ');
+  const glue = 'the a of and to in on with across under before after'.split(' ');
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+  const paragraphs: string[] = [];
+  for (let size = 0; size < 1_000_000; ) {
+    const sentences: string[] = [];
+    for (let k = 0; k < 6; k++) {
+      const n = 10 + (next() % 12);
+      const s = Array.from({ length: n }, (_, i) => (i % 3 === 1 ? glue[next() % glue.length] : words[next() % words.length])).join(' ');
+      sentences.push(`${s.charAt(0).toUpperCase()}${s.slice(1)}.`);
+    }
+    const p = sentences.join(' ');
+    paragraphs.push(p);
+    size += p.length;
+  }
+  return { lang: 'en', title: 'A year of crossings on the river ferry', paragraphs };
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -92,6 +115,9 @@ export const PAGES = {
   enPreviewOfRead: { path: '/ledger/preview/tool-libraries.html', article: 'en-library', template: preview },
   enPreviewFirst: { path: '/ledger/preview/stone-bridges.html', article: 'en-bridges', template: preview },
   enFullAfterPreview: { path: '/courier/en/stone-bridges.html', article: 'en-bridges', template: courier },
+  // A long read and a repost of it: about a megabyte each
+  longRead: { path: '/courier/en/a-year-of-crossings.html', article: LONG_READ, template: courier },
+  longReadRepost: { path: '/digest/2026/11/a-year-of-crossings.html', article: LONG_READ, template: digest },
   // Read only by the dwell-time test
   dwell: { path: '/digest/2026/11/stone-bridges.html', article: 'en-bridges', template: digest },
 } as const;
