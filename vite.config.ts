@@ -20,8 +20,9 @@ export default defineConfig({
       printSummary: false,
       // Validation fetches a schema from the network; the build stays offline.
       skipManifestValidation: true,
-      // Extension pages opened by the extension itself, not named in the manifest.
-      additionalInputs: ['src/welcome/index.html', 'src/history/index.html'],
+      // Extension pages opened by the extension itself, not named in the manifest (Chrome's
+      // offscreen document, where pages are parsed, only in Chrome: Firefox's event page has a DOM).
+      additionalInputs: ['src/welcome/index.html', 'src/history/index.html', ...(target === 'chrome' ? ['src/offscreen/index.html'] : [])],
     }),
   ],
 });

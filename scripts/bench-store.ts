@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ALGORITHM, blocksOf, encodeSketch, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
 import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
-import { CHUNK } from '../src/options/history-transfer';
+import { CHUNK, IMPORT_CHUNK } from '../src/options/history-transfer';
 import type { PageRecord } from '../src/storage';
 import type { Reply } from '../src/messaging/protocol';
 import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
@@ -23,7 +23,7 @@ const EXT = join(ROOT, 'dist', 'chrome');
 
 /** Records per seeding message (the background takes at most 10,000). */
 // The options page's own chunk size, so the benchmark writes as an import does.
-const SEED_CHUNK = CHUNK;
+const SEED_CHUNK = IMPORT_CHUNK;
 /** Records per export message, as the options page reads them. */
 const EXPORT_CHUNK = CHUNK;
 /** Queries run before the timed ones, not counted. */

@@ -1,6 +1,7 @@
 // The toolbar button of a tab: how many earlier pages match, and the closest one in the tooltip.
 import browser from 'webextension-polyfill';
 import type { PageVerdict } from '../messaging/protocol';
+import { isolate } from '../ui/bidi';
 
 const NAME = 'Déjà Read';
 
@@ -8,7 +9,7 @@ const NAME = 'Déjà Read';
 export function badgeFor(verdict: PageVerdict): { text: string; color: string; title: string } {
   const n = verdict.matches.length;
   const closest = verdict.matches[0];
-  if (closest) return { text: String(n), color: '#6b4fbb', title: `${NAME}: you've read this before — ${closest.title || closest.url}` };
+  if (closest) return { text: String(n), color: '#6b4fbb', title: `${NAME}: you've read this before — ${isolate(closest.title || closest.url)}` };
   if (verdict.visitedBefore) {
     const when = verdict.lastVisit ? ` (${new Date(verdict.lastVisit).toLocaleDateString()})` : '';
     return { text: '✓', color: '#6e6a7c', title: `${NAME}: you visited this page before${when}` };

@@ -7,6 +7,7 @@ import { sendToTab } from '../messaging/send';
 import { loadSettings } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
 import { clearTab, showVerdictOnTab } from './badge';
+import { serveExtractPort } from './extract-port';
 import { createHandlers } from './handlers';
 
 let repository: Promise<PageRepository> | undefined;
@@ -29,6 +30,7 @@ void (async () => {
 
 const origin = browser.runtime.getURL('');
 browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
+browser.runtime.onConnect.addListener((port) => serveExtractPort(port, browser.runtime.id, origin));
 
 // A tab that starts loading another page no longer shows the last page's verdict.
 browser.tabs.onUpdated.addListener((tabId, change) => {

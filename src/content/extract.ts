@@ -1,7 +1,9 @@
-// Pulls the readable article out of a document. The command line runs this same function on
+// Pulls the readable article out of a document. The extension runs it away from the page, on a
+// parsed copy (src/background/extract-handlers.ts); the command line runs this same function on
 // jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
 import { textStats } from '../core';
+import { MAX_ELEMENTS } from './snapshot';
 
 export interface Article {
   title: string;
@@ -13,9 +15,6 @@ export interface Article {
 }
 
 export type Extraction = { ok: true; article: Article } | { ok: false; reason: string };
-
-/** Pages with more elements than this are skipped rather than risk freezing the tab. */
-export const MAX_ELEMENTS = 60_000;
 
 /**
  * The article in `doc`, or why there is none. Readability runs on a clone, because it rewrites
@@ -44,6 +43,15 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
 }
 
 /**
+ * The article in a page's HTML (a copy made by src/content/snapshot.ts), parsed by `parser`: the
+ * DOMParser of the offscreen document or of Firefox's event page, whose documents are inert (no
+ * scripts run, nothing is fetched).
+ */
+export function extractFromHtml(html: string, minWords: number, parser: DOMParser): Extraction {
+  return extractArticle(parser.parseFromString(html, 'text/html'), minWords);
+}
+
+/**
  * Readability drops a " | Site name" suffix only when the rest has three or more space-separated
  * words (never true of a Chinese or Japanese title), and sometimes keeps only the part after a
  * colon. A heading that the document's <title> contains is the article's own title in any language.
@@ -56,20 +64,4 @@ function articleTitle(readabilityTitle: string, doc: Document): string {
     if (heading.length >= 4 && docTitle.includes(heading)) return heading;
   }
   return clean(readabilityTitle);
-}
-
-/** The URLs a page declares for itself (rel=canonical, og:url), made absolute. */
-export function declaredUrls(doc: Document): string[] {
-  const out: string[] = [];
-  const add = (value: string | null | undefined) => {
-    if (!value) return;
-    try {
-      out.push(new URL(value.trim(), doc.baseURI).href);
-    } catch {
-      // not a URL: ignored
-    }
-  };
-  add(doc.querySelector('link[rel~="canonical" i]')?.getAttribute('href'));
-  add(doc.querySelector('meta[property="og:url" i]')?.getAttribute('content'));
-  return out;
 }

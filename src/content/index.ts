@@ -13,13 +13,16 @@ import { send } from '../messaging/send';
 import { isExcluded } from '../settings/settings';
 import { loadSettings } from '../settings/settings-store';
 import { afterVisibleFor } from './dwell';
-import { declaredUrls, extractArticle } from './extract';
+import { declaredUrls } from './declared-urls';
+import { extractOffPage } from './extract-off-page';
 import { removeNotice, showNotice } from './notice';
 
 type CheckedPage = ContentProtocol['background:getPage']['res']['page'];
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
+/** The check is asked again a few times, within a minute or so. */
+const CHECK_RETRY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 8_000, timeoutMs: 20_000 };
 
 /** The address without its fragment: moving to an anchor is not another page. */
 const pageAddress = (href: string) => href.split('#', 1)[0];
@@ -29,6 +32,8 @@ let checkedAddress = '';
 /** The hash of the article text being shown: a new address with the same text is the same article. */
 let checkedText = '';
 let cancelDwell: () => void = () => undefined;
+/** Starts (again) counting the dwell time of the article being shown, if it is not read yet. */
+let resumeDwell: () => void = () => undefined;
 /** Whether this page load has had its one chance to show the notice (at the first dwell reached). */
 let noticeDecided = false;
 
@@ -38,23 +43,33 @@ async function check(): Promise<void> {
   const settings = await loadSettings();
   // Excluded sites and a paused extension are not even read.
   if (settings.paused || isExcluded(url, settings.excludedSites)) return forgetView();
-  const extraction = extractArticle(document, MIN_RECORDED_WORDS);
+  const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return forgetView();
   const { title, text, lang } = extraction.article;
   const hash = textHash(text);
   // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
-  if (hash === checkedText) return;
+  if (hash === checkedText) return resumeDwell();
   forgetView();
   checkedText = hash;
   const report: PageReport = { url, title, text, lang, canonical: declaredUrls(document) };
-  const verdict = await send('content:pageSeen', report);
-  if (pageAddress(location.href) !== checkedAddress || checkedText !== hash || verdict.skipped) return; // navigated on while we waited
+  // Another check since (another article, or none) replaces this one; a new address with the same article does not.
+  const stillHere = () => checkedText === hash;
+  const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
+  if (!stillHere() || verdict.skipped) return; // navigated on while we waited
   checked = { url, title, fp: verdict.fp };
   const visitId = crypto.randomUUID();
-  cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
-    void recordVisit({ ...report, visitId });
-    showNoticeOnce(verdict, settings.showNotice);
-  });
+  let read = false;
+  resumeDwell = () => {
+    cancelDwell();
+    if (read) return;
+    cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
+      read = true;
+      void recordVisit({ ...report, visitId });
+      showNoticeOnce(verdict, settings.showNotice);
+    });
+  };
+  // The address may have changed while the background answered: the dwell waits for the check of the new one.
+  if (pageAddress(location.href) === checkedAddress) resumeDwell();
 }
 
 function forgetView(): void {
@@ -62,6 +77,7 @@ function forgetView(): void {
   checkedText = '';
   cancelDwell();
   cancelDwell = () => undefined;
+  resumeDwell = () => undefined;
 }
 
 /** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
@@ -100,6 +116,8 @@ checkSafely();
 let pending: ReturnType<typeof setTimeout> | undefined;
 setInterval(() => {
   if (pageAddress(location.href) === checkedAddress || pending) return;
+  // Until the new view is checked, the old one is not being read: its dwell time stops counting.
+  cancelDwell();
   pending = setTimeout(() => {
     pending = undefined;
     removeNotice();

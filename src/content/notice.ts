@@ -3,6 +3,7 @@
 // through textContent. It shows at a corner, shrinks to a small tab after a while so it never
 // covers the page for long, is reachable by keyboard and announced to screen readers.
 import type { NoticeMatch } from '../messaging/protocol';
+import { isolated } from '../ui/bidi';
 import { t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
 import { describeMatch } from '../ui/similarity';
@@ -76,16 +77,19 @@ export function showNotice(match: NoticeMatch, more: number, now: number, action
   const what = el(doc, 'p', 'what');
   const title = match.title || match.url;
   if (isOpenableUrl(match.url)) {
-    const link = el(doc, 'a', undefined, title);
+    const link = el(doc, 'a');
+    link.append(isolated(title, doc));
     link.href = match.url;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
     what.append(link);
   } else {
-    what.append(title);
+    what.append(isolated(title, doc));
   }
   const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
-  what.append(el(doc, 'span', 'meta', ` — ${siteOf(match.url)}, ${relativeTime(match.lastSeen, now, uiLocale())} · ${describeMatch(match)}${others}`));
+  const meta = el(doc, 'span', 'meta');
+  meta.append(' — ', isolated(siteOf(match.url), doc), `, ${relativeTime(match.lastSeen, now, uiLocale())} · ${describeMatch(match)}${others}`);
+  what.append(meta);
 
   const actionsRow = el(doc, 'div', 'actions');
   const dismiss = el(doc, 'button', undefined, t('noticeDismiss'));

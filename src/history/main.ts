@@ -3,6 +3,7 @@
 // listed first; any page can be forgotten from here.
 import type { HistoryItem, MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
+import { bidiSafe, isolate, isolated } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
 import { describeMatch } from '../ui/similarity';
@@ -22,8 +23,8 @@ const onScreen = new Set<string>();
 
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
-  a.textContent = title || url;
-  a.title = url;
+  a.append(isolated(title || url));
+  a.title = bidiSafe(url);
   if (isOpenableUrl(url)) {
     a.href = url;
     a.target = '_blank';
@@ -36,7 +37,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   const li = document.createElement('li');
   const label = document.createElement('span');
   label.className = 'label';
-  label.textContent = ` — ${siteOf(m.url)} · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`;
+  label.append(' — ', isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
   li.append(link(m.url, m.title), label);
   return li;
 }
@@ -46,12 +47,12 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   li.className = 'page';
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.textContent = `${siteOf(item.url)} · ${relativeTime(item.lastSeen, now, uiLocale())}${item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : ''}`;
+  meta.append(isolated(siteOf(item.url)), ` · ${relativeTime(item.lastSeen, now, uiLocale())}${item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : ''}`);
   const forget = document.createElement('button');
   forget.type = 'button';
   forget.className = 'forget';
   forget.textContent = t('historyForget');
-  forget.setAttribute('aria-label', t('historyForgetPage', item.title || item.url));
+  forget.setAttribute('aria-label', t('historyForgetPage', isolate(item.title || item.url)));
   forget.addEventListener('click', async () => {
     forget.disabled = true;
     await send('popup:forgetPage', { url: item.url });

@@ -1,6 +1,7 @@
 // Every message between the parts of the extension, with its direction in its name. Payloads are
 // JSON-safe: fingerprints travel as 16 hex digits.
 import type { MatchKind } from '../core';
+import type { Extraction } from '../content/extract';
 import type { ImportOutcome, PageRecord } from '../storage';
 
 /** What the content script extracted from a page. */
@@ -117,6 +118,31 @@ export interface Protocol {
   'popup:forgetSite': { req: { site: string }; res: { forgotten: number } };
   /** options → background: delete the whole history. */
   'options:clear': { req: Empty; res: Empty };
+}
+
+/**
+ * content → background, over a port of this name: a copy of the page as HTML, in pieces small
+ * enough that sending one never holds the page's thread for long, then the end; the background
+ * answers once, with the article (its text at most as long as a page report's), and the port
+ * closes. A port, not messages: the pieces belong together, and the port keeps the background
+ * awake until the answer.
+ */
+export const EXTRACT_PORT = 'content:extract';
+export type ExtractPortMessage = { piece: string } | { end: true; minWords: number };
+/** The article's text comes first, in pieces as the copy went; then the article with `text: ''`, or the error. */
+export type ExtractPortReply = { textPiece: string } | Reply<Extraction>;
+
+/** A page's HTML (see src/content/snapshot.ts) and the least words that make an article. */
+export interface ExtractRequest {
+  html: string;
+  /** Fewer words than this is not an article. */
+  minWords: number;
+}
+
+/** Messages the offscreen document answers (Chrome: the service worker has no DOM to parse pages in). */
+export interface OffscreenProtocol {
+  /** background → offscreen: parse a page's HTML and extract its article. */
+  'background:extract': { req: ExtractRequest; res: Extraction };
 }
 
 /** Messages a content script answers. */

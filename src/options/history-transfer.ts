@@ -2,14 +2,22 @@
 // takes in a few thousand records at a time, so a million records never freeze the page or sit in
 // memory twice, and progress can be shown.
 import type { ImportOutcome } from '../storage';
-import { CSV_HEAD, jsonHead, JSON_TAIL, validateHistoryFile } from '../storage/history-file';
+import { CSV_HEAD, jsonHead, JSON_TAIL } from '../storage/history-file';
+import type { FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
+import { checkInWorker, type ImportChecker } from './check-in-worker';
 
 /** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
 export const CHUNK = 5000;
+/**
+ * Records per import message: small enough that a background restarted at any moment gets one
+ * chunk staged before it can be stopped again (about 0.6 MB, a fraction of a second).
+ */
+export const IMPORT_CHUNK = 1000;
 
-export type Progress = (done: number, total: number) => void;
+/** `phase` is 'checking' while the file to import is checked, before anything is sent. */
+export type Progress = (done: number, total: number, phase?: 'checking') => void;
 
 /** The whole history as a file (JSON in the export format, or CSV with the same columns). */
 export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date()): Promise<{ blob: Blob; pages: number }> {
@@ -31,15 +39,13 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   return { blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/csv' }), pages: done };
 }
 
-export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: string };
+export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The options page keeps sending while the background restarts; a commit answers within seconds. */
-const RELIABLY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 4000, timeoutMs: 60_000 };
+/**
+ * The options page keeps sending while the background restarts, for minutes if it must (each try
+ * that gets through makes progress: staging and applying are kept); a commit answers within seconds.
+ */
+const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
 
 /**
  * Imports a history file: validated whole before anything is sent, then sent in chunks that the
@@ -47,24 +53,23 @@ const RELIABLY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 4000, timeo
  * untouched (an import abandoned before it changes nothing); once committed, the background
  * completes it even if this page is closed. Lost messages are sent again: both steps are idempotent.
  */
-export async function importHistory(send: Caller, file: Blob, progress: Progress): Promise<ImportResult> {
-  const text = await file.text();
-  const validation = validateHistoryFile(text, Date.now());
+export async function importHistory(send: Caller, file: Blob, progress: Progress, check: ImportChecker = checkInWorker): Promise<ImportResult> {
+  const validation = await check(file, (done, total) => progress(done, total, 'checking'));
   if (!validation.ok) return { state: 'invalid', error: validation.error };
-  const digest = await sha256(text);
+  const { digest } = validation;
   if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) return { state: 'already-imported' };
 
   const { pages } = validation;
   const importId = crypto.randomUUID();
-  const chunks = Math.ceil(pages.length / CHUNK);
+  const chunks = Math.ceil(pages.length / IMPORT_CHUNK);
   // One bar for both halves: sending the chunks, then the background applying them.
-  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * CHUNK, pages.length)) / 2), pages.length);
+  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * IMPORT_CHUNK, pages.length)) / 2), pages.length);
   report(0, 0);
   try {
     for (let seq = 0; seq < chunks; seq++) {
-      const part = pages.slice(seq * CHUNK, (seq + 1) * CHUNK);
+      const part = pages.slice(seq * IMPORT_CHUNK, (seq + 1) * IMPORT_CHUNK);
       await deliver(() => send('options:importChunk', { importId, seq, pages: part }), RELIABLY);
-      report(Math.min((seq + 1) * CHUNK, pages.length), 0);
+      report(Math.min((seq + 1) * IMPORT_CHUNK, pages.length), 0);
     }
   } catch (e) {
     await send('options:importRollback', { importId }).catch(() => undefined);

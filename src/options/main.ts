@@ -1,5 +1,6 @@
 // The options page: settings (settings-form.ts), and export (JSON, CSV), import and clearing of the history.
 import { send } from '../messaging/send';
+import { isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
@@ -19,20 +20,22 @@ async function refreshStats(): Promise<void> {
   $('stats').textContent = t('optionsStats', pages(count));
 }
 
-/** Runs one long task with the buttons disabled and a progress bar. */
-async function busy(label: string, task: (progress: Progress) => Promise<string>): Promise<void> {
+/** Runs one long task with the buttons disabled and a progress bar; what it returns is the status. */
+async function busy(label: string, task: (progress: Progress) => Promise<string | Node[]>): Promise<void> {
   buttons.forEach((b) => (b.disabled = true));
   fileInput.disabled = true;
   progressBar.hidden = false;
   progressBar.removeAttribute('value');
   status.textContent = `${label}…`;
-  const progress: Progress = (done, total) => {
+  const progress: Progress = (done, total, phase) => {
     progressBar.max = Math.max(total, 1);
     progressBar.value = done;
-    status.textContent = t('progress', label, number.format(done), number.format(total));
+    status.textContent = t('progress', phase === 'checking' ? t('importChecking') : label, number.format(done), number.format(total));
   };
   try {
-    status.textContent = await task(progress);
+    const result = await task(progress);
+    if (typeof result === 'string') status.textContent = result;
+    else status.replaceChildren(...result);
   } catch (e) {
     status.textContent = t('taskFailed', label, e instanceof Error ? e.message : String(e));
   } finally {
@@ -61,7 +64,12 @@ fileInput.addEventListener('change', () => {
   void busy(t('importing'), async (progress) => {
     const result = await importHistory(send, file, progress);
     fileInput.value = '';
-    if (result.state === 'invalid') return t('importInvalid', result.error);
+    if (result.state === 'invalid') {
+      // What the file says (a parser's excerpt, a version, an algorithm's name) is shown isolated.
+      const why = document.createElement('span');
+      why.append(...localizedNodes(result.error.key, result.error.subs.map((s) => isolated(s))));
+      return localizedNodes('importInvalid', [why]);
+    }
     if (result.state === 'already-imported') return t('importAgain');
     const { added, merged, unchanged } = result.outcome;
     return t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));

@@ -2,6 +2,7 @@
 import { SENSITIVITY } from '../core';
 import { normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
+import { isolate, isolated, localizedNodes } from '../ui/bidi';
 import { t } from '../ui/i18n';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -20,12 +21,11 @@ function fill(s: Settings): void {
   list.replaceChildren(
     ...s.excludedSites.map((site) => {
       const li = document.createElement('li');
-      const name = document.createElement('span');
-      name.textContent = site;
+      const name = isolated(site);
       const remove = document.createElement('button');
       remove.type = 'button';
       remove.textContent = '×';
-      remove.setAttribute('aria-label', t('optionsRemoveSite', site));
+      remove.setAttribute('aria-label', t('optionsRemoveSite', isolate(site)));
       remove.addEventListener('click', () => void save({ excludedSites: s.excludedSites.filter((x) => x !== site) }));
       li.append(name, remove);
       return li;
@@ -71,7 +71,7 @@ export async function initSettingsForm(): Promise<void> {
     const input = $<HTMLInputElement>('new-site');
     const site = normalizeSitePattern(input.value);
     if (!site) {
-      $('settings-status').textContent = t('optionsBadSite', input.value.slice(0, 100));
+      $('settings-status').replaceChildren(...localizedNodes('optionsBadSite', [isolated(input.value.slice(0, 100))]));
       return;
     }
     input.value = '';

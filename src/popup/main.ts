@@ -6,6 +6,7 @@ import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
+import { bidiSafe, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
 import { describeMatch } from '../ui/similarity';
@@ -25,8 +26,8 @@ async function targetTab(): Promise<number | undefined> {
 function matchItem(m: MatchSummary, now: number): HTMLLIElement {
   const li = document.createElement('li');
   const link = document.createElement('a');
-  link.textContent = m.title || m.url;
-  link.title = m.url;
+  link.append(isolated(m.title || m.url));
+  link.title = bidiSafe(m.url);
   if (isOpenableUrl(m.url)) {
     link.href = m.url;
     link.addEventListener('click', (e) => {
@@ -36,7 +37,7 @@ function matchItem(m: MatchSummary, now: number): HTMLLIElement {
   }
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.textContent = `${siteOf(m.url)} · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`;
+  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
   li.append(link, meta);
   return li;
 }
@@ -73,17 +74,17 @@ async function render(tabId: number): Promise<void> {
   const site = url ? normalizeSitePattern(siteOf(url)) : null;
   const forgetSite = $<HTMLButtonElement>('forget-site');
   forgetSite.hidden = !site;
-  forgetSite.textContent = t('popupForgetSite', site ?? '');
+  forgetSite.replaceChildren(...localizedNodes('popupForgetSite', [isolated(site ?? '')]));
   forgetSite.onclick = async () => {
     if (!site) return;
     const { forgotten } = await send('popup:forgetSite', { site });
     forgetSite.hidden = forget.hidden = true;
-    statusEl.textContent = t('popupSiteForgotten', forgotten, site);
+    statusEl.replaceChildren(...localizedNodes('popupSiteForgotten', [forgotten, isolated(site)]));
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');
   const excludedHere = url !== undefined && isExcluded(url, settings.excludedSites);
   pauseSite.hidden = !site || (excludedHere && !settings.excludedSites.includes(site));
-  pauseSite.textContent = excludedHere ? t('popupResumeSite', site ?? '') : t('popupPauseSite', site ?? '');
+  pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [isolated(site ?? '')]));
   pauseSite.onclick = async () => {
     if (!site) return;
     const sites = excludedHere ? settings.excludedSites.filter((s) => s !== site) : [...settings.excludedSites, site];

@@ -5,3 +5,4 @@ export { StorageFullError } from './errors';
 export { DB_NAME, DB_VERSION, type ImportOutcome, type PageRecord } from './schema';
 export { ImportStore, ImportIncompleteError, ABANDONED_STAGING_MS, type CommitProgress } from './import-store';
 export * from './history-file';
+export * from './history-import';

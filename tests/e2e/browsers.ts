@@ -11,16 +11,12 @@ export const distDir = (target: 'chrome' | 'firefox') => new URL(`../../dist/${t
  * start-up connections fail on a closed network; --no-sandbox because the tests may run as root.
  */
 export function chromiumArgs(extensionDir: string, extra: string[] = []): string[] {
-  return [
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
-    '--no-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-gpu',
-    ...extra,
-  ];
+  return [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...chromiumBaseArgs(extra)];
+}
+
+/** The same flags without any extension (benchmarks compare a page with and without ours). */
+export function chromiumBaseArgs(extra: string[] = []): string[] {
+  return ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu', ...extra];
 }
 
 /** Problems that stop the end-to-end tests from running, each said in one line. */

@@ -8,6 +8,7 @@ import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppetee
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
+import { SCRIPTED, scriptedPages } from './hostile-pages';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -37,7 +38,7 @@ async function goToExtensionPage(path: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startSite(scriptedPages());
   profile = mkdtempSync(join(tmpdir(), 'deja-read-firefox-'));
   browser = await puppeteer.launch({
     browser: 'firefox',
@@ -208,6 +209,14 @@ describe('Firefox, matching layers', () => {
     expect(await noticeShown(page)).toBe(false);
     expect((await popupFor(url)).status).toBe('You visited this page before.');
   });
+
+  it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {
+    await openAndSettle(page, site.url('longRead'));
+    await expect.poll(async () => (await popupFor(site.url('longRead'))).status, { timeout: 30_000 }).toContain("haven't read anything like this");
+    await openAndSettle(page, site.url('longReadRepost'));
+    await expect.poll(() => noticeShown(page), { timeout: 30_000 }).toBe(true);
+    expect((await popupFor(site.url('longReadRepost'))).items.join(' ')).toContain(site.title('longRead'));
+  });
 });
 
 describe('Firefox, options and history pages', () => {
@@ -237,7 +246,11 @@ describe('Firefox, options and history pages', () => {
 describe('Firefox, test vectors', () => {
   it('fingerprints each vector page exactly as Node does', async () => {
     const page = await browser.newPage();
-    for (const name of browserVectors) await openAndSettle(page, site.vectorUrl(name));
+    // Each page stays until it is recorded (the megabyte one takes a while on a busy machine).
+    for (const name of browserVectors) {
+      await page.goto(site.vectorUrl(name));
+      await expect.poll(async () => (await recordedUrls()).includes(site.vectorUrl(name)), { timeout: 30_000 }).toBe(true);
+    }
     await page.close();
     expectVectorFingerprints((await exportedHistory()).doc, site);
   });
@@ -260,5 +273,41 @@ describe('Firefox, export, clear and import', () => {
     await input.uploadFile(path);
     await expect.poll(statusText, { timeout: 20_000 }).toBe(`Imported ${before.pages.length} pages: ${before.pages.length} added, 0 merged with pages already here, 0 already up to date.`);
     expect((await exportedHistory()).doc.pages).toEqual(before.pages);
+  });
+});
+
+/** The URLs recorded in the history, asked of the background from the add-on's page. */
+async function recordedUrls(): Promise<string[]> {
+  return extensionPage.evaluate(async () => {
+    // @ts-expect-error -- the WebExtension API of the add-on's page
+    const reply = await browser.runtime.sendMessage({ type: 'options:exportChunk', req: { limit: 10000, format: 'json', first: true } });
+    return (JSON.parse(`[${reply.ok.text}]`) as Array<{ url: string }>).map((p) => p.url);
+  });
+}
+
+describe('Firefox, in-page navigation and a hostile page', () => {
+  it('keeps one record for a single-page app that changes its address without changing its article', async () => {
+    const page = await browser.newPage();
+    await page.goto(site.at(SCRIPTED.spa));
+    await new Promise((r) => setTimeout(r, 8000));
+    // One record, under the address the page had when it was checked (the first or an early ?view=N).
+    expect((await recordedUrls()).filter((u) => u.startsWith(site.at(SCRIPTED.spa)))).toHaveLength(1);
+    await page.close();
+  });
+
+  it('shows a page swapping its text faster than the dwell time nothing, and records nothing', async () => {
+    // @ts-expect-error -- the WebExtension API of the add-on's page
+    await extensionPage.evaluate(() => browser.storage.sync.set({ settings: { dwellSeconds: 3 } }));
+    try {
+      const page = await browser.newPage();
+      await page.goto(site.at(SCRIPTED.hostileFast));
+      await new Promise((r) => setTimeout(r, 9000));
+      expect(await page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)).toEqual([]);
+      expect((await recordedUrls()).filter((u) => u.startsWith(site.at(SCRIPTED.hostileFast)))).toEqual([]);
+      await page.close();
+    } finally {
+      // @ts-expect-error -- the WebExtension API of the add-on's page
+      await extensionPage.evaluate(() => browser.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+    }
   });
 });

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VECTORS } from '../fixtures/vectors';
 
-interface Article {
+export interface Article {
   lang: string;
   title: string;
   paragraphs: string[];
@@ -14,7 +14,30 @@ interface Article {
 const articlesDir = new URL('../fixtures/articles/', import.meta.url);
 
 export function loadArticle(name: string): Article {
+  if (name === LONG_READ) return longRead();
   return JSON.parse(readFileSync(new URL(`${name}.json`, articlesDir), 'utf8')) as Article;
+}
+
+/** A generated article of about a megabyte: copied, sent and extracted in many pieces. */
+const LONG_READ = 'long-read';
+function longRead(): Article {
+  const words = 'ferry harbour lantern keeper river bridge morning tide rope winter market boat island fog bell gull oar quay timber storm'.split(' ');
+  const glue = 'the a of and to in on with across under before after'.split(' ');
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+  const paragraphs: string[] = [];
+  for (let size = 0; size < 1_000_000; ) {
+    const sentences: string[] = [];
+    for (let k = 0; k < 6; k++) {
+      const n = 10 + (next() % 12);
+      const s = Array.from({ length: n }, (_, i) => (i % 3 === 1 ? glue[next() % glue.length] : words[next() % words.length])).join(' ');
+      sentences.push(`${s.charAt(0).toUpperCase()}${s.slice(1)}.`);
+    }
+    const p = sentences.join(' ');
+    paragraphs.push(p);
+    size += p.length;
+  }
+  return { lang: 'en', title: 'A year of crossings on the river ferry', paragraphs };
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -104,6 +127,9 @@ export const PAGES = {
   enTeaserOfRead: { path: '/briefing/2026/11/stone-bridges.html', article: 'en-bridges', template: teaser },
   enTeaserFirst: { path: '/briefing/2026/11/chain-ferry.html', article: 'en-ferry', template: teaser },
   enFullAfterTeaser: { path: '/digest/2026/11/the-last-chain-ferry.html', article: 'en-ferry', template: digest },
+  // A long read and a repost of it: about a megabyte each
+  longRead: { path: '/courier/en/a-year-of-crossings.html', article: LONG_READ, template: courier },
+  longReadRepost: { path: '/digest/2026/11/a-year-of-crossings.html', article: LONG_READ, template: digest },
   // Read only by the dwell-time test
   dwell: { path: '/digest/2026/11/stone-bridges.html', article: 'en-bridges', template: digest },
 } as const;
@@ -120,6 +146,8 @@ export const vectorPath = (name: string) => `/vectors/${name}.html`;
 
 export interface Site {
   url(page: PageName): string;
+  /** The address of a path on the site (for `extra` pages). */
+  at(path: string): string;
   /** URL of the page of a test vector (see tests/fixtures/vectors.ts). */
   vectorUrl(name: string): string;
   title(page: PageName): string;
@@ -132,8 +160,15 @@ export function renderPage(name: PageName): string {
   return page.template(loadArticle(page.article));
 }
 
-export async function startSite(): Promise<Site> {
-  const byPath = new Map<string, string>();
+/** A plain article page, optionally with a script of the page's own (a test's hostile or single-page-app page). */
+export function articlePage(a: Article, script = ''): string {
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)}</title></head>
+<body><main><article><h1>${esc(a.title)}</h1><div id="body">${paras(a)}</div></article></main>${script ? `<script>${script}</script>` : ''}</body></html>`;
+}
+
+/** Serves the fixture pages, and `extra` pages by path. */
+export async function startSite(extra: Record<string, string> = {}): Promise<Site> {
+  const byPath = new Map<string, string>(Object.entries(extra));
   const titles = new Map<PageName, string>();
   for (const name of Object.keys(PAGES) as PageName[]) {
     byPath.set(PAGES[name].path, renderPage(name));
@@ -149,6 +184,7 @@ export async function startSite(): Promise<Site> {
   const { port } = server.address() as AddressInfo;
   return {
     url: (page) => `http://127.0.0.1:${port}${PAGES[page].path}`,
+    at: (path) => `http://127.0.0.1:${port}${path}`,
     vectorUrl: (name) => `http://127.0.0.1:${port}${vectorPath(name)}`,
     title: (page) => titles.get(page) ?? '',
     close: () => new Promise((resolve) => server.close(() => resolve())),

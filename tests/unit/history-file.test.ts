@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
-import { buildExport, COLUMNS, CSV_HEAD, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { encodeSketch, sketchOf } from '../../src/core';
+import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { english, MESSAGES } from './messages';
 
 const NOW = Date.UTC(2026, 10, 21);
 const page = (i: number, extra: Partial<PageRecord> = {}): PageRecord => ({
@@ -63,6 +65,17 @@ describe('CSV export', () => {
     });
   });
 
+  it('reads back any cells written with csvCell: commas, quotes, line breaks, formula marks', () => {
+    const pieces = ['a', '中', ',', '"', '""', '\r', '\n', '\r\n', "'", '=', '-', ' '];
+    let seed = 7;
+    const pick = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    for (let t = 0; t < 2000; t++) {
+      const rows = Array.from({ length: 1 + pick(3) }, () => Array.from({ length: 2 + pick(3) }, () => Array.from({ length: pick(5) }, () => pieces[pick(pieces.length)]).join('')));
+      const text = rows.map((r) => `${r.map(csvCell).join(',')}\r\n`).join('');
+      expect(parseCsv(text), JSON.stringify(text)).toEqual(rows);
+    }
+  });
+
   it('never lets a spreadsheet read a title as a formula', () => {
     const csv = csvChunk([page(1, { title: '=1+1' }), page(2, { title: '@SUM(A1)' })]);
     expect(csv).not.toMatch(/(^|,)[=@]/m);
@@ -71,7 +84,7 @@ describe('CSV export', () => {
 
 describe('import validation', () => {
   const bad: Array<[string, string, RegExp]> = [
-    ['truncated JSON', file([page(1)]).slice(0, -20), /not valid JSON/],
+    ['truncated JSON', file([page(1)]).slice(0, -20), /not valid JSON.*cut short/],
     ['not an object', '[1,2,3]', /not a Déjà Read history/],
     ['another format', file([page(1)], { format: 'bookmarks' }), /"format" must be "deja-read-history"/],
     ['a future version', file([page(1)], { version: 2 }), /version 2 cannot be read/],
@@ -90,19 +103,124 @@ describe('import validation', () => {
     ['negative visits', file([page(1, { visits: -1 })]), /^Page 1: "visits"/],
     ['a date in the future', file([page(1, { lastSeen: NOW + 10 * 86_400_000 })]), /^Page 1: "lastSeen"/],
     ['firstSeen after lastSeen', file([page(1, { firstSeen: NOW, lastSeen: NOW - 1 })]), /^Page 1: "firstSeen" is after "lastSeen"/],
-    ['duplicate URLs', file([page(1), page(2), page(1)]), /^Page 3: "url" repeats page 1/],
+    ['a sketch that is base64 but not a sketch', file([page(1), page(2, { sketch: 'AAAA' })]), /^Page 2: "sketch" cannot be read/],
+    ['a sketch that is not base64', file([page(1, { sketch: 'not base64!' })]), /^Page 1: "sketch"/],
+    ['a canonical URL that is not a web address', file([page(1, { canonicalUrl: 'file:///etc/passwd' })]), /^Page 1: "canonicalUrl" must be an http\(s\) URL/],
     ['a record that is not an object', file([page(1), null]), /^Page 2: must be an object/],
   ];
 
   it.each(bad)('refuses %s, saying what is wrong and where', (_name, text, message) => {
     const v = validateHistoryFile(text, NOW);
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.error).toMatch(message);
+    if (!v.ok) expect(english(v.error)).toMatch(message);
   });
 
   it('accepts records of the first version, without the fields added later', () => {
     const { canonicalUrl: _c, site: _s, ...old } = page(1);
     const v = validateHistoryFile(file([old]), NOW);
     expect(v.ok && v.pages[0]).toMatchObject({ url: old.url, canonicalUrl: old.url, site: 'news.example' });
+  });
+});
+
+describe('import validation, one record per page', () => {
+  it('stores a URL in its normal form, and merges records of one page written two ways', () => {
+    const text = file([page(1, { url: 'https://NEWS.Example:443/article-1', canonicalUrl: 'HTTPS://news.example/article-1', visits: 2 }), page(2), page(1, { visits: 3, lastSeen: NOW - 500, title: 'Article 1, edited' })]);
+    const v = validateHistoryFile(text, NOW);
+    if (!v.ok) throw new Error(english(v.error));
+    expect(v.pages.map((p) => p.url)).toEqual(['https://news.example/article-1', 'https://news.example/article-2']);
+    expect(v.pages[0]).toMatchObject({ canonicalUrl: 'https://news.example/article-1', site: 'news.example', visits: 5, lastSeen: NOW - 500, title: 'Article 1, edited' });
+  });
+
+  it('keeps one record when the file repeats a record exactly', () => {
+    const v = validateHistoryFile(file([page(1), page(1)]), NOW);
+    expect(v.ok && v.pages).toEqual([page(1)]);
+  });
+
+  it('accepts a sketch Déjà Read wrote', () => {
+    const sketch = encodeSketch(sketchOf('the same words as before, and some more words after them'));
+    const v = validateHistoryFile(file([page(1, { sketch })]), NOW);
+    expect(v.ok && v.pages[0].sketch).toBe(sketch);
+  });
+});
+
+describe('import validation, bytes', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  it('reads UTF-8, with or without a byte order mark', () => {
+    const text = file([page(1, { title: 'Café — 咖啡馆' })]);
+    for (const bytes of [utf8(text), new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(text)])]) {
+      const v = validateHistoryBytes(bytes, NOW);
+      expect(v.ok && v.pages[0].title).toBe('Café — 咖啡馆');
+    }
+  });
+
+  it('refuses Latin-1 instead of turning its letters into \uFFFD, and says which line', () => {
+    const text = jsonHead(new Date(NOW)) + jsonChunk([page(1), page(2, { title: 'Caf\u00e9' })], true) + JSON_TAIL;
+    const latin1 = Uint8Array.from(text, (c) => c.charCodeAt(0));
+    const v = validateHistoryBytes(latin1, NOW);
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(english(v.error)).toMatch(/^The file is not UTF-8 text \(line 3 has bytes that are not UTF-8/);
+  });
+
+  it.each([
+    ['a lone continuation byte', [0x61, 0x80]],
+    ['a sequence cut short at the end', [0x61, 0xe4, 0xb8]],
+    ['an overlong slash', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+  ])('refuses %s', (_name, bytes) => {
+    const v = validateHistoryBytes(new Uint8Array(bytes), NOW);
+    expect(!v.ok && v.error.key).toBe('importNotUtf8');
+  });
+});
+
+describe('import validation, CSV', () => {
+  it('reads back the CSV our export writes, hostile titles and all', () => {
+    const sketch = encodeSketch(sketchOf('a few words to make a sketch of, nothing more'));
+    const pages = [
+      page(1, { title: 'Comma, "quoted", and\nline breaks\r\nboth kinds', sketch, textHash: 'fedcba9876543210' }),
+      page(2, { title: '=HYPERLINK("http://evil.example")' }),
+      page(3, { title: "'already quoted", url: 'https://a.example/p?q=1,2&r="y"', canonicalUrl: 'https://a.example/p?q=1,2&r="y"', site: 'a.example' }),
+      page(4, { title: '' }),
+    ];
+    const v = validateHistoryFile(CSV_HEAD + csvChunk(pages), NOW);
+    if (!v.ok) throw new Error(english(v.error));
+    expect(v.pages).toEqual(pages.map((p) => ({ ...p, url: new URL(p.url).href, canonicalUrl: new URL(p.canonicalUrl).href })));
+  });
+
+  it('checks CSV records as it checks JSON records, naming page and field', () => {
+    const text = CSV_HEAD + csvChunk([page(1), page(2, { sketch: 'AAAA' })]);
+    const v = validateHistoryFile(text, NOW);
+    expect(!v.ok && english(v.error)).toMatch(/^Page 2: "sketch" cannot be read/);
+    const visits = validateHistoryFile(CSV_HEAD + csvChunk([page(1)]).replace(/,2\r\n$/, ',two\r\n'), NOW);
+    expect(!visits.ok && english(visits.error)).toBe('Page 1: "visits" must be a whole number ≥ 1.');
+  });
+
+  it('says a CSV file of another program is CSV, not broken JSON', () => {
+    const v = validateHistoryFile('Title,URL,Visited\r\nHello,https://a.example/,2026-01-01\r\n', NOW);
+    expect(!v.ok && english(v.error)).toMatch(/^This is a CSV file, but not one exported by Déjà Read: its first line must name the columns url,canonicalUrl,/);
+  });
+
+  it('names the page whose line has too many fields', () => {
+    const v = validateHistoryFile(`${CSV_HEAD}${csvChunk([page(1)])}a,b,c\r\n`, NOW);
+    expect(!v.ok && english(v.error)).toBe(`Page 2: the CSV line has 3 fields; a Déjà Read CSV file has ${COLUMNS.length}.`);
+  });
+});
+
+describe('validation messages', () => {
+  it('exist in English and Chinese, with the same values to fill', () => {
+    const keys = Object.keys(MESSAGES.en).filter((k) => k.startsWith('import'));
+    expect(keys.length).toBeGreaterThan(20);
+    for (const key of keys) {
+      const subs = (m: string) => [...m.matchAll(/\$\d/g)].map((x) => x[0]).sort();
+      expect(MESSAGES.zh_CN[key], key).toBeDefined();
+      expect(subs(MESSAGES.zh_CN[key].message), key).toEqual(subs(MESSAGES.en[key].message));
+    }
+  });
+
+  it('report progress while checking records', () => {
+    const calls: Array<[number, number]> = [];
+    const v = validateHistoryFile(file(Array.from({ length: 4500 }, (_, i) => page(i))), NOW, (done, total) => calls.push([done, total]));
+    expect(v.ok).toBe(true);
+    expect(calls).toEqual([[0, 4500], [2000, 4500], [4000, 4500], [4500, 4500]]);
   });
 });

@@ -7,6 +7,7 @@ import { ALGORITHM, anchorsOf, encodePassages, fingerprint, hamming, passageSign
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { fromTab, makeBackground } from './helpers';
+import { english } from './messages';
 
 const article = (name: string) => loadArticle(name);
 const text = (ps: string[]) => ps.join('\n\n');
@@ -79,7 +80,7 @@ describe('passage signatures in history files', () => {
   ])('refuses a signature that is %s, naming the page and the field', (_, passages) => {
     const v = validateHistoryFile(file([page({ url: 'https://news.example/ok' }), page({ passages })]), NOW);
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.error).toMatch(/^Page 2: "passages" must be a passage signature/);
+    if (!v.ok) expect(english(v.error)).toMatch(/^Page 2: "passages" cannot be read: it must be the passage signature/);
   });
 });
 

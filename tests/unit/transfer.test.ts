@@ -1,10 +1,15 @@
 // Export, clear and import through the background's messages, as the options page does it.
 import { describe, expect, it } from 'vitest';
-import { exportHistory, importHistory } from '../../src/options/history-transfer';
 import { DeliveryError } from '../../src/messaging/retry';
+import { exportHistory, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
+import { checkImportFile } from '../../src/options/import-check';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { makeBackground } from './helpers';
+import { english } from './messages';
+
+// The options page checks the file in a worker; here the same check runs on Node's thread.
+const importHistory = (send: Parameters<typeof importWith>[0], file: Blob, progress: Progress) => importWith(send, file, progress, checkImportFile);
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 
@@ -56,7 +61,7 @@ describe('export and import through the background', () => {
     const text = await blob.text();
     const broken = text.replace(/"visits":1\b/, '"visits":"lots"');
     const result = await importHistory(bg.call, new Blob([broken]), () => undefined);
-    expect(result).toEqual({ state: 'invalid', error: expect.stringMatching(/^Page 1: "visits"/) });
+    expect(result.state === 'invalid' && english(result.error)).toMatch(/^Page 1: "visits"/);
     expect(await importHistory(bg.call, new Blob([text.slice(0, 200)]), () => undefined)).toMatchObject({ state: 'invalid' });
     expect(await history(bg)).toEqual(before);
   });
@@ -107,5 +112,40 @@ describe('export and import through the background', () => {
     const rows = parseCsv(await blob.text());
     expect(rows).toHaveLength(5);
     expect(rows.slice(1).map((r) => r[rows[0].indexOf('title')]).sort()).toEqual([0, 1, 2, 3].map((i) => `Page, "${i}" <b>`));
+  });
+
+  it('imports the CSV it exports: the history comes back as it was', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const { blob } = await exportHistory(bg.call, 'csv', () => undefined);
+    await bg.call('options:clear', {});
+    const result = await importHistory(bg.call, blob, () => undefined);
+    expect(result).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
+    expect(await history(bg)).toEqual(before);
+  });
+
+  it('shows progress while checking the file, then while sending it and while the background applies it', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const calls: Array<[number, number, string | undefined]> = [];
+    await importHistory(makeBackground().call, blob, (done, total, phase) => calls.push([done, total, phase]));
+    expect(calls).toEqual([
+      [0, 4, 'checking'],
+      [4, 4, 'checking'],
+      [0, 4, undefined],
+      [2, 4, undefined],
+      [4, 4, undefined],
+    ]);
+  });
+
+  it('refuses a file that is not UTF-8, and the history stays as it was', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const text = (await blob.text()).replace('"title":"', '"title":"Caf\u00e9 ');
+    const latin1 = new Blob([Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff)]);
+    const result = await importHistory(makeBackground().call, latin1, () => undefined);
+    expect(result.state === 'invalid' && english(result.error)).toMatch(/^The file is not UTF-8 text \(line 2 /);
+    expect(await history(bg)).toEqual(before);
   });
 });

@@ -1,0 +1,440 @@
+/// <reference types="chrome" />
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build]
+// What the extension costs the page it reads, measured where it happens: two generated pages
+// (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
+// loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
+// (Chrome DevTools Protocol): the figures are the tasks of the page's main thread, the longest of
+// all and the longest in which extension code ran (wall and CPU time), median of N loads. A
+// 'longtask' PerformanceObserver registered by an init script before the page loads shows what
+// the page itself can see. --extension DIR measures another build (an older one, to compare). With the extension, a load counts once the page is in the history (checked, then
+// recorded: the dwell time is set to 0), so every task the extension adds is inside the window.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Worker } from 'playwright-core';
+import { CHROMIUM_PATH, chromiumArgs, chromiumBaseArgs } from '../tests/e2e/browsers';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const EXT = join(ROOT, 'dist', 'chrome');
+/** How long to keep observing after the page is recorded (or, without the extension, after load). */
+const SETTLE_MS = 1500;
+/** A load whose page is not recorded by then counts as skipped by the extension. */
+const RECORD_TIMEOUT_MS = 60_000;
+
+class BenchError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+interface Options {
+  runs: number;
+  /** The unpacked extension to load; dist/chrome (built first) unless given. */
+  extension: string;
+  json: boolean;
+  build: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { runs: 3, extension: EXT, json: false, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') opts.json = true;
+    else if (a === '--no-build') opts.build = false;
+    else if (a === '--extension') {
+      const dir = argv[++i];
+      if (!dir) throw new BenchError('--extension needs the folder of an unpacked Chrome build', 2);
+      opts.extension = resolve(dir);
+      opts.build = false;
+    } else if (a === '--runs') {
+      const n = Number(argv[++i]);
+      if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
+      opts.runs = n;
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build]`, 2);
+  }
+  return opts;
+}
+
+const log = (msg: string) => process.stderr.write(`bench:page: ${msg}\n`);
+
+// --- The pages: seeded pseudo-random prose from our own word list ---
+
+function generator(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    // mulberry32
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const WORDS = (
+  'the a of and to in is that it was for on with as by at from this his her they be are have had not but which one all were when ' +
+  'river bridge market garden harbour village winter summer morning evening lantern orchard kettle ladder window library ' +
+  'neighbour bicycle stone timber meadow ferry school kitchen letter museum station pharmacy baker council storm quiet old ' +
+  'new long short bright narrow walked carried mended counted borrowed painted opened listened remembered waited watched ' +
+  'slowly together again nearly always under over between behind across beside without before after during'
+).split(' ');
+
+class Prose {
+  private readonly rnd: () => number;
+  constructor(seed: number) {
+    this.rnd = generator(seed);
+  }
+  word(): string {
+    return WORDS[Math.floor(this.rnd() * WORDS.length)];
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.rnd() * (hi - lo + 1));
+  }
+  sentence(): string {
+    const words = Array.from({ length: this.int(8, 22) }, () => this.word());
+    const s = words.join(' ');
+    return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
+  }
+  /** A few words of a sentence. */
+  phrase(): string {
+    return Array.from({ length: this.int(3, 9) }, () => this.word()).join(' ');
+  }
+  paragraph(): string {
+    return Array.from({ length: this.int(3, 7) }, () => this.sentence()).join(' ');
+  }
+}
+
+/**
+ * The article's paragraphs come in sections with `content-visibility: auto`, as long pages do to
+ * stay fast: the browser lays out only what is on screen, so the page's own rendering costs little
+ * and the figures show what the extension adds.
+ */
+const frame = (title: string, paragraphs: string[]) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} | The Bench Courier</title>
+<style>body{font-family:Georgia,serif;max-width:760px;margin:auto}section{content-visibility:auto;contain-intrinsic-size:auto 3000px}</style></head>
+<body><header><h2>The Bench Courier</h2><nav><a href="/">Home</a> <a href="/city">City</a> <a href="/life">Life</a></nav></header>
+<main><article><h1>${title}</h1>
+${sections(paragraphs)}
+</article></main><footer><p>© The Bench Courier</p></footer></body></html>`;
+
+function sections(paragraphs: string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < paragraphs.length; i += 40) out.push(`<section>\n${paragraphs.slice(i, i + 40).join('')}</section>\n`);
+  return out.join('');
+}
+
+/** An article of about `bytes` bytes of plain paragraphs. */
+function bigArticle(bytes: number): string {
+  const prose = new Prose(1013);
+  const parts: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const p = `<p>${prose.paragraph()}</p>\n`;
+    parts.push(p);
+    size += p.length;
+  }
+  return frame('The long history of the river ferry', parts);
+}
+
+/**
+ * An article of `elements` elements in the body: paragraphs dense with inline markup (links,
+ * emphasis, footnote marks), the shape of a long wiki page or forum thread.
+ */
+function manyNodes(elements: number): string {
+  const prose = new Prose(2027);
+  const frameElements = 11; // header, h2, nav, 3 a, main, article, h1, footer, p
+  const parts: string[] = [];
+  let count = frameElements;
+  let paragraphs = 0;
+  let note = 0;
+  while (count < elements) {
+    const inline: string[] = [];
+    if (paragraphs++ % 40 === 0) count++; // a <section>
+    count++; // the <p>
+    const spans = Math.min(prose.int(4, 10), Math.max(0, elements - count));
+    for (let i = 0; i < spans; i++) {
+      const kind = prose.int(0, 2);
+      const words = `${prose.word()} ${prose.word()}`;
+      inline.push(prose.phrase(), kind === 0 ? `<a href="/wiki/${words.replace(' ', '_')}">${words}</a>` : kind === 1 ? `<em>${words}</em>` : `<sup>${++note}</sup>`);
+      count++;
+    }
+    parts.push(`<p>${inline.join(' ')}.</p>\n`);
+  }
+  return frame('Notes on the lanterns of the old harbour', parts);
+}
+
+const PAGES = [
+  { name: '10 MB article', path: 'big', html: () => bigArticle(10 * 1024 * 1024) },
+  { name: '59,000-element article', path: 'nodes', html: () => manyNodes(59_000) },
+] as const;
+
+async function serve(pages: Map<string, string>): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    // /<page>/<run>.html: a new URL per load, so each load is a page the extension has not recorded.
+    const key = new URL(req.url ?? '/', 'http://x').pathname.split('/')[1] ?? '';
+    const html = pages.get(key);
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html ?? 'Not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+// --- Measuring ---
+
+interface Load {
+  /** Longest task on the page's main thread, ms of wall time (0 when none reached 50 ms). */
+  longest: number;
+  /** Longest task on the page's main thread in which extension code ran: wall time, and thread (CPU) time, ms. */
+  extLongest: number;
+  extLongestCpu: number;
+  /** Sum of the wall time of extension tasks over 50 ms, ms. */
+  extOver50: number;
+  /** Tasks in which extension code ran, and the longest of them that the page's 'longtask' observer saw. */
+  extTasks: number;
+  longtask: number;
+  /** Whether the extension recorded the page (always false without it). */
+  recorded: boolean;
+}
+
+/** Registered before any of the page's own code: what the page itself can see of long tasks. */
+const OBSERVER = `(() => {
+  const tasks = [];
+  Object.defineProperty(window, '__benchLongTasks', { value: tasks });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+})();`;
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { data?: { url?: string; frame?: string }; beginData?: { url?: string } };
+}
+
+/** Trace events that mean script ran. */
+const SCRIPT_EVENTS = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'v8.callFunction']);
+
+/**
+ * The page's main-thread tasks, from a trace: the thread is the one that parsed the page's HTML; a
+ * task is a top-level event there (a posted task, or a microtask checkpoint run between tasks).
+ * The generated pages run no script of their own, so a task in which script ran is the
+ * extension's (its content script; the observer's callbacks are microseconds).
+ */
+function tasksOf(events: TraceEvent[], url: string): { wall: number; cpu: number; extension: boolean }[] {
+  const parse = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url);
+  if (!parse) throw new Error(`the trace shows no parsing of ${url}`);
+  const onThread = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.dur !== undefined);
+  onThread.sort((x, y) => x.ts - y.ts || (y.dur ?? 0) - (x.dur ?? 0));
+  const tasks: { wall: number; cpu: number; extension: boolean }[] = [];
+  let end = -Infinity;
+  for (const e of onThread) {
+    const dur = e.dur ?? 0;
+    const script = SCRIPT_EVENTS.has(e.name) || (e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint' && dur >= 1000);
+    if (e.ts >= end) {
+      tasks.push({ wall: dur / 1000, cpu: (e.tdur ?? dur) / 1000, extension: script });
+      end = e.ts + dur;
+    } else if (script) tasks[tasks.length - 1].extension = true;
+  }
+  return tasks;
+}
+
+/** Whether the extension's history holds `url`, read from its own IndexedDB in the service worker. */
+function recorded(worker: Worker, url: string): Promise<boolean> {
+  return worker.evaluate(
+    (u) =>
+      new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('deja-read');
+        open.onerror = () => resolve(false);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('pages')) {
+            db.close();
+            resolve(false);
+            return;
+          }
+          const get = db.transaction('pages').objectStore('pages').count(u);
+          get.onsuccess = () => {
+            db.close();
+            resolve(get.result > 0);
+          };
+          get.onerror = () => {
+            db.close();
+            resolve(false);
+          };
+        };
+      }),
+    url,
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function measure(context: BrowserContext, worker: Worker | undefined, url: string): Promise<Load> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  try {
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8'] }, transferMode: 'ReportEvents' });
+    await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+    let wasRecorded = false;
+    if (worker) {
+      const end = Date.now() + RECORD_TIMEOUT_MS;
+      while (!(wasRecorded = await recorded(worker, url)) && Date.now() < end) await sleep(100);
+    }
+    await sleep(SETTLE_MS);
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    const longtasks = await page.evaluate(() => (window as unknown as { __benchLongTasks: number[] }).__benchLongTasks);
+    const tasks = tasksOf(events, url);
+    const ext = tasks.filter((t) => t.extension);
+    const max = (xs: number[]) => Math.max(0, ...xs);
+    return {
+      longest: max(tasks.map((t) => t.wall).filter((d) => d >= 50)),
+      extLongest: max(ext.map((t) => t.wall)),
+      extLongestCpu: max(ext.map((t) => t.cpu)),
+      extOver50: ext.filter((t) => t.wall >= 50).reduce((a, t) => a + t.wall, 0),
+      extTasks: ext.length,
+      longtask: max(longtasks),
+      recorded: wasRecorded,
+    };
+  } finally {
+    await cdp.detach().catch(() => undefined);
+    await page.close();
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+interface Row {
+  page: string;
+  extension: boolean;
+  runs: number;
+  /** Medians over the runs, ms. */
+  longestMs: number;
+  extLongestMs: number;
+  extLongestCpuMs: number;
+  extOver50Ms: number;
+  longtaskMs: number;
+  /** The longest extension task of the worst run, ms. */
+  extLongestMaxMs: number;
+  /** Loads the extension recorded (checked and saved), out of `runs`. */
+  recorded: number;
+}
+
+async function withBrowser<T>(extension: string | undefined, body: (context: BrowserContext, worker: Worker | undefined) => Promise<T>): Promise<T> {
+  const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-page-'));
+  let context: BrowserContext | undefined;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: extension ? chromiumArgs(extension) : chromiumBaseArgs(),
+    });
+    await context.addInitScript({ content: OBSERVER });
+    let worker: Worker | undefined;
+    if (extension) {
+      worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+      // Pages count as read at once, so the whole of the extension's work falls in the window.
+      await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+      // The welcome tab opened on install is not part of the measurement.
+      for (const p of context.pages()) if (p.url().startsWith('chrome-extension://')) await p.close();
+    }
+    return await body(context, worker);
+  } finally {
+    await context?.close().catch(() => undefined);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const opts = parseArgs(argv);
+  if (!existsSync(CHROMIUM_PATH)) throw new BenchError(`Chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium", or set CHROMIUM_PATH to a Chromium binary.`, 2);
+  if (opts.build) {
+    log('npm run build');
+    try {
+      execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    } catch {
+      throw new BenchError('npm run build failed (its output is above)');
+    }
+  }
+  if (!existsSync(join(opts.extension, 'manifest.json'))) throw new BenchError(`${opts.extension} holds no built extension: run "npm run build", or leave out --no-build`, 2);
+
+  const html = new Map(PAGES.map((p) => [p.path, p.html()]));
+  for (const p of PAGES) log(`${p.name}: ${((html.get(p.path) ?? '').length / 1024 / 1024).toFixed(1)} MB of HTML`);
+  const { origin, server } = await serve(html);
+  const rows: Row[] = [];
+  try {
+    for (const extension of [false, true]) {
+      await withBrowser(extension ? opts.extension : undefined, async (context, worker) => {
+        for (const p of PAGES) {
+          const loads: Load[] = [];
+          for (let run = 1; run <= opts.runs; run++) {
+            const load = await measure(context, worker, `${origin}/${p.path}/${extension ? 'with' : 'without'}-${run}.html`);
+            const ms = (x: number) => `${x.toFixed(0)} ms`;
+            log(
+              `${p.name}, ${extension ? 'with' : 'without'} the extension, run ${run}: longest task ${ms(load.longest)}; extension: ${load.extTasks} tasks, longest ${ms(load.extLongest)} (CPU ${ms(load.extLongestCpu)}), ${ms(load.extOver50)} in tasks over 50 ms; 'longtask' saw at most ${ms(load.longtask)}${extension ? (load.recorded ? '' : ' (NOT recorded)') : ''}`,
+            );
+            loads.push(load);
+          }
+          rows.push({
+            page: p.name,
+            extension,
+            runs: loads.length,
+            longestMs: Math.round(median(loads.map((l) => l.longest))),
+            extLongestMs: Math.round(median(loads.map((l) => l.extLongest))),
+            extLongestCpuMs: Math.round(median(loads.map((l) => l.extLongestCpu))),
+            extOver50Ms: Math.round(median(loads.map((l) => l.extOver50))),
+            longtaskMs: Math.round(median(loads.map((l) => l.longtask))),
+            extLongestMaxMs: Math.round(Math.max(...loads.map((l) => l.extLongest))),
+            recorded: loads.filter((l) => l.recorded).length,
+          });
+        }
+      });
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+
+  if (opts.json) {
+    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, loadAverage: loadavg(), cores: cpus().length, rows }));
+    return;
+  }
+  console.log(`the page's main thread in ${CHROMIUM_PATH}, headless, extension ${opts.extension}; tasks from a trace, median of ${opts.runs} loads`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores: wall times stretch when other processes take the CPU, thread (CPU) times do not`);
+  const table = [
+    ['page', 'extension', 'longest task', 'longest extension task (worst load)', 'its CPU time', 'extension tasks over 50 ms', "'longtask' saw"],
+    ...rows.map((r) => [
+      r.page,
+      r.extension ? `with (recorded ${r.recorded}/${r.runs})` : 'without',
+      `${r.longestMs} ms`,
+      r.extension ? `${r.extLongestMs} ms (${r.extLongestMaxMs} ms)` : '-',
+      r.extension ? `${r.extLongestCpuMs} ms` : '-',
+      r.extension ? `${r.extOver50Ms} ms in all` : '-',
+      `${r.longtaskMs} ms`,
+    ]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  for (const row of table) console.log(`  ${row.map((c, i) => c.padEnd(widths[i])).join('  ')}`);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  console.error(`bench:page: ${message}`);
+  process.exitCode = e instanceof BenchError ? e.exitCode : 1;
+});

@@ -1,0 +1,16 @@
+// The addresses a page gives for itself, which the background weighs for its canonical URL.
+/** The URLs a page declares for itself (rel=canonical, og:url), made absolute. */
+export function declaredUrls(doc: Document): string[] {
+  const out: string[] = [];
+  const add = (value: string | null | undefined) => {
+    if (!value) return;
+    try {
+      out.push(new URL(value.trim(), doc.baseURI).href);
+    } catch {
+      // not a URL: ignored
+    }
+  };
+  add(doc.querySelector('link[rel~="canonical" i]')?.getAttribute('href'));
+  add(doc.querySelector('meta[property="og:url" i]')?.getAttribute('content'));
+  return out;
+}

@@ -1,0 +1,63 @@
+// Extraction without holding the page's thread: a copy of the page is written out in slices and
+// sent in pieces to the background, which parses it and runs Readability away from the page (in
+// Chrome's offscreen document, or in Firefox's event page). See docs/extraction.md.
+import browser from 'webextension-polyfill';
+import { EXTRACT_PORT, type ExtractPortMessage, type ExtractPortReply } from '../messaging/protocol';
+import type { Extraction } from './extract';
+import { pageSlicer, pieces, snapshotDocument, type Slicer } from './snapshot';
+
+/** A port closed under the copy (the background was stopped): sending it again may succeed. */
+const LOST = 'extraction stopped';
+const TRIES = 6;
+
+export async function extractOffPage(doc: Document, minWords: number): Promise<Extraction> {
+  const slicer = pageSlicer();
+  const snapshot = await snapshotDocument(doc, minWords, slicer);
+  if (!snapshot.ok) return snapshot;
+  for (let attempt = 1, delay = 250; ; attempt++, delay *= 2) {
+    const extraction = await sendForExtraction(snapshot.chunks, minWords, slicer);
+    if (extraction.ok || extraction.reason !== LOST || attempt >= TRIES) return extraction;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<Extraction> {
+  const port = browser.runtime.connect({ name: EXTRACT_PORT });
+  let closed = false;
+  const text: string[] = [];
+  const answer = new Promise<Extraction>((resolve) => {
+    port.onMessage.addListener((message: unknown) => {
+      const reply = message as ExtractPortReply;
+      if ('textPiece' in reply) {
+        text.push(reply.textPiece);
+        return;
+      }
+      if ('ok' in reply) resolve(reply.ok.ok ? { ok: true, article: { ...reply.ok.article, text: text.join('') } } : reply.ok);
+      else resolve({ ok: false, reason: `extraction failed: ${reply.error.message}` });
+      port.disconnect();
+    });
+    port.onDisconnect.addListener(() => {
+      closed = true;
+      resolve({ ok: false, reason: LOST });
+    });
+  });
+  const post = (m: ExtractPortMessage) => port.postMessage(m);
+  try {
+    for (const piece of pieces(chunks)) {
+      if (closed) break;
+      post({ piece });
+      // One piece per slice at most: sending is the costly part.
+      await slicer.pause();
+    }
+    if (!closed) post({ end: true, minWords });
+  } catch {
+    // Posting to a port whose other end is gone: the background was stopped.
+    port.disconnect();
+    return { ok: false, reason: LOST };
+  }
+  const extraction = await answer;
+  // Reading the answer (the article's text) was this task's work: whatever the caller sends next
+  // runs in a task of its own.
+  await slicer.pause();
+  return extraction;
+}

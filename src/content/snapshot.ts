@@ -1,0 +1,195 @@
+// A serialised copy of the page, made in slices so the page's main thread is never held for long:
+// the article is parsed and extracted away from the page (see docs/extraction.md). Only reads the
+// DOM; the page's own DOM is never changed.
+import { textStats } from '../core';
+
+/** Pages with more elements than this are skipped rather than risk freezing the tab. */
+export const MAX_ELEMENTS = 60_000;
+/** A serialised page longer than this (UTF-16 units) is skipped: it would not fit in one message. */
+export const MAX_HTML_CHARS = 16 * 1024 * 1024;
+
+/** Hands the thread back to the page between slices; `timeUp` says when the current slice is spent. */
+export interface Slicer {
+  timeUp(): boolean;
+  pause(): Promise<void>;
+}
+
+/** The copy in pieces, in order, each small enough to send in one short task (see `pieces`). */
+export type Snapshot = { ok: true; chunks: string[] } | { ok: false; reason: string };
+/** About this many UTF-16 units per piece: Chrome serialises a message of 256 Ki characters in a few milliseconds. */
+export const PIECE_CHARS = 256 * 1024;
+
+/** Elements whose text the HTML parser takes literally: their text is written as it is. */
+const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+const VOID = new Set(['area', 'base', 'basefont', 'bgsound', 'br', 'col', 'embed', 'frame', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+/** The parser drops a newline right after these start tags: one is written back when the text starts with one. */
+const LEADING_NEWLINE = new Set(['pre', 'textarea', 'listing']);
+/** Checks of the clock: one per this many nodes. */
+const NODES_PER_CHECK = 16;
+
+/**
+ * Left out of the copy: what Readability throws away before reading (scripts, except the JSON-LD
+ * it reads titles from; styles; noscript fallbacks), inert template contents, and the notice's host.
+ */
+function leftOut(el: Element): boolean {
+  switch (el.localName) {
+    case 'script':
+      return (el.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json';
+    case 'style':
+    case 'noscript':
+    case 'template':
+    case 'deja-read-notice':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const escapeText = (s: string) => (/[&<>]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s);
+const escapeAttr = (s: string) => (/[&"]/.test(s) ? s.replace(/&/g, '&amp;').replace(/"/g, '&quot;') : s);
+
+function startTag(el: Element): string {
+  let tag = `<${el.localName}`;
+  // Names and values as strings: no Attr objects for the garbage collector to trace.
+  for (const name of el.getAttributeNames()) tag += ` ${name}="${escapeAttr(el.getAttribute(name) ?? '')}"`;
+  return `${tag}>`;
+}
+
+/**
+ * Whether the text of `root` (its text nodes in document order, as `textContent` joins them) holds
+ * at least `minWords` words. Reads only as far as it needs: an article answers within its first
+ * paragraphs.
+ */
+export async function hasEnoughProse(root: Node, minWords: number, slicer: Slicer): Promise<boolean> {
+  const doc = root.ownerDocument ?? (root as Document);
+  const walker = doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  let text = '';
+  let nextCheck = 1024;
+  let n = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    text += (node as Text).data;
+    if (text.length >= nextCheck) {
+      if (textStats(text).words >= minWords) return true;
+      nextCheck = text.length * 2;
+    }
+    if (++n % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
+  }
+  return textStats(text).words >= minWords;
+}
+
+/**
+ * The document as HTML, in chunks of about PIECE_CHARS, written node by node (a slice at a time)
+ * rather than by one call that would hold the thread for the whole page. Null when it grows past
+ * `maxChars`. If the page changes the DOM between slices the copy may mix the two states; the HTML
+ * parser copes.
+ */
+export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HTML_CHARS): Promise<string[] | null> {
+  const root = doc.documentElement;
+  if (!root) return null;
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let buffered = 0;
+  let chars = 0;
+  const put = (s: string) => {
+    parts.push(s);
+    chars += s.length;
+    buffered += s.length;
+    if (buffered >= PIECE_CHARS) {
+      chunks.push(parts.join(''));
+      parts = [];
+      buffered = 0;
+    }
+  };
+  const dt = doc.doctype;
+  if (dt) put(`<!DOCTYPE ${dt.name}${dt.publicId ? ` PUBLIC "${dt.publicId}"${dt.systemId ? ` "${dt.systemId}"` : ''}` : dt.systemId ? ` SYSTEM "${dt.systemId}"` : ''}>`);
+  // A page that rearranges its DOM while we pause cannot keep us walking for ever.
+  let steps = 0;
+  const maxSteps = 8 * MAX_ELEMENTS + maxChars / 8;
+  let node: Node | null = root;
+  let entering = true;
+  while (node) {
+    if (entering) {
+      entering = false;
+      if (node.nodeType === 1) {
+        const el = node as Element;
+        if (!leftOut(el)) {
+          put(startTag(el));
+          const first = el.firstChild;
+          if (!VOID.has(el.localName)) {
+            if (first) {
+              if (LEADING_NEWLINE.has(el.localName) && first.nodeType === 3 && (first as Text).data.startsWith('\n')) put('\n');
+              node = first;
+              entering = true;
+              continue;
+            }
+            put(`</${el.localName}>`);
+          }
+        }
+      } else if (node.nodeType === 3) {
+        const parent = node.parentNode as Element | null;
+        const data = (node as Text).data;
+        put(parent && RAW_TEXT.has(parent.localName) ? data : escapeText(data));
+      }
+      // Comments and processing instructions are left out.
+    }
+    if (chars > maxChars || ++steps > maxSteps) return null;
+    if (steps % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
+    if (node === root) break;
+    if (node.nextSibling) {
+      node = node.nextSibling;
+      entering = true;
+    } else {
+      node = node.parentNode;
+      if (node?.nodeType === 1) put(`</${(node as Element).localName}>`);
+    }
+  }
+  chunks.push(parts.join(''));
+  return chunks;
+}
+
+/**
+ * `chunks` cut into pieces of at most about PIECE_CHARS (a huge text node makes a huge chunk),
+ * never between the two halves of a surrogate pair.
+ */
+export function* pieces(chunks: string[], size = PIECE_CHARS): Generator<string> {
+  for (const chunk of chunks) {
+    let i = 0;
+    while (i < chunk.length) {
+      let end = Math.min(chunk.length, i + size);
+      const c = chunk.charCodeAt(end - 1);
+      if (end < chunk.length && c >= 0xd800 && c <= 0xdbff && end - 1 > i) end--;
+      yield chunk.slice(i, end);
+      i = end;
+    }
+  }
+}
+
+/**
+ * The page as HTML for extraction elsewhere, or why it is not worth it: no body, too many
+ * elements, too little prose (the cheap checks come first, so pages that are not articles cost
+ * almost nothing), or too large.
+ */
+export async function snapshotDocument(doc: Document, minWords: number, slicer: Slicer): Promise<Snapshot> {
+  const body = doc.body;
+  if (!body) return { ok: false, reason: 'no body' };
+  const elements = body.getElementsByTagName('*').length;
+  if (elements > MAX_ELEMENTS) return { ok: false, reason: `too large (${elements} elements)` };
+  if (!(await hasEnoughProse(body, minWords, slicer))) return { ok: false, reason: 'too little text' };
+  const chunks = await serialise(doc, slicer);
+  if (chunks === null) return { ok: false, reason: 'too large to copy' };
+  return { ok: true, chunks };
+}
+
+/** A slicer for the page's thread: slices of `sliceMs`, then a pause that lets the page's own tasks run. */
+export function pageSlicer(sliceMs = 8): Slicer {
+  let start = performance.now();
+  return {
+    timeUp: () => performance.now() - start > sliceMs,
+    async pause() {
+      // A zero-delay timer: queued behind the page's own timers and events, so the page keeps
+      // running its code between slices. (scheduler.yield() would resume us first, ahead of them.)
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      start = performance.now();
+    },
+  };
+}

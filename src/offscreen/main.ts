@@ -1,0 +1,27 @@
+// Chrome's offscreen document: a page with a DOM, never shown, where the service worker has copies
+// of pages parsed and their articles extracted (src/background/offscreen-client.ts). It answers only
+// the extension's own background, and closes itself after a minute without work.
+import browser from 'webextension-polyfill';
+import { extractFromHtml } from '../content/extract';
+import type { OffscreenProtocol } from '../messaging/protocol';
+import { createRouter, senderKind } from '../messaging/router';
+
+const IDLE_MS = 60_000;
+let idle: ReturnType<typeof setTimeout> | undefined;
+const closeWhenIdle = () => {
+  clearTimeout(idle);
+  idle = setTimeout(() => window.close(), IDLE_MS);
+};
+
+browser.runtime.onMessage.addListener(
+  createRouter<OffscreenProtocol>(
+    {
+      async 'background:extract'({ html, minWords }) {
+        closeWhenIdle();
+        return extractFromHtml(html, minWords, new DOMParser());
+      },
+    },
+    (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),
+  ),
+);
+closeWhenIdle();

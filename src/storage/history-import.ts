@@ -1,0 +1,245 @@
+// Reading a history file to import: the bytes decoded as UTF-8 (nothing guessed), JSON in the
+// export format or the CSV our export writes, every record checked and stored in its normal form.
+// Problems are data (a _locales key and its values), worded by the page that shows them: this
+// runs in a worker, in the background and in Node. Pure functions.
+import { ALGORITHM, anchorsOf, blocksOf, decodePassages, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, siteOf } from '../core';
+import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv } from './history-file';
+import { mergePage } from './merge';
+import type { PageRecord } from './schema';
+
+export const LIMITS = {
+  urlLength: MAX_URL_LENGTH,
+  titleLength: 500,
+  langLength: 35,
+  sketchLength: 1024,
+  visits: 1e9,
+  records: 5_000_000,
+} as const;
+
+/** What is wrong with a file: a message of public/_locales and the values that fill it ($1, $2…). */
+export interface FileProblem {
+  key: string;
+  subs: string[];
+}
+
+const problem = (key: string, ...subs: Array<string | number>): FileProblem => ({ key, subs: subs.map(String) });
+
+export type Validation = { ok: true; pages: PageRecord[]; algorithm: string } | { ok: false; error: FileProblem };
+
+/** Records checked so far, of how many (reported every few thousand records). */
+export type CheckProgress = (done: number, total: number) => void;
+
+const PROGRESS_EVERY = 2000;
+
+// --- Bytes to text ---
+
+/** The 1-based line of the first byte that is not UTF-8, or 0 when every byte is. */
+function firstBadUtf8Line(bytes: Uint8Array): number {
+  let line = 1;
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      if (b === 0x0a) line++;
+      i++;
+      continue;
+    }
+    const n = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (n < 0 || i + n >= bytes.length) return line;
+    for (let k = 1; k <= n; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return line;
+    // Overlong forms, surrogates and code points past U+10FFFF.
+    const b1 = bytes[i + 1];
+    if ((b === 0xe0 && b1 < 0xa0) || (b === 0xed && b1 >= 0xa0) || (b === 0xf0 && b1 < 0x90) || (b === 0xf4 && b1 >= 0x90)) return line;
+    i += n + 1;
+  }
+  return 0;
+}
+
+const MIB = 1024 * 1024;
+/** About the longest string a browser's JavaScript holds (V8: 2^29 - 24 characters). */
+const MAX_TEXT_MIB = 512;
+
+/** The file's text: strict UTF-8, a byte order mark allowed. A Latin-1 file is refused, not garbled. */
+export function decodeHistoryBytes(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: FileProblem } {
+  const tooLarge = { ok: false, error: problem('importTooLarge', Math.ceil(bytes.length / MIB), MAX_TEXT_MIB) } as const;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (e) {
+    if (e instanceof RangeError) return tooLarge;
+    return { ok: false, error: problem('importNotUtf8', firstBadUtf8Line(bytes) || 1) };
+  }
+  // Past the longest string it can make, Chromium's decoder answers with nothing at all.
+  if (text.length === 0 && bytes.length > 3) return tooLarge;
+  return { ok: true, text };
+}
+
+// --- One record ---
+
+const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const isTime = (v: unknown, now: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= now + 86_400_000;
+
+/** The normal form of a web page address (the URL parser's: host lowercased, default port dropped), or null. */
+const webUrl = (v: unknown): string | null => parseWebUrl(v)?.href ?? null;
+
+/** What is wrong with one record: a message whose $1 is the page number. */
+type RecordProblem = { field: string; key: string; subs: string[] };
+const wrong = (field: string, key: string, ...subs: Array<string | number>): RecordProblem => ({ field, key, subs: subs.map(String) });
+
+/** Checks one record; returns its stored form, or what is wrong with it. */
+function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | RecordProblem {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return wrong('', 'importPageNotObject');
+  const r = raw as Record<string, unknown>;
+  const url = webUrl(r.url);
+  if (!url) return wrong('url', 'importPageUrl', 'url', LIMITS.urlLength);
+  const canonicalUrl = r.canonicalUrl === undefined ? url : webUrl(r.canonicalUrl);
+  if (!canonicalUrl) return wrong('canonicalUrl', 'importPageUrl', 'canonicalUrl', LIMITS.urlLength);
+  if (typeof r.title !== 'string' || r.title.length > LIMITS.titleLength) return wrong('title', 'importPageTitle', LIMITS.titleLength);
+  if (!isFingerprintHex(r.fp)) return wrong('fp', 'importPageHex', 'fp');
+  const blocks = blocksOf(r.fp);
+  for (let i = 0; i < 4; i++) {
+    const b = r[`b${i}`];
+    if (b !== undefined && b !== blocks[i]) return wrong(`b${i}`, 'importPageBlock', `b${i}`);
+  }
+  if (r.algo !== algorithm) return wrong('algo', 'importPageAlgo', algorithm);
+  if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return wrong('textHash', 'importPageHex', 'textHash');
+  if (r.sketch !== undefined && (typeof r.sketch !== 'string' || r.sketch.length > LIMITS.sketchLength || decodeSketch(r.sketch) === null)) return wrong('sketch', 'importPageSketch');
+  // The passage index is derived from the signature, so a signature that does not decode is refused.
+  const passages = r.passages === undefined ? undefined : typeof r.passages === 'string' && r.passages.length <= LIMITS.sketchLength ? decodePassages(r.passages) : null;
+  if (passages === null) return wrong('passages', 'importPagePassages');
+  if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
+  if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return wrong('lang', 'importPageLang', LIMITS.langLength);
+  if (!isTime(r.firstSeen, now)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
+  if (!isTime(r.lastSeen, now)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
+  if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
+  if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
+  return {
+    url,
+    canonicalUrl,
+    site: siteOf(url),
+    title: r.title,
+    fp: r.fp,
+    b0: blocks[0],
+    b1: blocks[1],
+    b2: blocks[2],
+    b3: blocks[3],
+    algo: r.algo,
+    ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}),
+    ...(r.sketch !== undefined ? { sketch: r.sketch as string } : {}),
+    ...(passages ? { passages: r.passages as string, anchors: anchorsOf(passages) } : {}),
+    textLength: r.textLength,
+    lang: r.lang,
+    firstSeen: r.firstSeen,
+    lastSeen: r.lastSeen,
+    visits: r.visits,
+  };
+}
+
+const isProblem = (p: PageRecord | RecordProblem): p is RecordProblem => 'key' in p;
+
+/** Checks records again where they arrive (the background, from the options page); throws on the first bad one. */
+export function checkPages(raw: unknown, now: number): PageRecord[] {
+  if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
+  return raw.map((r, i) => {
+    const page = checkPage(r, ALGORITHM, now);
+    if (isProblem(page)) throw new TypeError(`page ${i + 1}: ${page.field ? `"${page.field}" is not valid` : 'not a record'} (${page.key})`);
+    return page;
+  });
+}
+
+/**
+ * Checks every record; one page per URL in normal form: records of the same page (the same URL
+ * written two ways, or twice) are merged as an import merges them with the history.
+ */
+function checkRecords(records: readonly unknown[], algorithm: string, now: number, progress?: CheckProgress): Validation {
+  const byUrl = new Map<string, PageRecord>();
+  progress?.(0, records.length);
+  for (let i = 0; i < records.length; i++) {
+    const page = checkPage(records[i], algorithm, now);
+    if (isProblem(page)) return { ok: false, error: problem(page.key, i + 1, ...page.subs) };
+    const earlier = byUrl.get(page.url);
+    byUrl.set(page.url, earlier ? mergePage(earlier, page) : page);
+    if ((i + 1) % PROGRESS_EVERY === 0) progress?.(i + 1, records.length);
+  }
+  progress?.(records.length, records.length);
+  return { ok: true, pages: [...byUrl.values()], algorithm };
+}
+
+function checkCount(n: number): FileProblem | null {
+  if (n === 0) return problem('importNoPages');
+  if (n > LIMITS.records) return problem('importTooManyPages', n, LIMITS.records);
+  return null;
+}
+
+// --- JSON ---
+
+function validateJson(text: string, now: number, progress?: CheckProgress): Validation {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: problem('importNotJson', e instanceof Error ? e.message : String(e)) };
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { ok: false, error: problem('importNotHistory') };
+  const d = doc as Record<string, unknown>;
+  if (d.format !== EXPORT_FORMAT) return { ok: false, error: problem('importWrongFormat', EXPORT_FORMAT) };
+  if (d.version !== EXPORT_VERSION) return { ok: false, error: problem('importWrongVersion', JSON.stringify(d.version) ?? 'undefined', EXPORT_VERSION) };
+  const algo = (d.algorithm as { name?: unknown } | undefined)?.name;
+  if (typeof algo !== 'string') return { ok: false, error: problem('importNoAlgorithm') };
+  if (algo !== ALGORITHM) return { ok: false, error: problem('importOtherAlgorithm', algo.slice(0, 40), ALGORITHM) };
+  if (!Array.isArray(d.pages)) return { ok: false, error: problem('importNoPageList') };
+  const count = checkCount(d.pages.length);
+  if (count) return { ok: false, error: count };
+  return checkRecords(d.pages, algo, now, progress);
+}
+
+// --- CSV, as our export writes it ---
+
+const CSV_COLUMNS = COLUMNS.join(',');
+const NUMBER_COLUMNS = new Set<string>(['b0', 'b1', 'b2', 'b3', 'textLength', 'firstSeen', 'lastSeen', 'visits']);
+/** Columns a record may leave out; an empty cell means the field is absent. */
+const OPTIONAL_COLUMNS = new Set<string>(['canonicalUrl', 'site', 'b0', 'b1', 'b2', 'b3', 'textHash', 'sketch', 'passages']);
+
+/** One CSV row as the record it was written from: numbers where the export wrote numbers. */
+function csvRecord(row: string[]): Record<string, unknown> {
+  const r: Record<string, unknown> = {};
+  COLUMNS.forEach((column, i) => {
+    const cell = row[i];
+    if (cell === '' && OPTIONAL_COLUMNS.has(column)) return;
+    r[column] = NUMBER_COLUMNS.has(column) && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(cell) ? Number(cell) : cell;
+  });
+  return r;
+}
+
+function validateCsv(text: string, now: number, progress?: CheckProgress): Validation {
+  const rows = parseCsv(text).slice(1);
+  const count = checkCount(rows.length);
+  if (count) return { ok: false, error: count };
+  const records: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i].length !== COLUMNS.length) return { ok: false, error: problem('importCsvFields', i + 1, rows[i].length, COLUMNS.length) };
+    records.push(csvRecord(rows[i]));
+  }
+  return checkRecords(records, ALGORITHM, now, progress);
+}
+
+/** The file's first line, without its line break. */
+const firstLine = (text: string) => text.slice(0, 4096).split(/\r?\n/, 1)[0];
+
+/**
+ * Validates a whole history file, JSON or CSV, before anything is written: format, version,
+ * algorithm, and each record's fields. A problem names the page (1-based) and the field.
+ */
+export function validateHistoryFile(text: string, now: number, progress?: CheckProgress): Validation {
+  const start = text.trimStart();
+  if (start.startsWith('{') || start.startsWith('[')) return validateJson(text, now, progress);
+  const head = firstLine(text);
+  if (head === CSV_COLUMNS) return validateCsv(text, now, progress);
+  if (head.includes(',') && !head.trimStart().startsWith('"format"')) return { ok: false, error: problem('importCsvNotOurs', CSV_COLUMNS) };
+  return validateJson(text, now, progress);
+}
+
+/** Decodes and validates a file's bytes. */
+export function validateHistoryBytes(bytes: Uint8Array, now: number, progress?: CheckProgress): Validation {
+  const decoded = decodeHistoryBytes(bytes);
+  return decoded.ok ? validateHistoryFile(decoded.text, now, progress) : decoded;
+}

@@ -1,0 +1,60 @@
+// Pages with scripts of their own, served by the test site: a single-page app that navigates in
+// place, and hostile pages that swap their text to learn which article the reader read.
+import { articlePage, loadArticle } from './site';
+
+// 50 in-place navigations to ?view=N, then 10 fragment changes; the article stays the same.
+const SPA_SCRIPT = `
+let n = 0;
+const timer = setInterval(() => {
+  n++;
+  if (n <= 50) history.pushState({}, '', '?view=' + n);
+  else if (n <= 60) location.hash = 'section-' + n;
+  else clearInterval(timer);
+}, 40);`;
+
+/**
+ * Shows the first candidate, then every `swapEveryMs` pushes a new address and shows the next one in
+ * `order`; records in `window.__seen` every element added to the page that the page did not add.
+ */
+function hostileScript(swapEveryMs: number, order: number[]): string {
+  const candidates = ['en-bridges', 'en-library', 'en-balcony', 'zh-library'].map(loadArticle).map((a) => ({ title: a.title, paragraphs: a.paragraphs }));
+  return `
+window.__seen = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const node of r.addedNodes) if (node.nodeType === 1 && !node.dataset.page) window.__seen.push({ tag: node.localName, at: performance.now() });
+}).observe(document.documentElement, { childList: true, subtree: true });
+const candidates = ${JSON.stringify(candidates)};
+const order = ${JSON.stringify(order)};
+let i = 0;
+const show = (c) => {
+  document.getElementById('body').replaceChildren(...c.paragraphs.map((t) => { const p = document.createElement('p'); p.dataset.page = '1'; p.textContent = t; return p; }));
+  document.querySelector('h1').textContent = c.title;
+};
+const timer = setInterval(() => {
+  i++;
+  if (i >= order.length) return clearInterval(timer);
+  history.pushState({}, '', '?candidate=' + order[i]);
+  show(candidates[order[i]]);
+}, ${swapEveryMs});`;
+}
+
+/** Paths of these pages. The candidates: 0 en-bridges, 1 en-library, 2 en-balcony, 3 zh-library. */
+export const SCRIPTED = {
+  spa: '/spa/article.html',
+  /** Swaps every 1.2 s, faster than a 3 s dwell time, for about 10 s. */
+  hostileFast: '/hostile/fast.html',
+  /** Stays 4.5 s on en-bridges, then swaps to en-library for good. */
+  hostileSlow: '/hostile/slow.html',
+  /** en-library, plainly. */
+  plain: '/hostile/control.html',
+} as const;
+
+export function scriptedPages(): Record<string, string> {
+  const bridges = loadArticle('en-bridges');
+  return {
+    [SCRIPTED.spa]: articlePage(loadArticle('en-balcony'), SPA_SCRIPT),
+    [SCRIPTED.hostileFast]: articlePage(bridges, hostileScript(1200, [0, 1, 2, 3, 1, 2, 3, 1, 2])),
+    [SCRIPTED.hostileSlow]: articlePage(bridges, hostileScript(4500, [0, 1])),
+    [SCRIPTED.plain]: articlePage(loadArticle('en-library')),
+  };
+}

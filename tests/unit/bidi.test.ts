@@ -1,0 +1,154 @@
+// @vitest-environment jsdom
+// Titles, URLs and sites we did not write, as each page and the in-page notice show them: every
+// one inside an isolating element, without the override characters that would show its letters
+// in another order ("Invoice \u202Efdp.exe" as "Invoice exe.pdf") or reverse the text after it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MatchSummary } from '../../src/messaging/protocol';
+import { bidiSafe, isolate, localizedNodes } from '../../src/ui/bidi';
+import { message } from './messages';
+
+const fake = vi.hoisted(() => ({
+  replies: {} as Record<string, unknown>,
+  stored: {} as Record<string, unknown>,
+  messages: null as null | ((key: string, subs: string[]) => string),
+}));
+
+vi.mock('webextension-polyfill', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
+    runtime: {
+      sendMessage: async (m: { type: string }) => ({ ok: fake.replies[m.type] }),
+      openOptionsPage: async () => undefined,
+      getURL: (p: string) => `chrome-extension://x/${p}`,
+    },
+    tabs: { query: async () => [{ id: 1 }], create: async () => undefined },
+    storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
+  },
+}));
+
+const TITLE = 'Invoice \u202Efdp.exe';
+const URL_ONLY = 'https://files.example/invoice?name=%E2%80%AE';
+const NOW = Date.now();
+const hostile = (url: string, title: string): MatchSummary => ({ url, title, fp: '0123456789abcdef', distance: 0, kind: 'same-text', firstSeen: NOW - 9e6, lastSeen: NOW - 6e6, visits: 1 });
+/** Everything the pages below are given that came from web pages. */
+const UNTRUSTED = [TITLE, URL_ONLY, 'files.example', 'news.example', 'reader.example'].map(bidiSafe);
+
+/**
+ * Every text node holding untrusted text is exactly that text, alone in a <bdi dir="auto">; each
+ * untrusted string is shown at least once; no override character reaches the screen or a tooltip.
+ */
+function expectIsolated(root: ParentNode, mustShow: string[]): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const shown = new Set<string>();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.nodeValue ?? '';
+    expect(text).not.toMatch(/[\u202A-\u202E]/);
+    const untrusted = UNTRUSTED.filter((u) => text.includes(u));
+    if (untrusted.length === 0) continue;
+    expect(node.parentElement?.localName, text).toBe('bdi');
+    expect(node.parentElement?.getAttribute('dir')).toBe('auto');
+    expect(UNTRUSTED).toContain(text);
+    shown.add(text);
+  }
+  for (const u of mustShow) expect(shown, u).toContain(bidiSafe(u));
+  for (const el of root.querySelectorAll('*')) {
+    for (const attr of el.attributes) {
+      expect(attr.value).not.toMatch(/[\u202A-\u202E]/);
+      if (attr.name === 'aria-label' && attr.value.includes(bidiSafe(TITLE))) expect(attr.value).toContain(isolate(TITLE));
+    }
+  }
+}
+
+function loadPage(path: string): void {
+  const html = readFileSync(join(process.cwd(), 'src', path), 'utf8');
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+}
+
+beforeEach(() => {
+  fake.messages = (key, subs) => message(key, subs);
+  fake.replies = {};
+  fake.stored = {};
+  vi.resetModules();
+});
+afterEach(() => {
+  document.documentElement.replaceChildren();
+});
+
+describe('bidiSafe', () => {
+  it('drops embeddings and overrides, and balances isolates so none can leak out', () => {
+    expect(bidiSafe('Invoice \u202Efdp.exe')).toBe('Invoice fdp.exe');
+    expect(bidiSafe('a\u2069\u202Eb')).toBe('ab'); // a stray PDI would close the isolate around it
+    expect(bidiSafe('\u2067שלום')).toBe('\u2067שלום\u2069'); // an open isolate would take our PDI
+    expect(bidiSafe('مرحبا world')).toBe('مرحبا world');
+  });
+
+  it('fills a message with nodes in their places', () => {
+    const b = document.createElement('b');
+    b.textContent = '\u2066x';
+    const nodes = localizedNodes('popupSiteForgotten', [3, b]);
+    const p = document.createElement('p');
+    p.append(...nodes);
+    expect(p.textContent).toBe('3 pages of \u2066x were forgotten.');
+    expect(p.childNodes[2]).toBe(b);
+  });
+});
+
+describe('untrusted text on screen', () => {
+  it("the toolbar button's tooltip", async () => {
+    const { badgeFor } = await import('../../src/background/badge');
+    const { title } = badgeFor({ fp: '0123456789abcdef', algo: 'x', matches: [hostile('https://news.example/a', TITLE)], visitedBefore: false });
+    expect(title).toMatch(/^Déjà Read: you've read this before — \u2068Invoice fdp\.exe\u2069$/);
+  });
+
+  it('the popup: titles, URLs and sites of matches, and the site in the buttons', async () => {
+    loadPage('popup/index.html');
+    fake.replies['popup:tabStatus'] = { state: 'checked', page: { url: 'https://reader.example/now', title: 'Now', fp: '0123456789abcdef' }, matches: [hostile('https://news.example/a', TITLE), hostile(URL_ONLY, '')], visitedBefore: false };
+    await import('../../src/popup/main');
+    await vi.waitFor(() => expect(document.querySelectorAll('#matches li')).toHaveLength(2));
+    expectIsolated(document.body, [TITLE, URL_ONLY, 'files.example', 'news.example', 'reader.example']);
+    expect(document.getElementById('forget-site')?.textContent).toBe('Forget all of reader.example');
+  });
+
+  it('the history page: titles, URLs and sites of pages and of their copies', async () => {
+    loadPage('history/index.html');
+    fake.replies['history:list'] = { items: [{ ...hostile('https://news.example/a', TITLE), visits: 2, copies: [hostile(URL_ONLY, '')] }], done: true };
+    fake.replies['options:stats'] = { pages: 2 };
+    await import('../../src/history/main');
+    await vi.waitFor(() => expect(document.getElementById('summary')?.textContent).toMatch(/Showing/));
+    expectIsolated(document.body, [TITLE, URL_ONLY, 'files.example', 'news.example']);
+  });
+
+  it('the options page: excluded sites, and what the reader typed as a site', async () => {
+    loadPage('options/index.html');
+    fake.stored = { settings: { excludedSites: ['news.example'] } };
+    fake.replies['options:stats'] = { pages: 0 };
+    await import('../../src/options/main');
+    await vi.waitFor(() => expect(document.querySelectorAll('#excluded li bdi')).toHaveLength(1));
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = TITLE;
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    expect(document.getElementById('settings-status')?.textContent).toMatch(/Invoice fdp\.exe/);
+    expectIsolated(document.body, [TITLE, 'news.example']);
+  });
+
+  it('the in-page notice: the title and site of the page read before', async () => {
+    let root: ShadowRoot | undefined;
+    const attach = Element.prototype.attachShadow;
+    vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init: ShadowRootInit) {
+      root = attach.call(this, init);
+      return root;
+    });
+    const { showNotice } = await import('../../src/content/notice');
+    showNotice(hostile('https://news.example/a', TITLE), 0, NOW, { notSame: () => undefined });
+    if (!root) throw new Error('no notice');
+    expectIsolated(root, [TITLE, 'news.example']);
+    // What follows the title is the notice's own text, outside the title's isolate.
+    expect(root.querySelector('.meta bdi')?.parentElement?.textContent).toMatch(/^ — news\.example, /);
+    showNotice(hostile(URL_ONLY, ''), 0, NOW, { notSame: () => undefined });
+    expectIsolated(root, [URL_ONLY, 'files.example']);
+    vi.restoreAllMocks();
+  });
+});

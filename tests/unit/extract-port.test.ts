@@ -1,0 +1,110 @@
+// The background's side of extraction: pieces in, one article out, and only for content scripts.
+import type { Runtime } from 'webextension-polyfill';
+import { describe, expect, it } from 'vitest';
+import type { Extraction } from '../../src/content/extract';
+import { MAX_HTML_CHARS } from '../../src/content/snapshot';
+import { forThePage, serveExtractPort } from '../../src/background/extract-port';
+import { MAX_TEXT_LENGTH } from '../../src/background/page-report';
+import { EXTRACT_PORT, type ExtractRequest } from '../../src/messaging/protocol';
+
+const ID = 'deja-read-test';
+const ORIGIN = 'chrome-extension://deja-read-test/';
+const fromPage: Runtime.MessageSender = { id: ID, url: 'https://example.org/a', tab: { id: 7 } as Runtime.MessageSender['tab'] };
+
+function fakePort(sender: Runtime.MessageSender | undefined, name = EXTRACT_PORT) {
+  const onMessage: ((m: unknown) => void)[] = [];
+  const onDisconnect: (() => void)[] = [];
+  const port = {
+    name,
+    sender,
+    sent: [] as unknown[],
+    disconnected: false,
+    postMessage(m: unknown) {
+      port.sent.push(m);
+    },
+    disconnect() {
+      port.disconnected = true;
+    },
+    onMessage: { addListener: (f: (m: unknown) => void) => void onMessage.push(f) },
+    onDisconnect: { addListener: (f: () => void) => void onDisconnect.push(f) },
+    /** The content script sends a message. */
+    send: (m: unknown) => onMessage.forEach((f) => f(m)),
+  };
+  return port;
+}
+
+const article = (text: string): Extraction => ({ ok: true, article: { title: 'T', text, lang: 'en', words: 3 } });
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the extraction port', () => {
+  it('joins the pieces and answers with the article, its text first', async () => {
+    const port = fakePort(fromPage);
+    const seen: ExtractRequest[] = [];
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, (req) => {
+      seen.push(req);
+      return Promise.resolve(article('one two three'));
+    });
+    port.send({ piece: '<p>one two' });
+    port.send({ piece: ' three</p>' });
+    port.send({ end: true, minWords: 30 });
+    await settle();
+    expect(seen).toEqual([{ html: '<p>one two three</p>', minWords: 30 }]);
+    expect(port.sent).toEqual([{ textPiece: 'one two three' }, { ok: article('') }]);
+  });
+
+  it('is not served to the extension pages or other extensions', () => {
+    for (const sender of [{ id: ID, url: `${ORIGIN}src/popup/index.html` }, { ...fromPage, id: 'someone-else' }, undefined]) {
+      const port = fakePort(sender);
+      serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new Error('must not extract')));
+      expect(port.disconnected).toBe(true);
+    }
+  });
+
+  it('ignores ports of other names', () => {
+    const port = fakePort(fromPage, 'something-else');
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN);
+    expect(port.disconnected).toBe(false);
+    expect(port.sent).toEqual([]);
+  });
+
+  it('refuses a copy over the size limit, and malformed messages', async () => {
+    const big = fakePort(fromPage);
+    serveExtractPort(big as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new Error('must not extract')));
+    big.send({ piece: 'x'.repeat(MAX_HTML_CHARS) });
+    big.send({ piece: 'x' });
+    expect(big.sent).toEqual([{ error: { name: 'TypeError', message: 'page copy too large' } }]);
+    expect(big.disconnected).toBe(true);
+
+    const odd = fakePort(fromPage);
+    serveExtractPort(odd as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new Error('must not extract')));
+    odd.send({ end: true, minWords: -1 });
+    expect(odd.sent).toEqual([{ error: { name: 'TypeError', message: 'malformed extraction message' } }]);
+  });
+
+  it('says why when extraction fails', async () => {
+    const port = fakePort(fromPage);
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new RangeError('parser gone')));
+    port.send({ end: true, minWords: 30 });
+    await settle();
+    expect(port.sent).toEqual([{ error: { name: 'RangeError', message: 'parser gone' } }]);
+  });
+
+  it('sends a long text in pieces', async () => {
+    const port = fakePort(fromPage);
+    const text = 'word '.repeat(200_000);
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.resolve(article(text)));
+    port.send({ end: true, minWords: 30 });
+    await settle();
+    const pieces = port.sent.slice(0, -1) as { textPiece: string }[];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.map((p) => p.textPiece).join('')).toBe(text);
+    expect(port.sent.at(-1)).toEqual({ ok: article('') });
+  });
+
+  it('hands the page no more text than a page report carries', () => {
+    const long = forThePage(article('w '.repeat(MAX_TEXT_LENGTH)));
+    expect(long.ok && long.article.text.length).toBe(MAX_TEXT_LENGTH);
+    expect(forThePage(article('short'))).toEqual(article('short'));
+    expect(forThePage({ ok: false, reason: 'not an article' })).toEqual({ ok: false, reason: 'not an article' });
+  });
+});

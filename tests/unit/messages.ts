@@ -1,0 +1,17 @@
+// The extension's messages as the reader sees them, in Node: public/_locales filled as
+// browser.i18n.getMessage fills them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Messages = Record<string, { message: string }>;
+const load = (locale: string) => JSON.parse(readFileSync(join(process.cwd(), 'public/_locales', locale, 'messages.json'), 'utf8')) as Messages;
+export const MESSAGES = { en: load('en'), zh_CN: load('zh_CN') };
+
+export function message(key: string, subs: Array<string | number> = [], locale: keyof typeof MESSAGES = 'en'): string {
+  const entry = MESSAGES[locale][key];
+  if (!entry) throw new Error(`no message "${key}" in ${locale}`);
+  return entry.message.replace(/\$(\d)/g, (_, n: string) => String(subs[Number(n) - 1] ?? ''));
+}
+
+/** A problem found in a history file, in English. */
+export const english = (p: { key: string; subs: string[] }) => message(p.key, p.subs);

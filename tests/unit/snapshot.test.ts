@@ -1,0 +1,107 @@
+// The copy of the page that is extracted away from the page: it must give the same article as the
+// page itself, be made without changing the page, and travel in small pieces.
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { textStats } from '../../src/core';
+import { extractArticle, extractFromHtml } from '../../src/content/extract';
+import { hasEnoughProse, pieces, serialise, snapshotDocument, type Slicer } from '../../src/content/snapshot';
+import { VECTORS } from '../fixtures/vectors';
+import { PAGES, renderPage, type PageName } from '../e2e/site';
+
+const window = new JSDOM('').window;
+const doc = (html: string) => new JSDOM(html).window.document;
+const parser = () => new window.DOMParser();
+
+/** Never pauses. */
+const straight: Slicer = { timeUp: () => false, pause: () => Promise.resolve() };
+/** Pauses at every check, and counts the pauses. */
+function everyCheck(): Slicer & { pauses: number } {
+  const s = { pauses: 0, timeUp: () => true, pause: () => Promise.resolve(void s.pauses++) };
+  return s;
+}
+
+const html = async (d: Document, slicer: Slicer = straight) => ((await serialise(d, slicer)) ?? []).join('');
+const vectorPage = (text: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Vector</title></head><body><article>${text
+  .split(/\n\n/)
+  .map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`)
+  .join('\n')}</article></body></html>`;
+
+describe('the copy of the page', () => {
+  it.each((Object.keys(PAGES) as PageName[]).filter((n) => !n.startsWith('longRead')))('gives the same article as the page itself: %s', async (name) => {
+    const page = doc(renderPage(name));
+    const copy = await html(page);
+    expect(extractFromHtml(copy, 30, parser())).toEqual(extractArticle(page, 30));
+  });
+
+  it.each(Object.keys(VECTORS).filter((n) => VECTORS[n].browser))('gives the same article for the test vector page %s', async (name) => {
+    const page = doc(vectorPage(VECTORS[name].text()));
+    expect(extractFromHtml(await html(page), 30, parser())).toEqual(extractArticle(page, 30));
+  }, 120_000); // the megabyte goes through Readability twice, in jsdom
+
+  it('keeps the markup, attributes and text, and leaves out scripts, styles and the notice', async () => {
+    const page = doc(
+      `<!DOCTYPE html><html lang="fr"><head><title>A &amp; B</title><style>p{color:red}</style>` +
+        `<script type="application/ld+json">{"headline":"A < B"}</script><script>var x = "<p>";</script></head>` +
+        `<body><p class="lead" data-x='say "hi" &amp; go'>1 &lt; 2 &amp;&amp; 3 &gt; 2<br>next</p><pre>\n\nindented</pre>` +
+        `<noscript><p>no script</p></noscript><deja-read-notice></deja-read-notice><!-- a comment --><svg viewBox="0 0 1 1"><circle r="1"/></svg></body></html>`,
+    );
+    const copy = await html(page);
+    expect(copy).toBe(
+      '<!DOCTYPE html><html lang="fr"><head><title>A &amp; B</title><script type="application/ld+json">{"headline":"A < B"}</script></head>' +
+        '<body><p class="lead" data-x="say &quot;hi&quot; &amp; go">1 &lt; 2 &amp;&amp; 3 &gt; 2<br>next</p><pre>\n\nindented</pre>' +
+        '<svg viewBox="0 0 1 1"><circle r="1"></circle></svg></body></html>',
+    );
+    // Parsed again, the text is the page's own, the leading newline of <pre> included.
+    const again = new window.DOMParser().parseFromString(copy, 'text/html');
+    expect(again.querySelector('pre')?.textContent).toBe(page.querySelector('pre')?.textContent);
+    expect(again.querySelector('p')?.getAttribute('data-x')).toBe('say "hi" & go');
+  });
+
+  it('is the same when made in many slices, and leaves the page as it was', async () => {
+    const page = doc(renderPage('enB'));
+    const before = new window.XMLSerializer().serializeToString(page);
+    const slicer = everyCheck();
+    expect(await html(page, slicer)).toBe(await html(page));
+    expect(slicer.pauses).toBeGreaterThan(3);
+    expect(new window.XMLSerializer().serializeToString(page)).toBe(before);
+  });
+
+  it('gives up on a page larger than the limit', async () => {
+    const page = doc(`<body>${'<p>words and more words</p>'.repeat(2000)}</body>`);
+    expect(await serialise(page, straight, 10_000)).toBeNull();
+    expect(await serialise(page, straight, 100_000)).not.toBeNull();
+  });
+});
+
+describe('the cheap look for prose', () => {
+  it('agrees with counting the words of the whole page', async () => {
+    const pages = [renderPage('enA'), renderPage('zhB'), '<body><nav><a href="/">Home</a></nav><p>Sign in to continue.</p></body>', `<body>${'<span>two words</span>'.repeat(20)}</body>`];
+    for (const p of pages) {
+      const body = doc(p).body;
+      expect(await hasEnoughProse(body, 30, straight)).toBe(textStats(body.textContent ?? '').words >= 30);
+    }
+  });
+
+  it('stops reading once an article has enough words', async () => {
+    const body = doc(`<body>${'<p>Plenty of words in every single paragraph of this long page.</p>'.repeat(5000)}</body>`).body;
+    const slicer = everyCheck();
+    expect(await hasEnoughProse(body, 30, slicer)).toBe(true);
+    expect(slicer.pauses).toBeLessThan(10);
+  });
+
+  it('skips pages that are not articles before copying anything', async () => {
+    expect(await snapshotDocument(doc('<body><p>Sign in to continue.</p></body>'), 30, straight)).toEqual({ ok: false, reason: 'too little text' });
+    const article = await snapshotDocument(doc(renderPage('enA')), 30, straight);
+    expect(article.ok && article.chunks.join('').startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
+  });
+});
+
+describe('pieces', () => {
+  it('cuts the copy into small pieces that join back into it, never inside a character', () => {
+    const chunks = ['a'.repeat(25), `${'b'.repeat(9)}😀${'c'.repeat(9)}`, '', 'd'];
+    const cut = [...pieces(chunks, 10)];
+    expect(cut.join('')).toBe(chunks.join(''));
+    expect(cut.every((p) => p.length <= 10 && p.length > 0)).toBe(true);
+    expect(cut.some((p) => p.endsWith('\ud83d'))).toBe(false);
+  });
+});
