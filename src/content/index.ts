@@ -65,7 +65,8 @@ async function check(): Promise<void> {
     cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
       read = true;
       void recordVisit({ ...report, visitId });
-      showNoticeOnce(verdict, settings.showNotice);
+      // In a task of its own: sending the report and drawing the notice each cost the page a little.
+      setTimeout(() => showNoticeOnce(verdict, settings.showNotice), 0);
     });
   };
   // The address may have changed while the background answered: the dwell waits for the check of the new one.
