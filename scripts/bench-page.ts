@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Worker } from 'playwright-core';
 import { CHROMIUM_PATH, chromiumArgs, chromiumBaseArgs } from '../tests/e2e/browsers';
+import { BenchError } from './bench-error';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -23,15 +24,6 @@ const EXT = join(ROOT, 'dist', 'chrome');
 const SETTLE_MS = 1500;
 /** A load whose page is not recorded by then counts as skipped by the extension. */
 const RECORD_TIMEOUT_MS = 60_000;
-
-class BenchError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 
 interface Options {
   runs: number;

@@ -17,6 +17,7 @@ import { CHUNK, IMPORT_CHUNK } from '../src/options/history-transfer';
 import type { PageRecord } from '../src/storage';
 import type { Reply } from '../src/messaging/protocol';
 import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
+import { BenchError } from './bench-error';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -34,15 +35,6 @@ const OPEN_CLUSTERS = 64;
 const MAX_FLIPS = 6;
 const SAMPLE = 4096;
 const MIB = 1024 * 1024;
-
-class BenchError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 
 interface Options {
   records: number;

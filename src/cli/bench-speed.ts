@@ -2,12 +2,11 @@
 // Fingerprint throughput on English and Chinese text, the fingerprint together with the passage
 // signature (what the background computes for every page), and simhash-js (npm) on the same texts
 // as a reference, in the same run: several timed rounds after a warm-up, medians reported.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fingerprint, passageSignature } from '../core';
-import { readCorpus } from './corpus';
-import { CliError, htmlToText } from './documents';
+import { corpusText, readCorpus } from './corpus';
+import { CliError } from './documents';
 
 const require = createRequire(import.meta.url);
 const { SimHash } = require('simhash-js') as { SimHash: new () => { hash(text: string): number } };
@@ -42,8 +41,7 @@ async function fromCorpus(dir: string, lang: 'en' | 'zh'): Promise<string[]> {
   const texts: string[] = [];
   let total = 0;
   for (const d of docs.filter((x) => x.lang === lang)) {
-    const raw = await readFile(d.path, 'utf8');
-    const text = /\.x?html?$/i.test(d.path) ? htmlToText(raw, 0).text : raw;
+    const text = await corpusText(d, 0);
     texts.push(text);
     total += text.length;
     if (total > TARGET_CHARS) break;

@@ -1,7 +1,7 @@
 // Reads an evaluation corpus in the format of design.md: docs.jsonl, pairs.jsonl, docs/<id>.(html|txt).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CliError } from './documents';
+import { CliError, htmlToText } from './documents';
 
 export interface CorpusDoc {
   id: string;
@@ -51,4 +51,18 @@ export async function readCorpus(dir: string): Promise<{ docs: CorpusDoc[]; pair
     return { a: r.a, b: r.b, label: r.label, kind: isString(r.kind) ? r.kind : r.label };
   });
   return { docs, pairs };
+}
+
+/**
+ * A listed document's text as the extension would see it: a page through Readability (with
+ * `minWords`, as `htmlToText` takes it), plain text as it is.
+ */
+export async function corpusText(doc: CorpusDoc, minWords?: number): Promise<string> {
+  let raw: string;
+  try {
+    raw = await readFile(doc.path, 'utf8');
+  } catch {
+    throw new CliError(`${doc.path}: cannot read (listed in docs.jsonl)`);
+  }
+  return /\.x?html?$/i.test(doc.path) ? htmlToText(raw, minWords).text : raw;
 }

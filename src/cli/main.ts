@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, passageSignature, SENSITIVITY, sketchOf, textHash, textStats, whatsNew, type MatchSettings, type SimhashOptions } from '../core';
 import { benchWhatsNew, formatWhatsNew } from './bench-whatsnew';
 import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
-import { readCorpus } from './corpus';
-import { CliError, htmlToText, loadDocument } from './documents';
+import { corpusText, readCorpus } from './corpus';
+import { CliError, loadDocument } from './documents';
 import { clusterPages, parseExportPages } from './scan';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -148,13 +148,7 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   const printed: PrintedDoc[] = [];
   let skipped = 0;
   for (const doc of docs) {
-    let raw: string;
-    try {
-      raw = await readFile(doc.path, 'utf8');
-    } catch {
-      throw new CliError(`${doc.path}: cannot read (listed in docs.jsonl)`);
-    }
-    const text = /\.x?html?$/i.test(doc.path) ? htmlToText(raw).text : raw;
+    const text = await corpusText(doc);
     if (!text) skipped++;
     const fp = fingerprintWith(text, options);
     const words = textStats(text).words;
@@ -180,13 +174,7 @@ async function benchWhatsNewCommand(dir: string, json: boolean): Promise<void> {
   const { docs, pairs } = await readCorpus(dir);
   const texts = new Map<string, string>();
   for (const doc of docs) {
-    let raw: string;
-    try {
-      raw = await readFile(doc.path, 'utf8');
-    } catch {
-      throw new CliError(`${doc.path}: cannot read (listed in docs.jsonl)`);
-    }
-    texts.set(doc.id, /\.x?html?$/i.test(doc.path) ? htmlToText(raw).text : raw);
+    texts.set(doc.id, await corpusText(doc));
   }
   const langs = new Map(docs.map((d) => [d.id, d.lang]));
   const report = benchWhatsNew(pairs, (id) => texts.get(id) ?? '', (id) => langs.get(id) ?? 'und');

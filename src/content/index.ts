@@ -5,7 +5,7 @@
 // page learns nothing of the reader's history before the reader has stayed on it (design.md,
 // "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
-import { MIN_RECORDED_WORDS, textHash } from '../core';
+import { MIN_RECORDED_WORDS } from '../core';
 import type { ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
@@ -29,7 +29,7 @@ const pageAddress = (href: string) => href.split('#', 1)[0];
 
 let checked: CheckedPage = null;
 let checkedAddress = '';
-/** The hash of the article text being shown: a new address with the same text is the same article. */
+/** The article text being shown: a new address with the same text is the same article. */
 let checkedText = '';
 let cancelDwell: () => void = () => undefined;
 /** Starts (again) counting the dwell time of the article being shown, if it is not read yet. */
@@ -46,14 +46,14 @@ async function check(): Promise<void> {
   const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return forgetView();
   const { title, text, lang } = extraction.article;
-  const hash = textHash(text);
-  // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
-  if (hash === checkedText) return resumeDwell();
+  // A single-page app that only changed the query (?view=2) shows the same article: the view goes
+  // on. (Comparing the strings is cheaper on the page's thread than hashing the text.)
+  if (text === checkedText) return resumeDwell();
   forgetView();
-  checkedText = hash;
+  checkedText = text;
   const report: PageReport = { url, title, text, lang, canonical: declaredUrls(document) };
   // Another check since (another article, or none) replaces this one; a new address with the same article does not.
-  const stillHere = () => checkedText === hash;
+  const stillHere = () => checkedText === text;
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
   if (!stillHere() || verdict.skipped) return; // navigated on while we waited
   checked = { url, title, fp: verdict.fp };
