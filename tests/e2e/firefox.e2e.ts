@@ -31,8 +31,15 @@ async function findExtensionPage(): Promise<Page> {
 }
 
 /** Sends the extension page to another of the add-on's pages. */
+let navigations = 0;
+
+/**
+ * Sends the add-on's page to `path`. A query parameter of its own makes each address new, so the
+ * wait cannot be satisfied by the document being left (going to the page it is already on would be
+ * a reload whose old document still reads as complete).
+ */
 async function goToExtensionPage(path: string): Promise<void> {
-  const target = `${extensionOrigin}${path}`;
+  const target = `${extensionOrigin}${path}${path.includes('?') ? '&' : '?'}nav=${++navigations}`;
   await extensionPage.evaluate((url) => void (location.href = url), target);
   await extensionPage.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, target);
 }
