@@ -193,6 +193,8 @@ interface Load {
   longtask: number;
   /** Whether the extension recorded the page (always false without it). */
   recorded: boolean;
+  /** What the longest extension task spent its time on, for the log. */
+  worstParts: string;
 }
 
 /** Registered before any of the page's own code: what the page itself can see of long tasks. */
@@ -211,7 +213,7 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { data?: { url?: string; frame?: string }; beginData?: { url?: string } };
+  args?: { data?: { url?: string; frame?: string; functionName?: string; lineNumber?: number; columnNumber?: number }; beginData?: { url?: string } };
 }
 
 /** Trace events that mean script ran. */
@@ -223,22 +225,43 @@ const SCRIPT_EVENTS = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'v
  * The generated pages run no script of their own, so a task in which script ran is the
  * extension's (its content script; the observer's callbacks are microseconds).
  */
-function tasksOf(events: TraceEvent[], url: string): { wall: number; cpu: number; extension: boolean }[] {
+interface Task {
+  wall: number;
+  cpu: number;
+  extension: boolean;
+  /** Wall time of the events inside the task, by name (nested events counted in each). */
+  parts: Map<string, number>;
+}
+
+function tasksOf(events: TraceEvent[], url: string): Task[] {
   const parse = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url);
   if (!parse) throw new Error(`the trace shows no parsing of ${url}`);
   const onThread = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.dur !== undefined);
   onThread.sort((x, y) => x.ts - y.ts || (y.dur ?? 0) - (x.dur ?? 0));
-  const tasks: { wall: number; cpu: number; extension: boolean }[] = [];
+  const tasks: Task[] = [];
   let end = -Infinity;
   for (const e of onThread) {
     const dur = e.dur ?? 0;
     const script = SCRIPT_EVENTS.has(e.name) || (e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint' && dur >= 1000);
     if (e.ts >= end) {
-      tasks.push({ wall: dur / 1000, cpu: (e.tdur ?? dur) / 1000, extension: script });
+      tasks.push({ wall: dur / 1000, cpu: (e.tdur ?? dur) / 1000, extension: script, parts: new Map() });
       end = e.ts + dur;
-    } else if (script) tasks[tasks.length - 1].extension = true;
+    } else {
+      const task = tasks[tasks.length - 1];
+      if (script) task.extension = true;
+      const d = e.args?.data;
+      const name = e.name === 'FunctionCall' && d?.url ? `FunctionCall ${d.functionName || '(anonymous)'} ${d.url.split('/').pop() ?? ''}:${d.lineNumber ?? 0}:${d.columnNumber ?? 0}` : e.name;
+      task.parts.set(name, (task.parts.get(name) ?? 0) + dur / 1000);
+    }
   }
   return tasks;
+}
+
+/** The biggest parts of a task, for the log: "FunctionCall 40 ms, Layout 30 ms, …". */
+function partsOf(task: Task | undefined): string {
+  if (!task) return '';
+  const top = [...task.parts].sort((x, y) => y[1] - x[1]).slice(0, 5);
+  return top.map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join(', ');
 }
 
 /** Whether the extension's history holds `url`, read from its own IndexedDB in the service worker. */
@@ -293,7 +316,9 @@ async function measure(context: BrowserContext, worker: Worker | undefined, url:
     const tasks = tasksOf(events, url);
     const ext = tasks.filter((t) => t.extension);
     const max = (xs: number[]) => Math.max(0, ...xs);
+    const worst = ext.reduce<Task | undefined>((w, t) => (!w || t.wall > w.wall ? t : w), undefined);
     return {
+      worstParts: partsOf(worst),
       longest: max(tasks.map((t) => t.wall).filter((d) => d >= 50)),
       extLongest: max(ext.map((t) => t.wall)),
       extLongestCpu: max(ext.map((t) => t.cpu)),
@@ -380,7 +405,7 @@ async function main(argv: string[]): Promise<void> {
             const load = await measure(context, worker, `${origin}/${p.path}/${extension ? 'with' : 'without'}-${run}.html`);
             const ms = (x: number) => `${x.toFixed(0)} ms`;
             log(
-              `${p.name}, ${extension ? 'with' : 'without'} the extension, run ${run}: longest task ${ms(load.longest)}; extension: ${load.extTasks} tasks, longest ${ms(load.extLongest)} (CPU ${ms(load.extLongestCpu)}), ${ms(load.extOver50)} in tasks over 50 ms; 'longtask' saw at most ${ms(load.longtask)}${extension ? (load.recorded ? '' : ' (NOT recorded)') : ''}`,
+              `${p.name}, ${extension ? 'with' : 'without'} the extension, run ${run}: longest task ${ms(load.longest)}; extension: ${load.extTasks} tasks, longest ${ms(load.extLongest)} (CPU ${ms(load.extLongestCpu)}), ${ms(load.extOver50)} in tasks over 50 ms; 'longtask' saw at most ${ms(load.longtask)}${extension ? (load.recorded ? '' : ' (NOT recorded)') : ''}${extension ? `; the longest extension task held: ${load.worstParts}` : ''}`,
             );
             loads.push(load);
           }

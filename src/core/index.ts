@@ -14,3 +14,4 @@ export { canonicalizeUrl, MAX_URL_LENGTH, parseWebUrl, pickCanonicalUrl, registr
 export { cutPassages, type Passage } from './passages';
 export { ANCHOR_COUNT, anchorsOf, decodePassages, encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSignature, shareAnchor, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { whatsNew, type WhatsNew } from './whats-new';
+export { digestArticle, type ArticleDigest } from './digest';
