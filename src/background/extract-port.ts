@@ -3,37 +3,25 @@
 // to parse it in. Firefox's event page has one (DOMParser); Chrome's service worker has none, so
 // it hands the copy to an offscreen document (src/offscreen/), created when first needed.
 import type { Runtime } from 'webextension-polyfill';
-import { extractFromHtml, type Extraction } from '../content/extract';
-import { MAX_HTML_CHARS, pieces as inPieces } from '../content/snapshot';
+import { digestFromHtml, type DigestedExtraction } from '../content/extract';
+import { MAX_HTML_CHARS } from '../content/snapshot';
 import { EXTRACT_PORT, type ExtractPortReply, type ExtractRequest } from '../messaging/protocol';
 import { senderKind } from '../messaging/router';
 import { extractInOffscreen } from './offscreen-client';
-import { MAX_TEXT_LENGTH } from './page-report';
 
 /** Parses here when this context has a DOM (Firefox's event page), else in the offscreen document (Chrome). */
-export function extractAnywhere(req: ExtractRequest): Promise<Extraction> {
-  if (typeof DOMParser === 'function') return Promise.resolve(extractFromHtml(req.html, req.minWords, new DOMParser()));
+export function extractAnywhere(req: ExtractRequest): Promise<DigestedExtraction> {
+  if (typeof DOMParser === 'function') return Promise.resolve(digestFromHtml(req.html, req.minWords, new DOMParser()));
   return extractInOffscreen(req);
 }
 
 const validMinWords = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100_000;
 
 /**
- * The answer as the content script gets it: the text cut where a page report's is (the background
- * fingerprints no more than that), so that neither this answer nor the reports the content script
- * sends next cost the page's thread more than they must.
+ * Serves one extraction port: gathers the pieces, extracts, answers with the article's digest.
+ * Only content scripts of this extension may open one; a copy over MAX_HTML_CHARS or a malformed message ends it.
  */
-export function forThePage(extraction: Extraction): Extraction {
-  if (!extraction.ok || extraction.article.text.length <= MAX_TEXT_LENGTH) return extraction;
-  return { ok: true, article: { ...extraction.article, text: extraction.article.text.slice(0, MAX_TEXT_LENGTH) } };
-}
-
-/**
- * Serves one extraction port: gathers the pieces, extracts, answers (the text in pieces, then the
- * rest of the article). Only content scripts of
- * this extension may open one; a copy over MAX_HTML_CHARS or a malformed message ends it.
- */
-export function serveExtractPort(port: Runtime.Port, extensionId: string, extensionOrigin: string, extract: (req: ExtractRequest) => Promise<Extraction> = extractAnywhere): void {
+export function serveExtractPort(port: Runtime.Port, extensionId: string, extensionOrigin: string, extract: (req: ExtractRequest) => Promise<DigestedExtraction> = extractAnywhere): void {
   if (port.name !== EXTRACT_PORT) return;
   if (!port.sender || senderKind(port.sender, extensionId, extensionOrigin) !== 'content') {
     port.disconnect();
@@ -70,13 +58,7 @@ export function serveExtractPort(port: Runtime.Port, extensionId: string, extens
       const html = pieces.join('');
       pieces.length = 0;
       extract({ html, minWords: m.minWords }).then(
-        (extraction) => {
-          const result = forThePage(extraction);
-          if (!result.ok) return answer({ ok: result });
-          // The text in pieces: each is read on the page's thread in a task of its own.
-          for (const textPiece of inPieces([result.article.text])) answer({ textPiece });
-          answer({ ok: { ok: true, article: { ...result.article, text: '' } } });
-        },
+        (extraction) => answer({ ok: extraction }),
         (e: unknown) => answer({ error: { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) } }),
       );
     } else fail('malformed extraction message');

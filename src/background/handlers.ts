@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, anchorsOf, encodePassages, encodeSketch, fingerprint, MIN_RECORDED_WORDS, passageSignature, pickCanonicalUrl, sketchOf, textHash, textStats } from '../core';
+import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pickCanonicalUrl } from '../core';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
@@ -8,11 +8,14 @@ import { StorageFullError, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
 import { earlierVisit, findMatches, signatureOf } from './matching';
 import { parsePageReport } from './page-report';
+import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
 
 export interface BackgroundDeps {
   repository(): Promise<PageRepository>;
   now(): number;
+  /** The browser's UI language ("en", "zh-CN"), for the dates the notice shows. */
+  locale(): string;
   /** The reader's settings. */
   settings(): Promise<Settings>;
   /** Shows the verdict on the tab's toolbar button. */
@@ -21,18 +24,13 @@ export interface BackgroundDeps {
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
 }
 
-/** Everything the layers need about the page a content script reported. */
-function analyse(report: PageReport) {
-  const stats = textStats(report.text);
-  const sketch = sketchOf(report.text);
+/** The page a content script reported, as the matching layers take it (its digest decoded). */
+function currentPage(report: PageReport) {
+  const { fp, words, textHash, sketch, passages } = report.digest;
   return {
-    stats,
-    sketch,
-    current: {
-      url: report.url,
-      canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
-      signature: { fp: fingerprint(report.text), words: stats.words, textHash: textHash(report.text), sketch, passages: passageSignature(report.text) },
-    },
+    url: report.url,
+    canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
+    signature: { fp, words, textHash, sketch: decodeSketch(sketch), passages: decodePassages(passages) },
   };
 }
 
@@ -72,9 +70,9 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender): PageReport {
 }
 
 /** What a content script is told: what the notice shows, nothing more. */
-function forNotice(verdict: PageVerdict): PageSeenAnswer {
+function forNotice(verdict: PageVerdict, now: number, locale: string): PageSeenAnswer {
   const [first] = verdict.matches;
-  const match = first && { url: first.url, title: first.title, kind: first.kind, lastSeen: first.lastSeen, ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}), ...(first.containment !== undefined ? { containment: first.containment } : {}) };
+  const match = first && { url: first.url, title: first.title, kind: first.kind, when: relativeTime(first.lastSeen, now, locale), ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}), ...(first.containment !== undefined ? { containment: first.containment } : {}) };
   return { fp: verdict.fp, ...(match ? { match } : {}), more: Math.max(0, verdict.matches.length - 1), ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
 }
 
@@ -84,7 +82,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const report = reportFrom(req, sender);
       const settings = await deps.settings();
       const skipped = skipReason(settings, report.url);
-      const { current } = analyse(report);
+      const current = currentPage(report);
       let verdict: PageVerdict = { fp: current.signature.fp, algo: ALGORITHM, matches: [], visitedBefore: false };
       if (skipped) verdict = { ...verdict, skipped };
       else {
@@ -93,31 +91,32 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       if (sender.tab?.id !== undefined) await deps.showOnTab(sender.tab.id, verdict);
-      return forNotice(verdict);
+      return forNotice(verdict, deps.now(), deps.locale());
     },
 
     async 'content:pageRead'(req, sender) {
       const report = reportFrom(req, sender);
       const settings = await deps.settings();
       if (skipReason(settings, report.url) || (sender.tab?.incognito && !settings.recordPrivate)) return { recorded: false };
-      const { stats, sketch, current } = analyse(report);
-      if (stats.words < MIN_RECORDED_WORDS) return { recorded: false };
+      const { digest } = report;
+      if (digest.words < MIN_RECORDED_WORDS) return { recorded: false };
+      const passages = decodePassages(digest.passages);
       try {
         await (
           await deps.repository()
         ).recordVisit(
           {
             url: report.url,
-            canonicalUrl: current.canonicalUrl,
+            canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
             title: report.title,
-            fp: current.signature.fp,
+            fp: digest.fp,
             algo: ALGORITHM,
-            textHash: current.signature.textHash,
-            sketch: encodeSketch(sketch),
-            passages: encodePassages(current.signature.passages),
-            anchors: anchorsOf(current.signature.passages),
-            textLength: stats.words,
-            lang: report.lang || stats.lang,
+            textHash: digest.textHash,
+            sketch: digest.sketch,
+            passages: digest.passages,
+            anchors: passages ? anchorsOf(passages) : [],
+            textLength: digest.words,
+            lang: report.lang || digest.lang,
             ...(report.visitId ? { visitId: report.visitId } : {}),
           },
           deps.now(),

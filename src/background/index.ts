@@ -15,6 +15,7 @@ let repository: Promise<PageRepository> | undefined;
 const handlers = createHandlers({
   repository: () => (repository ??= openDejaReadDB().then((db) => new PageRepository(db))),
   now: () => Date.now(),
+  locale: () => browser.i18n.getUILanguage(),
   settings: loadSettings,
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),

@@ -1,7 +1,7 @@
 /// <reference types="chrome" />
 // Chrome only: the offscreen document that parses pages for the service worker (which has no DOM).
 // Created on demand with the reason DOM_PARSER; it closes itself when idle (src/offscreen/main.ts).
-import type { Extraction } from '../content/extract';
+import type { DigestedExtraction } from '../content/extract';
 import type { ExtractRequest, OffscreenProtocol, Reply } from '../messaging/protocol';
 
 export const OFFSCREEN_PATH = 'src/offscreen/index.html';
@@ -36,7 +36,7 @@ async function ensureOffscreen(): Promise<void> {
   await creating;
 }
 
-export async function extractInOffscreen(req: ExtractRequest): Promise<Extraction> {
+export async function extractInOffscreen(req: ExtractRequest): Promise<DigestedExtraction> {
   await ensureOffscreen();
   try {
     return await sendToOffscreen('background:extract', req);

@@ -1,16 +1,17 @@
 // Extraction without holding the page's thread: a copy of the page is written out in slices and
-// sent in pieces to the background, which parses it and runs Readability away from the page (in
-// Chrome's offscreen document, or in Firefox's event page). See docs/extraction.md.
+// sent in pieces to the background, which parses it, runs Readability and digests the article's
+// text away from the page (in Chrome's offscreen document, or in Firefox's event page); only the
+// digest comes back. See docs/extraction.md.
 import browser from 'webextension-polyfill';
 import { EXTRACT_PORT, type ExtractPortMessage, type ExtractPortReply } from '../messaging/protocol';
-import type { Extraction } from './extract';
+import type { DigestedExtraction } from './extract';
 import { pageSlicer, pieces, snapshotDocument, type Slicer } from './snapshot';
 
 /** A port closed under the copy (the background was stopped): sending it again may succeed. */
 const LOST = 'extraction stopped';
 const TRIES = 6;
 
-export async function extractOffPage(doc: Document, minWords: number): Promise<Extraction> {
+export async function extractOffPage(doc: Document, minWords: number): Promise<DigestedExtraction> {
   const slicer = pageSlicer();
   const snapshot = await snapshotDocument(doc, minWords, slicer);
   if (!snapshot.ok) return snapshot;
@@ -21,18 +22,13 @@ export async function extractOffPage(doc: Document, minWords: number): Promise<E
   }
 }
 
-async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<Extraction> {
+async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<DigestedExtraction> {
   const port = browser.runtime.connect({ name: EXTRACT_PORT });
   let closed = false;
-  const text: string[] = [];
-  const answer = new Promise<Extraction>((resolve) => {
+  const answer = new Promise<DigestedExtraction>((resolve) => {
     port.onMessage.addListener((message: unknown) => {
       const reply = message as ExtractPortReply;
-      if ('textPiece' in reply) {
-        text.push(reply.textPiece);
-        return;
-      }
-      if ('ok' in reply) resolve(reply.ok.ok ? { ok: true, article: { ...reply.ok.article, text: text.join('') } } : reply.ok);
+      if ('ok' in reply) resolve(reply.ok);
       else resolve({ ok: false, reason: `extraction failed: ${reply.error.message}` });
       port.disconnect();
     });
@@ -55,9 +51,5 @@ async function sendForExtraction(chunks: string[], minWords: number, slicer: Sli
     port.disconnect();
     return { ok: false, reason: LOST };
   }
-  const extraction = await answer;
-  // Reading the answer (the article's text) was this task's work: whatever the caller sends next
-  // runs in a task of its own.
-  await slicer.pause();
-  return extraction;
+  return answer;
 }

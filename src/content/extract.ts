@@ -1,8 +1,8 @@
 // Pulls the readable article out of a document. The extension runs it away from the page, on a
-// parsed copy (src/background/extract-handlers.ts); the command line runs this same function on
-// jsdom documents, so the extension and the CLI fingerprint the same text.
+// parsed copy (src/background/extract-port.ts) and digests it there; the command line runs this same
+// function on jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
-import { textStats } from '../core';
+import { digestArticle, textStats, type ArticleDigest } from '../core';
 import { MAX_ELEMENTS } from './snapshot';
 
 export interface Article {
@@ -49,6 +49,31 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
  */
 export function extractFromHtml(html: string, minWords: number, parser: DOMParser): Extraction {
   return extractArticle(parser.parseFromString(html, 'text/html'), minWords);
+}
+
+/** Longer texts are digested on their first part: about 600 pages of a book. */
+export const MAX_TEXT_LENGTH = 2_000_000;
+
+/** What leaves the place of extraction: the article's title and declared language, and the digest of its text. */
+export interface DigestedArticle {
+  title: string;
+  /** Declared language of the page (`<html lang>`), or ''. */
+  lang: string;
+  /** Of the text's first MAX_TEXT_LENGTH characters. */
+  digest: ArticleDigest;
+}
+
+export type DigestedExtraction = { ok: true; article: DigestedArticle } | { ok: false; reason: string };
+
+/**
+ * The article in a page's HTML, digested where it was extracted: the text, up to megabytes, never
+ * travels on, so neither the page's thread nor a message pays for it.
+ */
+export function digestFromHtml(html: string, minWords: number, parser: DOMParser): DigestedExtraction {
+  const extraction = extractFromHtml(html, minWords, parser);
+  if (!extraction.ok) return extraction;
+  const { title, lang, text } = extraction.article;
+  return { ok: true, article: { title, lang, digest: digestArticle(text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text) } };
 }
 
 /**

@@ -29,8 +29,8 @@ const pageAddress = (href: string) => href.split('#', 1)[0];
 
 let checked: CheckedPage = null;
 let checkedAddress = '';
-/** The article text being shown: a new address with the same text is the same article. */
-let checkedText = '';
+/** The hash of the article text being shown: a new address with the same text is the same article. */
+let checkedTextHash = '';
 let cancelDwell: () => void = () => undefined;
 /** Starts (again) counting the dwell time of the article being shown, if it is not read yet. */
 let resumeDwell: () => void = () => undefined;
@@ -45,15 +45,14 @@ async function check(): Promise<void> {
   if (settings.paused || isExcluded(url, settings.excludedSites)) return forgetView();
   const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return forgetView();
-  const { title, text, lang } = extraction.article;
-  // A single-page app that only changed the query (?view=2) shows the same article: the view goes
-  // on. (Comparing the strings is cheaper on the page's thread than hashing the text.)
-  if (text === checkedText) return resumeDwell();
+  const { title, digest, lang } = extraction.article;
+  // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
+  if (digest.textHash === checkedTextHash) return resumeDwell();
   forgetView();
-  checkedText = text;
-  const report: PageReport = { url, title, text, lang, canonical: declaredUrls(document) };
+  checkedTextHash = digest.textHash;
+  const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document) };
   // Another check since (another article, or none) replaces this one; a new address with the same article does not.
-  const stillHere = () => checkedText === text;
+  const stillHere = () => checkedTextHash === digest.textHash;
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
   if (!stillHere() || verdict.skipped) return; // navigated on while we waited
   checked = { url, title, fp: verdict.fp };
@@ -65,7 +64,7 @@ async function check(): Promise<void> {
     cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
       read = true;
       void recordVisit({ ...report, visitId });
-      // In a task of its own: sending the report and drawing the notice each cost the page a little.
+      // In a task of its own: drawing the notice is the page's work, not the report's.
       setTimeout(() => showNoticeOnce(verdict, settings.showNotice), 0);
     });
   };
@@ -75,7 +74,7 @@ async function check(): Promise<void> {
 
 function forgetView(): void {
   checked = null;
-  checkedText = '';
+  checkedTextHash = '';
   cancelDwell();
   cancelDwell = () => undefined;
   resumeDwell = () => undefined;
@@ -99,7 +98,7 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean): void {
   if (noticeDecided) return;
   noticeDecided = true;
   if (!enabled || !verdict.match) return;
-  showNotice(verdict.match, verdict.more, Date.now(), { notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined) });
+  showNotice(verdict.match, verdict.more, { notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined) });
 }
 
 function checkSafely(): void {

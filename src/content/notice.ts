@@ -4,8 +4,7 @@
 // covers the page for long, is reachable by keyboard and announced to screen readers.
 import type { NoticeMatch } from '../messaging/protocol';
 import { isolated } from '../ui/bidi';
-import { t, uiLocale } from '../ui/i18n';
-import { relativeTime } from '../ui/relative-time';
+import { t } from '../ui/i18n';
 import { describeMatch } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
 
@@ -62,7 +61,7 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, classN
 }
 
 /** Shows the closest earlier page, and how many `more` match too. */
-export function showNotice(match: NoticeMatch, more: number, now: number, actions: NoticeActions, doc: Document = document): void {
+export function showNotice(match: NoticeMatch, more: number, actions: NoticeActions, doc: Document = document): void {
   removeNotice(doc);
   const host = doc.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'closed' });
@@ -88,7 +87,7 @@ export function showNotice(match: NoticeMatch, more: number, now: number, action
   }
   const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
   const meta = el(doc, 'span', 'meta');
-  meta.append(' — ', isolated(siteOf(match.url), doc), `, ${relativeTime(match.lastSeen, now, uiLocale())} · ${describeMatch(match)}${others}`);
+  meta.append(' — ', isolated(siteOf(match.url), doc), `, ${match.when} · ${describeMatch(match)}${others}`);
   what.append(meta);
 
   const actionsRow = el(doc, 'div', 'actions');

@@ -1,15 +1,16 @@
 // Every message between the parts of the extension, with its direction in its name. Payloads are
 // JSON-safe: fingerprints travel as 16 hex digits.
 import type { MatchKind } from '../core';
-import type { Extraction } from '../content/extract';
+import type { DigestedExtraction } from '../content/extract';
+import type { ArticleDigest } from '../core';
 import type { ImportOutcome, PageRecord } from '../storage';
 
 /** What the content script extracted from a page. */
 export interface PageReport {
   url: string;
   title: string;
-  /** The readable text of the article. */
-  text: string;
+  /** The digest of the article's text, made where it was extracted (the text itself never comes back to the page). */
+  digest: ArticleDigest;
   /** The page's declared language (`<html lang>`), or '' if none. */
   lang: string;
   /** URLs the page declares for itself (rel=canonical, og:url), absolute; the background keeps a same-site one. */
@@ -39,7 +40,11 @@ export interface MatchSummary {
 }
 
 /** An earlier page as the in-page notice shows it: nothing more about the history crosses into a page's content script. */
-export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment' | 'lastSeen'>;
+export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment'> & {
+  /** When it was last read, in the reader's language ("3 days ago"): written by the background, whose
+   * Intl formatters are warm, where the content script's first would hold the page for 30-40 ms. */
+  when: string;
+};
 
 /** The background's answer to a content script about its page: only what the notice shows. */
 export interface PageSeenAnswer {
@@ -123,14 +128,13 @@ export interface Protocol {
 /**
  * content → background, over a port of this name: a copy of the page as HTML, in pieces small
  * enough that sending one never holds the page's thread for long, then the end; the background
- * answers once, with the article (its text at most as long as a page report's), and the port
- * closes. A port, not messages: the pieces belong together, and the port keeps the background
+ * answers once, with the article's title, declared language and the digest of its text, and the
+ * port closes. A port, not messages: the pieces belong together, and the port keeps the background
  * awake until the answer.
  */
 export const EXTRACT_PORT = 'content:extract';
 export type ExtractPortMessage = { piece: string } | { end: true; minWords: number };
-/** The article's text comes first, in pieces as the copy went; then the article with `text: ''`, or the error. */
-export type ExtractPortReply = { textPiece: string } | Reply<Extraction>;
+export type ExtractPortReply = Reply<DigestedExtraction>;
 
 /** A page's HTML (see src/content/snapshot.ts) and the least words that make an article. */
 export interface ExtractRequest {
@@ -141,8 +145,8 @@ export interface ExtractRequest {
 
 /** Messages the offscreen document answers (Chrome: the service worker has no DOM to parse pages in). */
 export interface OffscreenProtocol {
-  /** background → offscreen: parse a page's HTML and extract its article. */
-  'background:extract': { req: ExtractRequest; res: Extraction };
+  /** background → offscreen: parse a page's HTML, extract its article and digest it. */
+  'background:extract': { req: ExtractRequest; res: DigestedExtraction };
 }
 
 /** Messages a content script answers. */

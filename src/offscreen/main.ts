@@ -1,8 +1,8 @@
 // Chrome's offscreen document: a page with a DOM, never shown, where the service worker has copies
-// of pages parsed and their articles extracted (src/background/offscreen-client.ts). It answers only
+// of pages parsed and their articles extracted and digested (src/background/offscreen-client.ts). It answers only
 // the extension's own background, and closes itself after a minute without work.
 import browser from 'webextension-polyfill';
-import { extractFromHtml } from '../content/extract';
+import { digestFromHtml } from '../content/extract';
 import type { OffscreenProtocol } from '../messaging/protocol';
 import { createRouter, senderKind } from '../messaging/router';
 
@@ -18,7 +18,7 @@ browser.runtime.onMessage.addListener(
     {
       async 'background:extract'({ html, minWords }) {
         closeWhenIdle();
-        return extractFromHtml(html, minWords, new DOMParser());
+        return digestFromHtml(html, minWords, new DOMParser());
       },
     },
     (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),

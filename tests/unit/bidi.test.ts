@@ -142,12 +142,12 @@ describe('untrusted text on screen', () => {
       return root;
     });
     const { showNotice } = await import('../../src/content/notice');
-    showNotice(hostile('https://news.example/a', TITLE), 0, NOW, { notSame: () => undefined });
+    showNotice({ ...hostile('https://news.example/a', TITLE), when: '2 hours ago' }, 0, { notSame: () => undefined });
     if (!root) throw new Error('no notice');
     expectIsolated(root, [TITLE, 'news.example']);
     // What follows the title is the notice's own text, outside the title's isolate.
     expect(root.querySelector('.meta bdi')?.parentElement?.textContent).toMatch(/^ — news\.example, /);
-    showNotice(hostile(URL_ONLY, ''), 0, NOW, { notSame: () => undefined });
+    showNotice({ ...hostile(URL_ONLY, ''), when: '2 hours ago' }, 0, { notSame: () => undefined });
     expectIsolated(root, [URL_ONLY, 'files.example']);
     vi.restoreAllMocks();
   });

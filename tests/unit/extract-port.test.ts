@@ -1,10 +1,10 @@
-// The background's side of extraction: pieces in, one article out, and only for content scripts.
+// The background's side of extraction: pieces in, one digested article out, and only for content scripts.
 import type { Runtime } from 'webextension-polyfill';
 import { describe, expect, it } from 'vitest';
-import type { Extraction } from '../../src/content/extract';
+import { digestArticle } from '../../src/core';
+import type { DigestedExtraction } from '../../src/content/extract';
 import { MAX_HTML_CHARS } from '../../src/content/snapshot';
-import { forThePage, serveExtractPort } from '../../src/background/extract-port';
-import { MAX_TEXT_LENGTH } from '../../src/background/page-report';
+import { serveExtractPort } from '../../src/background/extract-port';
 import { EXTRACT_PORT, type ExtractRequest } from '../../src/messaging/protocol';
 
 const ID = 'deja-read-test';
@@ -33,11 +33,11 @@ function fakePort(sender: Runtime.MessageSender | undefined, name = EXTRACT_PORT
   return port;
 }
 
-const article = (text: string): Extraction => ({ ok: true, article: { title: 'T', text, lang: 'en', words: 3 } });
+const article = (text: string): DigestedExtraction => ({ ok: true, article: { title: 'T', lang: 'en', digest: digestArticle(text) } });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the extraction port', () => {
-  it('joins the pieces and answers with the article, its text first', async () => {
+  it('joins the pieces and answers with the digested article, once', async () => {
     const port = fakePort(fromPage);
     const seen: ExtractRequest[] = [];
     serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, (req) => {
@@ -49,7 +49,7 @@ describe('the extraction port', () => {
     port.send({ end: true, minWords: 30 });
     await settle();
     expect(seen).toEqual([{ html: '<p>one two three</p>', minWords: 30 }]);
-    expect(port.sent).toEqual([{ textPiece: 'one two three' }, { ok: article('') }]);
+    expect(port.sent).toEqual([{ ok: article('one two three') }]);
   });
 
   it('is not served to the extension pages or other extensions', () => {
@@ -87,24 +87,5 @@ describe('the extraction port', () => {
     port.send({ end: true, minWords: 30 });
     await settle();
     expect(port.sent).toEqual([{ error: { name: 'RangeError', message: 'parser gone' } }]);
-  });
-
-  it('sends a long text in pieces', async () => {
-    const port = fakePort(fromPage);
-    const text = 'word '.repeat(200_000);
-    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.resolve(article(text)));
-    port.send({ end: true, minWords: 30 });
-    await settle();
-    const pieces = port.sent.slice(0, -1) as { textPiece: string }[];
-    expect(pieces.length).toBeGreaterThan(3);
-    expect(pieces.map((p) => p.textPiece).join('')).toBe(text);
-    expect(port.sent.at(-1)).toEqual({ ok: article('') });
-  });
-
-  it('hands the page no more text than a page report carries', () => {
-    const long = forThePage(article('w '.repeat(MAX_TEXT_LENGTH)));
-    expect(long.ok && long.article.text.length).toBe(MAX_TEXT_LENGTH);
-    expect(forThePage(article('short'))).toEqual(article('short'));
-    expect(forThePage({ ok: false, reason: 'not an article' })).toEqual({ ok: false, reason: 'not an article' });
   });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { digestArticle } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { fromTab, makeBackground } from './helpers';
 
 const en = loadArticle('en-library');
 const other = loadArticle('en-balcony');
 const text = (a: { paragraphs: string[] }) => a.paragraphs.join('\n\n');
-const report = (url: string, a = en, title = a.title) => ({ url, title, text: text(a), lang: 'en' });
+/** A page report as the content script sends it: the digest made where the article was extracted. */
+const report = (url: string, a = en, title = a.title, body = text(a)) => ({ url, title, digest: digestArticle(body), lang: 'en' });
 
 describe('checking and recording a page', () => {
   it('checks a page without recording it; records it once read; flags its copy at another URL', async () => {
@@ -15,7 +17,7 @@ describe('checking and recording a page', () => {
     expect((await bg.call('options:stats', {})).pages).toBe(0);
     expect(await bg.handlers['content:pageRead'](report('https://a.example/story'), fromTab(1, 'https://a.example/story'))).toEqual({ recorded: true });
 
-    const copy = await bg.read({ ...report('https://b.example/repost', en, 'Reposted'), text: `${text(en)}\n\nShare this article.` }, fromTab(2, 'https://b.example/repost'));
+    const copy = await bg.read(report('https://b.example/repost', en, 'Reposted', `${text(en)}\n\nShare this article.`), fromTab(2, 'https://b.example/repost'));
     expect(copy.matches.map((m) => [m.url, m.title, m.kind])).toEqual([['https://a.example/story', en.title, 'near-duplicate']]);
     expect(bg.shown.map(([tab, v]) => [tab, v.matches.length])).toEqual([
       [1, 0],
@@ -62,13 +64,35 @@ describe('checking and recording a page', () => {
 
   it('refuses reports that are not web pages, and keeps hostile titles as plain text', async () => {
     const bg = makeBackground();
-    await expect(bg.read({ url: 'javascript:alert(1)', title: 'x', text: text(en), lang: '' })).rejects.toThrow(/http/);
-    await expect(bg.read({ url: 'https://a.example/', title: 'x', text: 42 } as never)).rejects.toThrow(/text/);
+    await expect(bg.read({ ...report('https://a.example/'), url: 'javascript:alert(1)' })).rejects.toThrow(/http/);
+    await expect(bg.read({ url: 'https://a.example/', title: 'x', text: text(en) } as never)).rejects.toThrow(/digest/);
     const hostile = '<img src=x onerror=alert(1)>'.repeat(100);
     await bg.read(report('https://a.example/h', en, hostile));
     const stored = await (await bg.repository).get('https://a.example/h');
     expect(stored?.title.startsWith('<img src=x onerror=alert(1)>')).toBe(true);
     expect(stored?.title.length).toBe(500);
+  });
+
+  it('refuses a report whose digest is malformed, and stores nothing of it', async () => {
+    const bg = makeBackground();
+    const good = report('https://a.example/d');
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['fp', { fp: 'not hex at all!!' }],
+      ['textHash', { textHash: 'ABCDEFGHIJKLMNOP' }],
+      ['words', { words: -3 }],
+      ['words', { words: 1.5 }],
+      ['sketch', { sketch: 'AAAA' }],
+      ['passages', { passages: 'A'.repeat(100_000) }],
+      ['passages', { passages: undefined }],
+    ];
+    for (const [, change] of bad) {
+      await expect(bg.read({ ...good, digest: { ...good.digest, ...change } } as never), JSON.stringify(change).slice(0, 60)).rejects.toThrow(/digest/);
+    }
+    await expect(bg.read({ ...good, digest: 'x' } as never)).rejects.toThrow(/digest/);
+    expect((await bg.call('options:stats', {})).pages).toBe(0);
+    // A language that is not a language tag is not kept as one.
+    await bg.read({ ...good, lang: '', digest: { ...good.digest, lang: '<script>' } });
+    expect((await (await bg.repository).get('https://a.example/d'))?.lang).toBe('und');
   });
 
   it('tells the content script only what the notice shows: the closest earlier page and how many more', async () => {
@@ -78,7 +102,9 @@ describe('checking and recording a page', () => {
     const answer = await bg.handlers['content:pageSeen'](report('https://c.example/3'), fromTab(3, 'https://c.example/3'));
     expect(Object.keys(answer).sort()).toEqual(['fp', 'match', 'more']);
     expect(answer.more).toBe(1);
-    expect(Object.keys(answer.match ?? {}).sort()).toEqual(['kind', 'lastSeen', 'resemblance', 'containment', 'title', 'url'].sort());
+    expect(Object.keys(answer.match ?? {}).sort()).toEqual(['kind', 'when', 'resemblance', 'containment', 'title', 'url'].sort());
+    // The date comes written out, in the reader's language, so the page's thread need not format it.
+    expect(answer.match?.when).toMatch(/^\d+ seconds? ago$|^now$/);
     // The toolbar button still gets both.
     expect(bg.shown.at(-1)?.[1].matches).toHaveLength(2);
   });

@@ -17,6 +17,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
+    locale: () => 'en',
     settings: async () => parseSettings({ dwellSeconds: 0, ...settings }),
     showOnTab: async (tabId, verdict) => void shown.push([tabId, verdict]),
     askTab: async (tabId) => {

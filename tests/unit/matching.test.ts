@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, decodeSketch, encodeSketch, judgePair, overlap, pickCanonicalUrl, registrableDomain, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
+import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pickCanonicalUrl, registrableDomain, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { makeBackground } from './helpers';
 
@@ -92,7 +92,7 @@ describe('the decision function', () => {
 });
 
 describe('matching in the background', () => {
-  const seen = (bg: ReturnType<typeof makeBackground>, url: string, body: string, canonical: string[] = []) => bg.read({ url, title: url, text: body, lang: '', canonical });
+  const seen = (bg: ReturnType<typeof makeBackground>, url: string, body: string, canonical: string[] = []) => bg.read({ url, title: url, digest: digestArticle(body), lang: '', canonical });
 
   it('flags a Chinese repost with 转载 boilerplate on another site', async () => {
     const bg = makeBackground();

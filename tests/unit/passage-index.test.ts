@@ -3,7 +3,7 @@
 // each other at different URLs, where the fingerprints are too far apart for the block index.
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, anchorsOf, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
+import { ALGORITHM, anchorsOf, digestArticle, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { fromTab, makeBackground } from './helpers';
@@ -91,7 +91,7 @@ describe('a preview and the full article at different URLs', () => {
     const full = text(a.paragraphs);
     // Too far apart for the block index: only the passage index can bring them together.
     expect(hamming(fingerprint(preview), fingerprint(full))).toBeGreaterThan(7);
-    const report = (url: string, t: string) => ({ url, title: a.title, text: t, lang: a.lang });
+    const report = (url: string, t: string) => ({ url, title: a.title, digest: digestArticle(t), lang: a.lang });
 
     const bg = makeBackground();
     await bg.read(report('https://teaser.example/preview', preview), fromTab(1, 'https://teaser.example/preview'));
@@ -107,7 +107,7 @@ describe('a preview and the full article at different URLs', () => {
 
   it('does not bring an unrelated article through the passage index', async () => {
     const bg = makeBackground();
-    await bg.read({ url: 'https://a.example/1', title: 'A', text: text(article('en-library').paragraphs), lang: 'en' });
-    expect((await bg.read({ url: 'https://a.example/2', title: 'B', text: text(article('en-bridges').paragraphs), lang: 'en' })).matches).toEqual([]);
+    await bg.read({ url: 'https://a.example/1', title: 'A', digest: digestArticle(text(article('en-library').paragraphs)), lang: 'en' });
+    expect((await bg.read({ url: 'https://a.example/2', title: 'B', digest: digestArticle(text(article('en-bridges').paragraphs)), lang: 'en' })).matches).toEqual([]);
   });
 });

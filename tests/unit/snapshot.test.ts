@@ -2,8 +2,8 @@
 // page itself, be made without changing the page, and travel in small pieces.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { textStats } from '../../src/core';
-import { extractArticle, extractFromHtml } from '../../src/content/extract';
+import { digestArticle, textStats } from '../../src/core';
+import { digestFromHtml, extractArticle, extractFromHtml, MAX_TEXT_LENGTH } from '../../src/content/extract';
 import { hasEnoughProse, pieces, serialise, snapshotDocument, type Slicer } from '../../src/content/snapshot';
 import { VECTORS } from '../fixtures/vectors';
 import { PAGES, renderPage, type PageName } from '../e2e/site';
@@ -37,6 +37,26 @@ describe('the copy of the page', () => {
     const page = doc(vectorPage(VECTORS[name].text()));
     expect(extractFromHtml(await html(page), 30, parser())).toEqual(extractArticle(page, 30));
   }, 120_000); // the megabyte goes through Readability twice, in jsdom
+
+  it('digests the article where it is extracted: the text stays there, its digest travels', async () => {
+    const page = doc(renderPage('enA'));
+    const full = extractArticle(page, 30);
+    const digested = digestFromHtml(await html(page), 30, parser());
+    if (!full.ok || !digested.ok) throw new Error('no article');
+    expect(digested.article).toEqual({ title: full.article.title, lang: full.article.lang, digest: digestArticle(full.article.text) });
+    expect(JSON.stringify(digested).length).toBeLessThan(1500);
+    expect(digestFromHtml('<p>Too short.</p>', 30, parser())).toEqual({ ok: false, reason: 'too little text' });
+  });
+
+  it('digests no more than the first MAX_TEXT_LENGTH characters of a longer article', () => {
+    const paragraph = (i: number) => `<p>Paragraph ${i} tells of rivers, bridges and the people who crossed them in the old days.</p>`;
+    const body = Array.from({ length: 40_000 }, (_, i) => paragraph(i)).join('');
+    const digested = digestFromHtml(`<!doctype html><html><head><title>Long</title></head><body><article>${body}</article></body></html>`, 30, parser());
+    const whole = extractFromHtml(`<!doctype html><html><head><title>Long</title></head><body><article>${body}</article></body></html>`, 30, parser());
+    if (!digested.ok || !whole.ok) throw new Error('no article');
+    expect(whole.article.text.length).toBeGreaterThan(MAX_TEXT_LENGTH);
+    expect(digested.article.digest).toEqual(digestArticle(whole.article.text.slice(0, MAX_TEXT_LENGTH)));
+  }, 120_000);
 
   it('keeps the markup, attributes and text, and leaves out scripts, styles and the notice', async () => {
     const page = doc(

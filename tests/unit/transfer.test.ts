@@ -1,5 +1,6 @@
 // Export, clear and import through the background's messages, as the options page does it.
 import { describe, expect, it } from 'vitest';
+import { digestArticle } from '../../src/core';
 import { DeliveryError } from '../../src/messaging/retry';
 import { exportHistory, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
 import { checkImportFile } from '../../src/options/import-check';
@@ -22,7 +23,7 @@ async function withHistory() {
   const bg = makeBackground();
   const texts = [article('en-library'), article('en-balcony'), article('zh-library'), article('zh-balcony')];
   for (const [i, text] of texts.entries()) {
-    await bg.read({ url: `https://site${i}.example/a`, title: `Page, "${i}"\n<b>`, text, lang: '' });
+    await bg.read({ url: `https://site${i}.example/a`, title: `Page, "${i}"\n<b>`, digest: digestArticle(text), lang: '' });
   }
   return bg;
 }
@@ -70,7 +71,7 @@ describe('export and import through the background', () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const other = makeBackground();
-    await other.read({ url: 'https://mine.example/1', title: 'Mine', text: article('en-bridges'), lang: 'en' });
+    await other.read({ url: 'https://mine.example/1', title: 'Mine', digest: digestArticle(article('en-bridges')), lang: 'en' });
     const before = await history(other);
     // The background refuses the commit for good (an error that is not a lost delivery).
     const failing: typeof other.call = (type, req) => (type === 'options:importCommit' ? Promise.reject(new Error('disk on fire')) : other.call(type, req));
@@ -82,7 +83,7 @@ describe('export and import through the background', () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const other = makeBackground();
-    await other.read({ url: 'https://mine.example/1', title: 'Mine', text: article('en-bridges'), lang: 'en' });
+    await other.read({ url: 'https://mine.example/1', title: 'Mine', digest: digestArticle(article('en-bridges')), lang: 'en' });
     let n = 0;
     // Every other message is lost: half of them before the background acts, half after (the answer is lost).
     const flaky: typeof other.call = async (type, req) => {
