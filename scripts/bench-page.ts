@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -31,14 +31,17 @@ interface Options {
   extension: string;
   json: boolean;
   build: boolean;
+  /** Sample the page's thread too, and name the functions the longest extension task ran. */
+  profile: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { runs: 3, extension: EXT, json: false, build: true };
+  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
+    else if (a === '--profile') opts.profile = true;
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs the folder of an unpacked Chrome build', 2);
@@ -48,7 +51,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile]`, 2);
   }
   return opts;
 }
@@ -213,7 +216,20 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { data?: { url?: string; frame?: string; functionName?: string; lineNumber?: number; columnNumber?: number }; beginData?: { url?: string } };
+  id?: string;
+  args?: {
+    data?: {
+      url?: string;
+      frame?: string;
+      functionName?: string;
+      lineNumber?: number;
+      columnNumber?: number;
+      startTime?: number;
+      cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] };
+      timeDeltas?: number[];
+    };
+    beginData?: { url?: string };
+  };
 }
 
 /** Trace events that mean script ran. */
@@ -225,7 +241,45 @@ const SCRIPT_EVENTS = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'v
  * The generated pages run no script of their own, so a task in which script ran is the
  * extension's (its content script; the observer's callbacks are microseconds).
  */
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/**
+ * With --profile: the functions sampled between `start` and `end` (trace microseconds) on the
+ * page's thread, by self time, from the V8 sampling profiler's chunks in the same trace.
+ */
+function sampledFunctions(events: TraceEvent[], tid: number, start: number, end: number): string {
+  const nodes = new Map<number, ProfileNode>();
+  const self = new Map<string, number>();
+  const profiles = new Map(events.filter((e) => e.name === 'Profile' && e.tid === tid).map((e) => [e.id, e.args?.data?.startTime ?? e.ts]));
+  const clock = new Map<string | undefined, number>();
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk' || !profiles.has(e.id)) continue;
+    for (const n of e.args?.data?.cpuProfile?.nodes ?? []) nodes.set(n.id, n);
+    const samples = e.args?.data?.cpuProfile?.samples ?? [];
+    const deltas = e.args?.data?.timeDeltas ?? [];
+    let t = clock.get(e.id) ?? profiles.get(e.id) ?? 0;
+    samples.forEach((id, i) => {
+      const next = t + (deltas[i] ?? 0);
+      if (next >= start && next <= end) {
+        const f = nodes.get(id)?.callFrame;
+        const name = f ? `${f.functionName || '(anonymous)'} ${(f.url ?? '').split('/').pop() ?? ''}:${(f.lineNumber ?? 0) + 1}` : `node ${id}`;
+        self.set(name, (self.get(name) ?? 0) + (next - t) / 1000);
+      }
+      t = next;
+    });
+    clock.set(e.id, t);
+  }
+  return [...self].sort((x, y) => y[1] - x[1]).slice(0, 8).map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`).join(', ');
+}
+
 interface Task {
+  /** Trace microseconds. */
+  start: number;
+  end: number;
+  tid: number;
   wall: number;
   cpu: number;
   extension: boolean;
@@ -244,7 +298,7 @@ function tasksOf(events: TraceEvent[], url: string): Task[] {
     const dur = e.dur ?? 0;
     const script = SCRIPT_EVENTS.has(e.name) || (e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint' && dur >= 1000);
     if (e.ts >= end) {
-      tasks.push({ wall: dur / 1000, cpu: (e.tdur ?? dur) / 1000, extension: script, parts: new Map() });
+      tasks.push({ start: e.ts, end: e.ts + dur, tid: e.tid, wall: dur / 1000, cpu: (e.tdur ?? dur) / 1000, extension: script, parts: new Map() });
       end = e.ts + dur;
     } else {
       const task = tasks[tasks.length - 1];
@@ -295,13 +349,14 @@ function recorded(worker: Worker, url: string): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function measure(context: BrowserContext, worker: Worker | undefined, url: string): Promise<Load> {
+async function measure(context: BrowserContext, worker: Worker | undefined, url: string, profile = false): Promise<Load> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   try {
     const events: TraceEvent[] = [];
     cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
-    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8'] }, transferMode: 'ReportEvents' });
+    const categories = ['toplevel', 'devtools.timeline', 'v8', ...(profile ? ['disabled-by-default-v8.cpu_profiler', 'blink_gc', 'disabled-by-default-blink_gc', 'v8.gc'] : [])];
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
     await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
     let wasRecorded = false;
     if (worker) {
@@ -318,7 +373,7 @@ async function measure(context: BrowserContext, worker: Worker | undefined, url:
     const max = (xs: number[]) => Math.max(0, ...xs);
     const worst = ext.reduce<Task | undefined>((w, t) => (!w || t.wall > w.wall ? t : w), undefined);
     return {
-      worstParts: partsOf(worst),
+      worstParts: partsOf(worst) + (profile && worst ? `; sampled: ${sampledFunctions(events, worst.tid, worst.start, worst.end)}` : ''),
       longest: max(tasks.map((t) => t.wall).filter((d) => d >= 50)),
       extLongest: max(ext.map((t) => t.wall)),
       extLongestCpu: max(ext.map((t) => t.cpu)),
@@ -402,7 +457,7 @@ async function main(argv: string[]): Promise<void> {
         for (const p of PAGES) {
           const loads: Load[] = [];
           for (let run = 1; run <= opts.runs; run++) {
-            const load = await measure(context, worker, `${origin}/${p.path}/${extension ? 'with' : 'without'}-${run}.html`);
+            const load = await measure(context, worker, `${origin}/${p.path}/${extension ? 'with' : 'without'}-${run}.html`, opts.profile);
             const ms = (x: number) => `${x.toFixed(0)} ms`;
             log(
               `${p.name}, ${extension ? 'with' : 'without'} the extension, run ${run}: longest task ${ms(load.longest)}; extension: ${load.extTasks} tasks, longest ${ms(load.extLongest)} (CPU ${ms(load.extLongestCpu)}), ${ms(load.extOver50)} in tasks over 50 ms; 'longtask' saw at most ${ms(load.longtask)}${extension ? (load.recorded ? '' : ' (NOT recorded)') : ''}${extension ? `; the longest extension task held: ${load.worstParts}` : ''}`,

@@ -10,7 +10,10 @@ export function declaredUrls(doc: Document): string[] {
       // not a URL: ignored
     }
   };
-  add(doc.querySelector('link[rel~="canonical" i]')?.getAttribute('href'));
-  add(doc.querySelector('meta[property="og:url" i]')?.getAttribute('content'));
+  // Both belong in the head (a canonical link elsewhere is ignored by search engines too); looking
+  // only there spares a page of 60,000 elements a search through all of them.
+  const head = doc.head;
+  add(head?.querySelector('link[rel~="canonical" i]')?.getAttribute('href'));
+  add(head?.querySelector('meta[property="og:url" i]')?.getAttribute('content'));
   return out;
 }

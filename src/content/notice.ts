@@ -49,8 +49,12 @@ export interface NoticeActions {
   notSame(match: NoticeMatch): void;
 }
 
-export function removeNotice(doc: Document = document): void {
-  doc.querySelector(HOST_TAG)?.remove();
+/** The notice's host while one is shown (kept, not searched for: a search goes through the whole page). */
+let shown: HTMLElement | undefined;
+
+export function removeNotice(): void {
+  shown?.remove();
+  shown = undefined;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -62,8 +66,9 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, classN
 
 /** Shows the closest earlier page, and how many `more` match too. */
 export function showNotice(match: NoticeMatch, more: number, actions: NoticeActions, doc: Document = document): void {
-  removeNotice(doc);
+  removeNotice();
   const host = doc.createElement(HOST_TAG);
+  shown = host;
   const root = host.attachShadow({ mode: 'closed' });
   const style = el(doc, 'style');
   style.textContent = STYLE;

@@ -149,6 +149,11 @@ describe('untrusted text on screen', () => {
     expect(root.querySelector('.meta bdi')?.parentElement?.textContent).toMatch(/^ — news\.example, /);
     showNotice({ ...hostile(URL_ONLY, ''), when: '2 hours ago' }, 0, { notSame: () => undefined });
     expectIsolated(root, [URL_ONLY, 'files.example']);
+    // One notice at a time, and it goes when told to.
+    const { removeNotice } = await import('../../src/content/notice');
+    expect(document.querySelectorAll('deja-read-notice')).toHaveLength(1);
+    removeNotice();
+    expect(document.querySelectorAll('deja-read-notice')).toHaveLength(0);
     vi.restoreAllMocks();
   });
 });

@@ -1,6 +1,7 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { fingerprint, hamming } from '../../src/core';
+import { declaredUrls } from '../../src/content/declared-urls';
 import { extractArticle } from '../../src/content/extract';
 import { loadArticle, PAGES, renderPage } from '../e2e/site';
 
@@ -30,4 +31,13 @@ describe('extractArticle', () => {
     const huge = doc(`<html><body>${'<span>x</span>'.repeat(70_000)}</body></html>`);
     expect(extractArticle(huge, 80)).toMatchObject({ ok: false, reason: expect.stringMatching(/too large/) });
   }, 60_000); // jsdom builds 70,000 elements slowly
+});
+
+describe('the addresses a page declares for itself', () => {
+  it('reads rel=canonical and og:url from the head, made absolute, and nothing from the body', () => {
+    const page = (head: string, body = '') => new JSDOM(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, { url: 'https://news.example/a/b?x=1' }).window.document;
+    expect(declaredUrls(page('<link rel="Canonical" href="/story/1"><meta property="og:url" content="https://news.example/story/1?utm_source=x">'))).toEqual(['https://news.example/story/1', 'https://news.example/story/1?utm_source=x']);
+    expect(declaredUrls(page('', '<link rel="canonical" href="https://evil.example/"><p>text</p>'))).toEqual([]);
+    expect(declaredUrls(page('<link rel="canonical" href="http://[bad">'))).toEqual([]);
+  });
 });
