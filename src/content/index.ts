@@ -114,7 +114,7 @@ checkSafely();
 // Single-page apps change the URL without a reload: check again once the new view has settled.
 // A fragment (#section) is not a new page.
 let pending: ReturnType<typeof setTimeout> | undefined;
-setInterval(() => {
+function addressMayHaveChanged(): void {
   if (pageAddress(location.href) === checkedAddress || pending) return;
   // Until the new view is checked, the old one is not being read: its dwell time stops counting.
   cancelDwell();
@@ -123,4 +123,10 @@ setInterval(() => {
     removeNotice();
     checkSafely();
   }, 1500);
-}, 1000);
+}
+// The Navigation API tells of every same-document navigation (pushState, replaceState, back and
+// forward, fragments), so an idle tab runs nothing; its `navigate` event comes before the address
+// changes, hence the timer. Where a browser lacks it, the address is polled once a second.
+const navigation = (window as { navigation?: EventTarget }).navigation;
+if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigate', () => setTimeout(addressMayHaveChanged, 0));
+else setInterval(addressMayHaveChanged, 1000);

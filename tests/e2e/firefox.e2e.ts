@@ -302,6 +302,15 @@ describe('Firefox, in-page navigation and a hostile page', () => {
     await page.close();
   });
 
+  it('records the next article a single-page app shows at a new address, with no reload', async () => {
+    const page = await browser.newPage();
+    await page.goto(site.at(SCRIPTED.spaNext));
+    const next = `${site.at(SCRIPTED.spaNext)}?candidate=0`;
+    await expect.poll(async () => (await recordedUrls()).includes(next), { timeout: 15_000 }).toBe(true);
+    expect((await recordedUrls()).filter((u) => u.startsWith(site.at(SCRIPTED.spaNext))).sort()).toEqual([site.at(SCRIPTED.spaNext), next]);
+    await page.close();
+  });
+
   it('shows a page swapping its text faster than the dwell time nothing, and records nothing', async () => {
     // @ts-expect-error -- the WebExtension API of the add-on's page
     await extensionPage.evaluate(() => browser.storage.sync.set({ settings: { dwellSeconds: 3 } }));
