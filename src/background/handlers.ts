@@ -6,7 +6,7 @@ import type { ContentProtocol, PageReport, PageSeenAnswer, PageVerdict, Protocol
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
-import { earlierVisit, findMatches, signatureOf } from './matching';
+import { earlierVisit, findMatches } from './matching';
 import { parsePageReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
@@ -142,16 +142,19 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       } catch {
         return { state: 'unsupported' };
       }
-      const { page } = answer;
-      if (!page) return { state: 'not-article', url: answer.url };
+      if (!answer.page) return { state: 'not-article', url: answer.url };
+      // Judged on the digest the content script reported, as the badge and the notice were: the
+      // same story before the visit is recorded (within the dwell time) and after it is forgotten.
+      const report = parsePageReport(answer.page);
+      const page = { url: report.url, title: report.title, fp: report.digest.fp };
       const [repo, settings] = await Promise.all([deps.repository(), deps.settings()]);
-      const record = await repo.get(page.url);
-      if (!record) {
-        const before = await earlierVisit(repo, { url: page.url, canonicalUrl: pickCanonicalUrl(page.url, []) });
-        return { state: 'checked', page, matches: [], visitedBefore: before !== undefined };
-      }
-      const current = { url: record.url, canonicalUrl: record.canonicalUrl, signature: signatureOf(record) };
+      const current = currentPage(report);
       const matches = await findMatches(repo, current, matchSettingsOf(settings));
+      const record = await repo.get(report.url);
+      if (!record) {
+        const before = await earlierVisit(repo, current);
+        return { state: 'checked', page, matches, visitedBefore: before !== undefined };
+      }
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
       const elsewhere = (await repo.findByCanonicalUrl(record.canonicalUrl)).filter((r) => r.url !== record.url);

@@ -6,7 +6,7 @@
 // "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
 import { MIN_RECORDED_WORDS } from '../core';
-import type { ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
+import type { CheckedPage, ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
@@ -17,7 +17,6 @@ import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
 import { removeNotice, showNotice } from './notice';
 
-type CheckedPage = ContentProtocol['background:getPage']['res']['page'];
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
@@ -27,7 +26,7 @@ const CHECK_RETRY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 8_000, t
 /** The address without its fragment: moving to an anchor is not another page. */
 const pageAddress = (href: string) => href.split('#', 1)[0];
 
-let checked: CheckedPage = null;
+let checked: CheckedPage | null = null;
 let checkedAddress = '';
 /** The hash of the article text being shown: a new address with the same text is the same article. */
 let checkedTextHash = '';
@@ -55,7 +54,7 @@ async function check(): Promise<void> {
   const stillHere = () => checkedTextHash === digest.textHash;
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
   if (!stillHere() || verdict.skipped) return; // navigated on while we waited
-  checked = { url, title, fp: verdict.fp };
+  checked = { ...report, fp: verdict.fp };
   const visitId = crypto.randomUUID();
   let read = false;
   resumeDwell = () => {

@@ -90,7 +90,7 @@ type Empty = Record<string, never>;
 
 /** Messages the background answers. */
 export interface Protocol {
-  /** content → background: a page's readable text, as soon as it is extracted; answers whether it was read before (records nothing). */
+  /** content → background: a page's article, digested as soon as it is extracted; answers whether it was read before (records nothing). */
   'content:pageSeen': { req: PageReport; res: PageSeenAnswer };
   /** content → background: the page has now been visible for the dwell time: record the visit. */
   'content:pageRead': { req: PageReport; res: { recorded: boolean; problem?: string } };
@@ -149,10 +149,13 @@ export interface OffscreenProtocol {
   'background:extract': { req: ExtractRequest; res: DigestedExtraction };
 }
 
+/** The page a content script checked: what it reported, so the popup is judged on what the badge was. */
+export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
+
 /** Messages a content script answers. */
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
-  'background:getPage': { req: Record<string, never>; res: { url: string; page: { url: string; title: string; fp: string } | null } };
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null } };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */

@@ -149,9 +149,8 @@ describe('checking and recording a page', () => {
 
 describe('popup:tabStatus', () => {
   it('lists the earlier pages that match the page in the tab', async () => {
-    const seed = makeBackground();
-    const seen = await seed.read(report('https://b.example/copy', en, 'Copy'));
-    const bg = makeBackground({ 7: { url: 'https://b.example/copy', page: { url: 'https://b.example/copy', title: 'Copy', fp: seen.fp } }, 8: { url: 'https://mail.example/', page: null } });
+    const copy = report('https://b.example/copy', en, 'Copy');
+    const bg = makeBackground({ 7: { url: 'https://b.example/copy', page: { ...copy, fp: copy.digest.fp } }, 8: { url: 'https://mail.example/', page: null } });
     await bg.read(report('https://a.example/story'));
     await bg.read(report('https://b.example/copy', en, 'Copy'));
     const checked = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
@@ -159,6 +158,30 @@ describe('popup:tabStatus', () => {
     expect(await bg.handlers['popup:tabStatus']({ tabId: 8 }, { id: 'ext' })).toEqual({ state: 'not-article', url: 'https://mail.example/' });
     // Tab 2 has no content script (a browser page, say).
     expect((await bg.handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' })).state).toBe('unsupported');
+  });
+
+  it('tells the story the badge tells, before the visit is recorded and after it is forgotten', async () => {
+    const copy = report('https://b.example/copy', en, 'Copy');
+    const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp } } });
+    await bg.read(report('https://a.example/story'));
+    // Within the dwell time: checked (the badge shows 1), not yet recorded.
+    await bg.handlers['content:pageSeen'](copy, fromTab(7, copy.url));
+    expect(bg.shown.at(-1)?.[1].matches).toHaveLength(1);
+    const status = async () => {
+      const s = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+      return s.state === 'checked' ? s.matches.map((m) => m.url) : s.state;
+    };
+    expect(await status()).toEqual(['https://a.example/story']);
+    await bg.handlers['content:pageRead'](copy, fromTab(7, copy.url));
+    expect(await status()).toEqual(['https://a.example/story']);
+    expect(await bg.call('popup:forgetPage', { url: copy.url })).toEqual({ forgotten: true });
+    expect(await status()).toEqual(['https://a.example/story']);
+  });
+
+  it('refuses a tab answer whose digest is malformed', async () => {
+    const copy = report('https://b.example/copy', en, 'Copy');
+    const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp, digest: { ...copy.digest, sketch: 'AAAA' } } } });
+    await expect(bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' })).rejects.toThrow(/digest/);
   });
 });
 

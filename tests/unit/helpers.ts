@@ -1,11 +1,11 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
-import type { Caller, PageReport, PageVerdict } from '../../src/messaging/protocol';
+import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
 import { openDejaReadDB, PageRepository } from '../../src/storage';
 
-export type TabPages = Record<number, { url: string; page: { url: string; title: string; fp: string } | null }>;
+export type TabPages = Record<number, ContentProtocol['background:getPage']['res']>;
 
 let databases = 0;
 
