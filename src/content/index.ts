@@ -11,7 +11,7 @@ import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
 import { isExcluded } from '../settings/settings';
-import { loadSettings } from '../settings/settings-store';
+import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { afterVisibleFor } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
@@ -35,13 +35,16 @@ let cancelDwell: () => void = () => undefined;
 let resumeDwell: () => void = () => undefined;
 /** Whether this page load has had its one chance to show the notice (at the first dwell reached). */
 let noticeDecided = false;
+/** The page was left unread because the extension is paused, or paused on this site. */
+let heldBySettings = false;
 
 async function check(): Promise<void> {
   const url = location.href;
   checkedAddress = pageAddress(url);
   const settings = await loadSettings();
   // Excluded sites and a paused extension are not even read.
-  if (settings.paused || isExcluded(url, settings.excludedSites)) return forgetView();
+  heldBySettings = settings.paused || isExcluded(url, settings.excludedSites);
+  if (heldBySettings) return forgetView();
   const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return forgetView();
   const { title, digest, lang } = extraction.article;
@@ -126,6 +129,11 @@ function addressMayHaveChanged(): void {
 // The Navigation API tells of every same-document navigation (pushState, replaceState, back and
 // forward, fragments), so an idle tab runs nothing; its `navigate` event comes before the address
 // changes, hence the timer. Where a browser lacks it, the address is polled once a second.
+// Resumed (everywhere, or on this site) while the page is open: it is checked now, not at the next load.
+onSettingsChanged((settings) => {
+  if (heldBySettings && !settings.paused && !isExcluded(location.href, settings.excludedSites)) checkSafely();
+});
+
 const navigation = (window as { navigation?: EventTarget }).navigation;
 if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigate', () => setTimeout(addressMayHaveChanged, 0));
 else setInterval(addressMayHaveChanged, 1000);

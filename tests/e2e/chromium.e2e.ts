@@ -350,6 +350,11 @@ describe('Chromium, what the reader sees', () => {
     await popup.reload();
     await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site.');
     await popup.getByRole('button', { name: 'Resume on 127.0.0.1' }).click();
+    // Resumed: the page left unread in the tab is checked now, without a reload, and the popup
+    // tells the story the badge tells.
+    await expect.poll(async () => (await toolbarOf(page)).text).toBe('1');
+    await popup.reload();
+    await expect.poll(() => popup.locator('#status').innerText()).toContain("You've read this before");
     await popup.getByRole('button', { name: 'Pause everywhere' }).click();
     await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused: no page is checked or recorded.');
     await popup.getByRole('button', { name: 'Resume everywhere' }).click();
