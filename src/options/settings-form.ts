@@ -1,6 +1,6 @@
 // The settings half of the options page: every change is saved at once to storage.sync.
 import { SENSITIVITY } from '../core';
-import { normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
+import { LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
 import { isolate, isolated, localizedNodes } from '../ui/bidi';
 import { t } from '../ui/i18n';
@@ -48,6 +48,24 @@ async function save(changes: Partial<Settings>): Promise<void> {
   }
 }
 
+/**
+ * The whole number in a number field, or null (the field then says what it takes, and nothing is
+ * saved): no silent clamping of -3 to 5, and an empty field is 0 only where the reader wrote 0.
+ */
+export function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
+  const text = input.value.trim();
+  const n = Number(text);
+  const ok = text !== '' && /^\d+$/.test(text) && n <= max;
+  const status = $('settings-status');
+  if (ok) {
+    input.removeAttribute('aria-invalid');
+    return n;
+  }
+  input.setAttribute('aria-invalid', 'true');
+  status.textContent = t('optionsNumberRange', 0, max);
+  return null;
+}
+
 export async function initSettingsForm(): Promise<void> {
   let current = await loadSettings();
   fill(current);
@@ -59,10 +77,19 @@ export async function initSettingsForm(): Promise<void> {
     radio.addEventListener('change', () => void save({ sensitivity: radio.value as Settings['sensitivity'] }));
   }
   $<HTMLInputElement>('min-words').addEventListener('change', (e) => {
-    const v = (e.target as HTMLInputElement).value.trim();
-    void save({ minWords: v === '' ? null : Math.round(Number(v)) });
+    const input = e.target as HTMLInputElement;
+    // Empty: the sensitivity's own default.
+    if (input.value.trim() === '' && !input.validity.badInput) {
+      input.removeAttribute('aria-invalid');
+      return void save({ minWords: null });
+    }
+    const n = wholeNumberIn(input, LIMITS.minWords);
+    if (n !== null) void save({ minWords: n });
   });
-  $<HTMLInputElement>('dwell').addEventListener('change', (e) => void save({ dwellSeconds: Math.round(Number((e.target as HTMLInputElement).value)) }));
+  $<HTMLInputElement>('dwell').addEventListener('change', (e) => {
+    const n = wholeNumberIn(e.target as HTMLInputElement, LIMITS.dwellSeconds);
+    if (n !== null) void save({ dwellSeconds: n });
+  });
   $<HTMLInputElement>('show-notice').addEventListener('change', (e) => void save({ showNotice: (e.target as HTMLInputElement).checked }));
   $<HTMLInputElement>('record-private').addEventListener('change', (e) => void save({ recordPrivate: (e.target as HTMLInputElement).checked }));
   $<HTMLInputElement>('paused').addEventListener('change', (e) => void save({ paused: (e.target as HTMLInputElement).checked }));

@@ -55,11 +55,20 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 
 export const LIMITS = { dwellSeconds: 600, minWords: 5000, excludedSites: 500, siteLength: 200 } as const;
 
-/** Normalises what a reader typed as a site: lowercase host, optional path, no scheme, no "www." games. */
+/**
+ * Normalises what a reader typed or pasted as a site: a URL, a host, a host with a port, or
+ * `*.example.com` (the same as example.com, which covers its subdomains): lowercase host, optional
+ * port and path, no scheme, credentials, query or fragment.
+ */
 export function normalizeSitePattern(input: string): string | null {
   let s = input.trim().toLowerCase();
   if (!s) return null;
-  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[?#].*$/, '').replace(/\/+$/, '');
+  s = s
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/^[^/@]*@/, '')
+    .replace(/^\*\./, '')
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
   const [host, ...path] = s.split('/');
   if (!/^[a-z0-9.-]+(:\d+)?$/.test(host) || host.startsWith('.') || host.length > LIMITS.siteLength) return null;
   return path.length ? `${host}/${path.join('/')}` : host;
@@ -77,8 +86,12 @@ export function isExcluded(url: string, patterns: readonly string[]): boolean {
   const bare = host.replace(/^www\./, '');
   return patterns.some((p) => {
     const slash = p.indexOf('/');
-    const pHost = slash < 0 ? p : p.slice(0, slash);
+    const hostPort = slash < 0 ? p : p.slice(0, slash);
     const pPath = slash < 0 ? '' : p.slice(slash);
+    // A pattern with a port covers that port only (127.0.0.1:8080); one without covers every port.
+    const colon = hostPort.indexOf(':');
+    const pHost = colon < 0 ? hostPort : hostPort.slice(0, colon);
+    if (colon >= 0 && (u.port || (u.protocol === 'https:' ? '443' : '80')) !== hostPort.slice(colon + 1)) return false;
     const pBare = pHost.replace(/^www\./, '');
     const hostMatches = bare === pBare || bare.endsWith(`.${pBare}`);
     return hostMatches && (pPath === '' || u.pathname === pPath || u.pathname.startsWith(`${pPath}/`));

@@ -35,6 +35,22 @@ describe('settings', () => {
     expect(normalizeSitePattern('  https://News.Example.com/world/  ')).toBe('news.example.com/world');
     expect(normalizeSitePattern('javascript:alert(1)')).toBeNull();
   });
+
+  it('take whatever a reader pastes: a URL, a host, a host with a port, *.example.com', () => {
+    const pasted = ['http://127.0.0.1:8080/', 'https://user:pw@Intranet.Example:8443/wiki/Page?x=1#top', '*.bank.example', 'news.example.com', 'HTTPS://www.Shop.Example/'];
+    const sites = pasted.map(normalizeSitePattern);
+    expect(sites).toEqual(['127.0.0.1:8080', 'intranet.example:8443/wiki/page', 'bank.example', 'news.example.com', 'www.shop.example']);
+    const covered = (url: string) => isExcluded(url, sites as string[]);
+    expect(covered('http://127.0.0.1:8080/article')).toBe(true);
+    expect(covered('http://127.0.0.1:9090/article')).toBe(false);
+    expect(covered('https://intranet.example:8443/wiki/page/2')).toBe(true);
+    expect(covered('https://intranet.example/wiki/page/2')).toBe(false);
+    expect(covered('https://online.bank.example/account')).toBe(true);
+    expect(covered('https://shop.example/item')).toBe(true);
+    // A port given as the scheme's default is the same site.
+    expect(isExcluded('https://secure.example/a', [normalizeSitePattern('secure.example:443') as string])).toBe(true);
+    for (const bad of ['', '   ', 'not a site', '*.', 'http://', 'a b.example', '[::1]']) expect(normalizeSitePattern(bad), bad).toBeNull();
+  });
 });
 
 describe('dwell time', () => {

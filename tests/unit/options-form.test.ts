@@ -1,0 +1,94 @@
+// @vitest-environment jsdom
+// The options page's settings as a reader types them: nonsense is refused where it was typed, with
+// the range the field takes, and nothing is saved; good values are saved as typed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { message } from './messages';
+
+const fake = vi.hoisted(() => ({ stored: {} as Record<string, unknown>, saves: [] as unknown[] }));
+
+vi.mock('webextension-polyfill', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    storage: {
+      sync: {
+        get: async () => fake.stored,
+        set: async (items: Record<string, unknown>) => {
+          fake.saves.push(items.settings);
+          Object.assign(fake.stored, items);
+        },
+      },
+      onChanged: { addListener: () => undefined },
+    },
+  },
+}));
+
+beforeEach(() => {
+  const html = readFileSync(join(process.cwd(), 'src/options/index.html'), 'utf8');
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+  fake.stored = {};
+  fake.saves = [];
+  vi.resetModules();
+});
+afterEach(() => {
+  document.documentElement.replaceChildren();
+});
+
+async function form() {
+  const { initSettingsForm } = await import('../../src/options/settings-form');
+  await initSettingsForm();
+  const status = () => document.getElementById('settings-status')?.textContent ?? '';
+  const type = async (id: string, value: string) => {
+    const input = document.getElementById(id) as HTMLInputElement;
+    input.value = value;
+    input.dispatchEvent(new Event('change'));
+    await new Promise((r) => setTimeout(r, 0));
+    return input;
+  };
+  return { status, type };
+}
+
+describe('the options form', () => {
+  it.each(['-3', '1000', '', '2.5', '1e2'])('refuses %j as a dwell time, says what it takes, and saves nothing', async (value) => {
+    const { status, type } = await form();
+    const input = await type('dwell', value);
+    expect(status()).toBe('Not saved: enter a whole number from 0 to 600.');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(fake.saves).toEqual([]);
+  });
+
+  it('saves a dwell time as typed, and clears the error', async () => {
+    const { status, type } = await form();
+    await type('dwell', '-3');
+    const input = await type('dwell', '12');
+    expect(status()).toBe('Saved.');
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
+    expect(fake.saves).toMatchObject([{ dwellSeconds: 12 }]);
+  });
+
+  it('takes an empty minimum length as the default, and refuses one out of range', async () => {
+    const { status, type } = await form();
+    await type('min-words', '99999');
+    expect(status()).toBe('Not saved: enter a whole number from 0 to 5000.');
+    expect(fake.saves).toEqual([]);
+    await type('min-words', '');
+    expect(status()).toBe('Saved.');
+    expect(fake.saves).toMatchObject([{ minWords: null }]);
+    await type('min-words', '300');
+    expect(fake.saves.at(-1)).toMatchObject({ minWords: 300 });
+  });
+
+  it('excludes a pasted address with a port, and it covers that address', async () => {
+    await form();
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = 'http://127.0.0.1:8080/';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(fake.saves).toHaveLength(1));
+    const { isExcluded } = await import('../../src/settings/settings');
+    const saved = fake.saves[0] as { excludedSites: string[] };
+    expect(saved.excludedSites).toContain('127.0.0.1:8080');
+    expect(isExcluded('http://127.0.0.1:8080/any/article', saved.excludedSites)).toBe(true);
+  });
+});
