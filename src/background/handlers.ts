@@ -134,6 +134,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return {};
     },
 
+    async 'popup:notSame'({ url, other }) {
+      if (typeof url !== 'string' || url.length > 8192 || typeof other !== 'string' || other.length > 8192) throw new TypeError('url and other must be URLs');
+      await (await deps.repository()).dismiss(url, other, deps.now());
+      return {};
+    },
+
     async 'popup:tabStatus'({ tabId }) {
       if (!Number.isInteger(tabId)) throw new TypeError('tabId must be an integer');
       let answer;

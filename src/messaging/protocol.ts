@@ -98,6 +98,8 @@ export interface Protocol {
   'content:notSame': { req: { other: string }; res: Empty };
   /** popup → background: status of the page in a tab, with the earlier pages it matches. */
   'popup:tabStatus': { req: { tabId: number }; res: TabStatus };
+  /** popup → background: the reader says the page in the tab (`url`) and an earlier one are not the same; never flag the pair again. */
+  'popup:notSame': { req: { url: string; other: string }; res: Empty };
   /** popup → background: forget one page of the history. */
   'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
   /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */

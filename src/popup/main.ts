@@ -1,5 +1,6 @@
-// The popup: the status of the active tab's page, the earlier pages it matches, and quick actions
-// (forget this page, pause on this site or everywhere). `?tab=ID` shows another tab's status (the
+// The popup: the status of the active tab's page, the earlier pages it matches (each can be marked
+// "not the same"), and quick actions (forget this page or site, after a confirmation; pause on this
+// site or everywhere). `?tab=ID` shows another tab's status (the
 // popup opened as a page, as the tests do).
 import browser from 'webextension-polyfill';
 import type { MatchSummary, TabStatus } from '../messaging/protocol';
@@ -23,7 +24,36 @@ async function targetTab(): Promise<number | undefined> {
   return tab?.id;
 }
 
-function matchItem(m: MatchSummary, now: number): HTMLLIElement {
+/**
+ * Asks before a deletion that cannot be undone: the question, a button that does it and Cancel
+ * (focused, so Enter is safe; Escape cancels too). Focus goes back to `from` when cancelled.
+ */
+function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: string, action: () => Promise<void>): void {
+  const box = $('confirm');
+  const yesButton = $<HTMLButtonElement>('confirm-yes');
+  const noButton = $<HTMLButtonElement>('confirm-no');
+  $('confirm-text').replaceChildren(...question);
+  yesButton.textContent = yes;
+  box.hidden = false;
+  const close = () => {
+    box.hidden = true;
+    box.onkeydown = yesButton.onclick = noButton.onclick = null;
+  };
+  yesButton.onclick = () => {
+    close();
+    void action();
+  };
+  noButton.onclick = () => {
+    close();
+    from.focus();
+  };
+  box.onkeydown = (e) => {
+    if (e.key === 'Escape') noButton.click();
+  };
+  noButton.focus();
+}
+
+function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => Promise<void>): HTMLLIElement {
   const li = document.createElement('li');
   const link = document.createElement('a');
   link.append(isolated(m.title || m.url));
@@ -38,6 +68,15 @@ function matchItem(m: MatchSummary, now: number): HTMLLIElement {
   const meta = document.createElement('span');
   meta.className = 'meta';
   meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
+  if (notSame) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'not-same';
+    button.textContent = t('noticeNotSame');
+    button.title = t('popupNotSameHint');
+    button.addEventListener('click', () => void notSame(m));
+    meta.append(button);
+  }
   li.append(link, meta);
   return li;
 }
@@ -59,27 +98,38 @@ async function render(tabId: number): Promise<void> {
   statusEl.textContent = statusText(status, settings, url);
   const now = Date.now();
   const matches = status.state === 'checked' ? status.matches : [];
-  listEl.replaceChildren(...matches.map((m) => matchItem(m, now)));
+  const notSame = page
+    ? async (m: MatchSummary) => {
+        await send('popup:notSame', { url: page.url, other: m.url });
+        await render(tabId);
+        statusEl.textContent = t('popupNotSameDone');
+      }
+    : undefined;
+  listEl.replaceChildren(...matches.map((m) => matchItem(m, now, notSame)));
   listEl.hidden = matches.length === 0;
 
   const forget = $<HTMLButtonElement>('forget');
   forget.hidden = !page;
-  forget.onclick = async () => {
+  forget.onclick = () => {
     if (!page) return;
-    await send('popup:forgetPage', { url: page.url });
-    forget.hidden = true;
-    statusEl.textContent = t('popupForgotten');
+    confirmThen(forget, [t('popupForgetConfirm')], t('popupForgetYes'), async () => {
+      await send('popup:forgetPage', { url: page.url });
+      forget.hidden = true;
+      statusEl.textContent = t('popupForgotten');
+    });
   };
 
   const site = url ? normalizeSitePattern(siteOf(url)) : null;
   const forgetSite = $<HTMLButtonElement>('forget-site');
   forgetSite.hidden = !site;
   forgetSite.replaceChildren(...localizedNodes('popupForgetSite', [isolated(site ?? '')]));
-  forgetSite.onclick = async () => {
+  forgetSite.onclick = () => {
     if (!site) return;
-    const { forgotten } = await send('popup:forgetSite', { site });
-    forgetSite.hidden = forget.hidden = true;
-    statusEl.replaceChildren(...localizedNodes('popupSiteForgotten', [forgotten, isolated(site)]));
+    confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(site)]), t('popupForgetSiteYes'), async () => {
+      const { forgotten } = await send('popup:forgetSite', { site });
+      forgetSite.hidden = forget.hidden = true;
+      statusEl.replaceChildren(...localizedNodes('popupSiteForgotten', [forgotten, isolated(site)]));
+    });
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');
   const excludedHere = url !== undefined && isExcluded(url, settings.excludedSites);

@@ -352,7 +352,7 @@ describe('Chromium, what the reader sees', () => {
     await popup.getByRole('button', { name: 'Resume on 127.0.0.1' }).click();
     // Resumed: the page left unread in the tab is checked now, without a reload, and the popup
     // tells the story the badge tells.
-    await expect.poll(async () => (await toolbarOf(page)).text).toBe('1');
+    await expect.poll(async () => (await toolbarOf(page)).text).not.toBe('');
     await popup.reload();
     await expect.poll(() => popup.locator('#status').innerText()).toContain("You've read this before");
     await popup.getByRole('button', { name: 'Pause everywhere' }).click();
@@ -363,11 +363,26 @@ describe('Chromium, what the reader sees', () => {
     await popup.close();
   });
 
-  it('forgets this page from the popup', async () => {
+  it('forgets this page from the popup, once the reader confirms; "Not the same" hides that one match', async () => {
     await openAndSettle(page, site.url('zhRepost'));
     const before = await recordedPages();
     const popup = await popupPage((await toolbarOf(page)).tabId);
+    // The repost matches two earlier pages (zhA and its copy zhB): "Not the same" on one hides that one only.
+    await expect.poll(() => popup.locator('#matches li').count()).toBe(2);
+    const links = () => popup.locator('#matches li a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    const [first, second] = await links();
+    await popup.locator('#matches li').first().getByRole('button', { name: 'Not the same' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('These two will not be shown as the same again.');
+    expect(await links()).toEqual([second]);
+    expect(first).not.toBe(second);
+    // Asked first: Cancel (focused) or Escape keeps the page.
     await popup.getByRole('button', { name: 'Forget this page' }).click();
+    await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await popup.keyboard.press('Escape');
+    expect(await popup.locator('#confirm').isHidden()).toBe(true);
+    expect(await recordedPages()).toBe(before);
+    await popup.getByRole('button', { name: 'Forget this page' }).click();
+    await popup.getByRole('button', { name: 'Forget it' }).click();
     await expect.poll(() => popup.locator('#status').innerText()).toBe('This page was forgotten.');
     await popup.close();
     expect(await recordedPages()).toBe(before - 1);
@@ -430,6 +445,8 @@ describe('Chromium, what the reader sees', () => {
     expect(before).toBeGreaterThan(0);
     const popup = await popupPage((await toolbarOf(page)).tabId);
     await popup.getByRole('button', { name: 'Forget all of 127.0.0.1' }).click();
+    expect(await popup.locator('#confirm-text').innerText()).toBe('Forget every page of 127.0.0.1? They leave the history for good.');
+    await popup.getByRole('button', { name: 'Forget them all' }).click();
     await expect.poll(() => popup.locator('#status').innerText()).toBe(`${before} pages of 127.0.0.1 were forgotten.`);
     await popup.close();
     expect(await recordedPages()).toBe(0);

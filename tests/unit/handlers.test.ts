@@ -145,6 +145,16 @@ describe('checking and recording a page', () => {
     expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toEqual([]);
     expect((await bg.read(report('https://c.example/3'))).matches).toHaveLength(2);
   });
+
+  it('remembers "not the same" from the popup for that one pair', async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    await bg.read(report('https://b.example/2'));
+    expect((await bg.read(report('https://c.example/3'))).matches).toHaveLength(2);
+    expect(await bg.call('popup:notSame', { url: 'https://c.example/3', other: 'https://a.example/1' })).toEqual({});
+    expect((await bg.read(report('https://c.example/3'))).matches.map((m) => m.url)).toEqual(['https://b.example/2']);
+    await expect(bg.call('popup:notSame', { url: 42, other: 'x' } as never)).rejects.toThrow(/URL/);
+  });
 });
 
 describe('popup:tabStatus', () => {
