@@ -35,14 +35,29 @@ export function htmlToText(html: string, minWords = DEFAULT_MATCH_SETTINGS.minWo
   }
 }
 
-export async function loadDocument(path: string): Promise<LoadedDocument> {
-  let raw: string;
+/**
+ * A file's text, or a CliError that says what is wrong in the same words for every command: no
+ * such file, cannot read it, or not text (a NUL byte, or bytes that are not UTF-8: a binary file
+ * named .html is not fingerprinted, and its bytes are never echoed back).
+ */
+export async function readTextFile(path: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    raw = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`);
   }
+  if (bytes.includes(0)) throw new CliError(`${path}: not a text file (it holds NUL bytes)`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new CliError(`${path}: not UTF-8 text`);
+  }
+}
+
+export async function loadDocument(path: string): Promise<LoadedDocument> {
+  const raw = await readTextFile(path);
   const ext = extname(path).toLowerCase();
   let text = raw;
   let declaredLang = '';

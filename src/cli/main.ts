@@ -4,12 +4,11 @@
 //   npm run cli -- whatsnew OLD NEW [--json]
 //   npm run cli -- scan EXPORT.json [--json]
 //   npm run cli -- bench --corpus DIR [--json] [--whatsnew] [--features wordShingle=1,gram=2,weight=log]
-import { readFile } from 'node:fs/promises';
 import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, passageSignature, SENSITIVITY, sketchOf, textHash, textStats, whatsNew, type MatchSettings, type SimhashOptions } from '../core';
 import { benchWhatsNew, formatWhatsNew } from './bench-whatsnew';
 import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
 import { corpusText, readCorpus } from './corpus';
-import { CliError, loadDocument } from './documents';
+import { CliError, loadDocument, readTextFile } from './documents';
 import { clusterPages, parseExportPages } from './scan';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -114,13 +113,7 @@ async function whatsNewCommand(files: string[], json: boolean): Promise<void> {
 
 async function scanCommand(files: string[], json: boolean): Promise<void> {
   if (files.length !== 1) throw new CliError('scan needs one EXPORT.json');
-  let text: string;
-  try {
-    text = await readFile(files[0], 'utf8');
-  } catch {
-    throw new CliError(`${files[0]}: cannot read`);
-  }
-  const pages = parseExportPages(text, files[0]);
+  const pages = parseExportPages(await readTextFile(files[0]), files[0]);
   const clusters = clusterPages(pages, DEFAULT_MATCH_SETTINGS.maxDistance);
   if (json) {
     console.log(JSON.stringify({ pages: pages.length, clusters: clusters.map((c) => c.map(({ url, title, fp }) => ({ url, title, fp }))) }));

@@ -13,6 +13,12 @@ const file = (name: string, content: string) => {
   return path;
 };
 const page = (name: PageName) => file(`${name}.html`, renderPage(name));
+/** Bytes that are no text: a NUL, and bytes that are not UTF-8. */
+const binary = (name: string, bytes: number[]) => {
+  const path = join(dir, name);
+  writeFileSync(path, Buffer.from(bytes));
+  return path;
+};
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -57,11 +63,17 @@ describe('cli fingerprint and compare', () => {
       [['bench', '--corpus', join(dir, 'nowhere')], /docs\.jsonl: cannot read/],
       [['scan', file('bad.json', '{"format": "deja-read-history", "pages": [')], /bad\.json: not valid JSON/],
       [['scan', file('other.json', '{"format": "something-else"}')], /not a Déjà Read history export/],
+      [['fingerprint', binary('program.html', [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x3c, 0x70, 0x3e])], /program\.html: not a text file/],
+      [['fingerprint', binary('latin1.txt', [0x63, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x6f, 0x69, 0x72])], /latin1\.txt: not UTF-8 text/],
+      [['scan', binary('program.json', [0x7b, 0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a])], /program\.json: not a text file/],
+      [['scan', join(dir, 'missing.json')], /missing\.json: no such file/],
     ] as const) {
       const r = await run(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err.split('\n')).toHaveLength(1);
       expect(r.err).toMatch(message);
+      // Nothing of a file's bytes is echoed back (a terminal would run escape sequences).
+      expect([...r.err].some((c) => c.charCodeAt(0) < 0x09 || c === '\u001b' || c === '\ufffd')).toBe(false);
     }
   });
 });
