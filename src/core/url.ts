@@ -126,14 +126,22 @@ function parameterName(part: string): string {
 export function canonicalizeUrl(url: string): string | null {
   const u = parseWebUrl(url);
   if (!u) return null;
-  u.hash = '';
-  u.username = '';
-  u.password = '';
-  const kept = u.search
+  // Each setter serialises the URL again: only what needs changing is set (the store's upgrade
+  // takes every stored address through here).
+  if (u.username || u.password) {
+    u.username = '';
+    u.password = '';
+  }
+  // An empty fragment or query ("…#", "…?") is in the address but not in `hash` or `search`; only
+  // as those delimiters can "#" and "?" appear unescaped in it.
+  if (u.hash || u.href.includes('#')) u.hash = '';
+  const search = u.search;
+  const kept = search
     .slice(1)
     .split('&')
     .filter((part) => part !== '' && !isTracking(parameterName(part)));
-  u.search = kept.length ? `?${kept.join('&')}` : '';
+  const query = kept.length ? `?${kept.join('&')}` : '';
+  if (query !== search || (!search && u.href.includes('?'))) u.search = query;
   return u.href;
 }
 
