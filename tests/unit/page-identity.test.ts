@@ -94,10 +94,9 @@ describe('one record per page through the background', () => {
   });
 
   it('answers the popup for a tab showing a variant with that page, and forgets it from there', async () => {
-    const seed = makeBackground();
-    const seen = await seed.read(report(PAGE));
     const tabUrl = VARIANTS[3];
-    const bg = makeBackground({ 4: { url: tabUrl, page: { url: tabUrl, title: en.title, fp: seen.fp } } });
+    const checked = report(tabUrl);
+    const bg = makeBackground({ 4: { url: tabUrl, page: { ...checked, fp: checked.digest.fp } } });
     await bg.read(report(PAGE));
     await bg.read(report('https://copy.example/story'), fromTab(2, 'https://copy.example/story'));
     await bg.read(report(tabUrl), fromTab(4, tabUrl));
