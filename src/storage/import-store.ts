@@ -162,7 +162,7 @@ export class ImportStore {
 /**
  * A chunk's records, one per page identity. Chunks are checked (and so keyed by identity) before
  * they are staged; this also covers a chunk staged by version 4, which kept addresses as written,
- * and was left applying when the extension was updated.
+ * for an import still under way when the extension was updated.
  */
 function onePerPage(pages: PageRecord[]): PageRecord[] {
   const byPage = new Map<string, PageRecord>();
