@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, judgePair, type MatchSettings, type PageSignature, type Verdict } from '../core';
+import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, judgePair, pageIdentity, type MatchSettings, type PageSignature, type Verdict } from '../core';
 import type { MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -34,7 +34,7 @@ function summary(r: PageRecord, v: Verdict): MatchSummary {
   };
 }
 
-/** The earlier record of this very page (same URL, or same canonical URL), if any. */
+/** The earlier record of this very page (its own, reached by any variant of its address, or one under the same canonical URL), if any. */
 export async function earlierVisit(repo: PageRepository, page: { url: string; canonicalUrl: string }): Promise<PageRecord | undefined> {
   const [own, sameCanonical] = await Promise.all([repo.get(page.url), repo.findByCanonicalUrl(page.canonicalUrl)]);
   return own ?? sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
@@ -50,9 +50,11 @@ export async function findMatches(repo: PageRepository, page: CurrentPage, setti
     enough && signature.passages ? repo.findByAnchors(anchorsOf(signature.passages), { algo: ALGORITHM, excludeUrl: page.url }) : Promise.resolve([]),
   ]);
   const candidates = new Map<string, PageRecord>();
+  const self = pageIdentity(page.url);
   for (const r of [...sameText, ...near, ...sharing]) {
-    // The same page at another address is a revisit, not a copy read elsewhere.
-    if (r.url === page.url || r.canonicalUrl === page.canonicalUrl || r.algo !== ALGORITHM) continue;
+    // The same page at another address (a variant of its own, or its declared canonical) is a
+    // revisit, not a copy read elsewhere.
+    if (r.url === self || r.canonicalUrl === page.canonicalUrl || r.algo !== ALGORITHM) continue;
     candidates.set(r.url, r);
   }
   const matches: MatchSummary[] = [];

@@ -107,19 +107,52 @@ export function registrableDomain(host: string): string {
   return labels.slice(-keep).join('.');
 }
 
+/** A query parameter's name as a server reads it ("utm%5Fsource" and "utm_source" alike). */
+function parameterName(part: string): string {
+  const raw = part.split('=', 1)[0].replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /**
- * The canonical form of an http(s) URL: fragment and tracking parameters removed (the URL parser
- * already lowercases the host and drops default ports). Null for anything else.
+ * The canonical form of an http(s) URL: fragment, credentials and tracking parameters removed (the
+ * URL parser already lowercases the host and drops default ports). The parameters kept are kept
+ * as written, not re-encoded, so `?q=a%20b` and `?q=a%20b&utm_source=x` give the same address.
+ * Null for anything else.
  */
 export function canonicalizeUrl(url: string): string | null {
   const u = parseWebUrl(url);
   if (!u) return null;
-  u.hash = '';
-  u.username = '';
-  u.password = '';
-  for (const name of [...new Set(u.searchParams.keys())]) if (isTracking(name)) u.searchParams.delete(name);
-  if ([...u.searchParams.keys()].length === 0) u.search = '';
+  // Each setter serialises the URL again: only what needs changing is set (the store's upgrade
+  // takes every stored address through here).
+  if (u.username || u.password) {
+    u.username = '';
+    u.password = '';
+  }
+  // An empty fragment or query ("…#", "…?") is in the address but not in `hash` or `search`; only
+  // as those delimiters can "#" and "?" appear unescaped in it.
+  if (u.hash || u.href.includes('#')) u.hash = '';
+  const search = u.search;
+  const kept = search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '' && !isTracking(parameterName(part)));
+  const query = kept.length ? `?${kept.join('&')}` : '';
+  if (query !== search || (!search && u.href.includes('?'))) u.search = query;
   return u.href;
+}
+
+/**
+ * The page an address names: its canonical form (canonicalizeUrl), or the address itself if it is
+ * not a web page's. The history keeps one record per page identity, so every variant of an address
+ * (tracking parameters, fragment, host case, default port) finds and updates the same record. A
+ * URL the page declares (rel=canonical) is deliberately not part of it: see docs/storage.md.
+ */
+export function pageIdentity(url: string): string {
+  return canonicalizeUrl(url) ?? url;
 }
 
 /**

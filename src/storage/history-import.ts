@@ -2,7 +2,7 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, anchorsOf, blocksOf, decodePassages, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, siteOf } from '../core';
+import { ALGORITHM, anchorsOf, blocksOf, canonicalizeUrl, decodePassages, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv } from './history-file';
 import { mergePage } from './merge';
 import type { PageRecord } from './schema';
@@ -78,8 +78,11 @@ export function decodeHistoryBytes(bytes: Uint8Array): { ok: true; text: string 
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const isTime = (v: unknown, now: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= now + 86_400_000;
 
-/** The normal form of a web page address (the URL parser's: host lowercased, default port dropped), or null. */
-const webUrl = (v: unknown): string | null => parseWebUrl(v)?.href ?? null;
+/**
+ * A web page's address as the history keys it, its page identity (host lowercased, default port,
+ * fragment, credentials and tracking parameters dropped: core's canonicalizeUrl), or null.
+ */
+const webUrl = (v: unknown): string | null => (typeof v === 'string' ? canonicalizeUrl(v) : null);
 
 /** What is wrong with one record: a message whose $1 is the page number. */
 type RecordProblem = { field: string; key: string; subs: string[] };
@@ -147,8 +150,9 @@ export function checkPages(raw: unknown, now: number): PageRecord[] {
 }
 
 /**
- * Checks every record; one page per URL in normal form: records of the same page (the same URL
- * written two ways, or twice) are merged as an import merges them with the history.
+ * Checks every record; one record per page identity: records of the same page (variants of its
+ * address, the same address written two ways, or twice) are merged as an import merges them with
+ * the history.
  */
 function checkRecords(records: readonly unknown[], algorithm: string, now: number, progress?: CheckProgress): Validation {
   const byUrl = new Map<string, PageRecord>();

@@ -5,6 +5,7 @@
 // chunk, by whoever gets there (the commit message, or the background when it next starts). Nothing
 // is ever rolled back, so no visit made while an import runs can be undone by it.
 import type { IDBPDatabase } from 'idb';
+import { pageIdentity } from '../core';
 import { asStorageError } from './errors';
 import { mergePage } from './merge';
 import type { DejaReadDB, ImportOutcome, ImportRun, PageRecord } from './schema';
@@ -100,7 +101,7 @@ export class ImportStore {
         return done;
       }
       const pages = tx.objectStore('pages');
-      const incoming = cursor.value.pages;
+      const incoming = onePerPage(cursor.value.pages);
       const existing = await Promise.all(incoming.map((p) => pages.get(p.url)));
       const outcome = { ...run.outcome };
       const writes: Array<Promise<unknown>> = [];
@@ -156,4 +157,20 @@ export class ImportStore {
     }
     return { resumed, dropped };
   }
+}
+
+/**
+ * A chunk's records, one per page identity. Chunks are checked (and so keyed by identity) before
+ * they are staged; this also covers a chunk staged by version 4, which kept addresses as written,
+ * for an import still under way when the extension was updated.
+ */
+function onePerPage(pages: PageRecord[]): PageRecord[] {
+  const byPage = new Map<string, PageRecord>();
+  for (const p of pages) {
+    const url = pageIdentity(p.url);
+    const page = p.url === url ? p : { ...p, url };
+    const earlier = byPage.get(url);
+    byPage.set(url, earlier ? mergePage(earlier, page) : page);
+  }
+  return [...byPage.values()];
 }

@@ -1,13 +1,18 @@
 // Reads and writes the reading history. Takes an opened database, so tests run it on
 // fake-indexeddb. One transaction per operation, and nothing but IndexedDB is awaited inside one.
+// One record per page: every address that comes in (a visit, a tab's URL, a page to forget, a pair
+// said to be "not the same") is taken to its page identity (core's pageIdentity) here, so callers
+// may pass any variant of it.
 import type { IDBPDatabase } from 'idb';
-import { blocksOf, fromHex, hammingHalves, probeKeys, siteOf } from '../core';
+import { blocksOf, fromHex, hammingHalves, pageIdentity, probeKeys, siteOf } from '../core';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
+import { KEPT_VISIT_IDS } from './merge';
 import { BLOCK_INDEXES, type DejaReadDB, type PageRecord } from './schema';
 
 /** What the background knows about a page when the reader visits it. */
 export interface Visit {
+  /** The address the page was read at; the visit is recorded under its identity. */
   url: string;
   canonicalUrl?: string;
   title: string;
@@ -24,9 +29,6 @@ export interface Visit {
   visitId?: string;
 }
 
-/** How many visit ids a record remembers: enough for the tabs that may retry at once. */
-const KEPT_VISIT_IDS = 16;
-
 export interface SimilarPage extends PageRecord {
   distance: number;
 }
@@ -35,7 +37,7 @@ export interface FindOptions {
   algo: string;
   /** Largest Hamming distance kept; up to 3 needs exact block lookups, up to 7 one-bit probes. */
   maxDistance: number;
-  /** Leave out the record of this URL (the page being looked at). */
+  /** Leave out the record of this page (the one being looked at), given by any of its addresses. */
   excludeUrl?: string;
   /** Filled in with how many records the index lookups returned before the distance filter. */
   stats?: { candidates: number };
@@ -67,13 +69,15 @@ export class PageRepository {
   }
 
   /**
-   * Inserts the page or updates its record: one more visit, `lastSeen` now, `firstSeen` kept. A
-   * visit whose id the record already holds was recorded before (sent again): nothing changes.
+   * Inserts the page or updates its record (whichever variant of its address the visit came by):
+   * one more visit, `lastSeen` now, `firstSeen` kept. A visit whose id the record already holds
+   * was recorded before (sent again): nothing changes.
    */
   async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
     try {
+      const url = pageIdentity(visit.url);
       const tx = this.db.transaction('pages', 'readwrite');
-      const previous = await tx.store.get(visit.url);
+      const previous = await tx.store.get(url);
       if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) {
         await tx.done;
         return { record: previous, previous, repeated: true };
@@ -83,9 +87,10 @@ export class PageRepository {
       const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
       const record: PageRecord = {
         ...page,
+        url,
         ...(visitIds ? { visitIds } : {}),
-        canonicalUrl: visit.canonicalUrl ?? visit.url,
-        site: siteOf(visit.url),
+        canonicalUrl: visit.canonicalUrl ?? url,
+        site: siteOf(url),
         b0,
         b1,
         b2,
@@ -101,8 +106,9 @@ export class PageRepository {
     }
   }
 
+  /** The record of the page at this address (any variant of it). */
   get(url: string): Promise<PageRecord | undefined> {
-    return this.db.get('pages', url);
+    return this.db.get('pages', pageIdentity(url));
   }
 
   /**
@@ -117,11 +123,12 @@ export class PageRepository {
     const tx = this.db.transaction('pages', 'readonly');
     const lookups = BLOCK_INDEXES.flatMap((name, i) => probeKeys(blocks[i], probes).map((key) => tx.store.index(name).getAll(key)));
     const query = fromHex(fp);
+    const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
     const found = new Map<string, SimilarPage>();
     for (const records of await Promise.all(lookups)) {
       if (opts.stats) opts.stats.candidates += records.length;
       for (const r of records) {
-        if (found.has(r.url) || r.url === opts.excludeUrl || r.algo !== opts.algo) continue;
+        if (found.has(r.url) || r.url === exclude || r.algo !== opts.algo) continue;
         const other = fromHex(r.fp);
         const distance = hammingHalves(query.hi, query.lo, other.hi, other.lo);
         if (distance <= opts.maxDistance) found.set(r.url, { ...r, distance });
@@ -137,6 +144,7 @@ export class PageRepository {
    */
   async findByAnchors(anchors: number[], opts: AnchorOptions): Promise<PageRecord[]> {
     const perAnchor = opts.perAnchor ?? PAGES_PER_ANCHOR;
+    const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
     const tx = this.db.transaction('pages', 'readonly');
     const index = tx.store.index('anchors');
     const lookups = await Promise.all(anchors.map((a) => index.getAll(a, perAnchor + 1)));
@@ -145,7 +153,7 @@ export class PageRepository {
       if (opts.stats) opts.stats.candidates += records.length;
       if (records.length > perAnchor) continue;
       for (const r of records) {
-        if (r.url === opts.excludeUrl || r.algo !== opts.algo) continue;
+        if (r.url === exclude || r.algo !== opts.algo) continue;
         const f = found.get(r.url);
         if (f) f.shared++;
         else found.set(r.url, { record: r, shared: 1 });
@@ -167,16 +175,18 @@ export class PageRepository {
     return this.db.getAllFromIndex('pages', 'textHash', textHash);
   }
 
+  /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
   async forget(url: string): Promise<boolean> {
+    const key = pageIdentity(url);
     const tx = this.db.transaction('pages', 'readwrite');
-    const existed = (await tx.store.count(url)) > 0;
-    await Promise.all([tx.store.delete(url), tx.done]);
+    const existed = (await tx.store.count(key)) > 0;
+    await Promise.all([tx.store.delete(key), tx.done]);
     return existed;
   }
 
   /**
    * Forgets every page of a site (host name, with or without "www."); returns how many. Records are
-   * keyed by URL, so a site's pages are a few key ranges ("https://site/…", "http://www.site/…"):
+   * keyed by their page's address, so a site's pages are a few key ranges ("https://site/…", "http://www.site/…"):
    * no index of its own is needed, which keeps every write cheaper.
    */
   async forgetSite(site: string): Promise<number> {
@@ -242,14 +252,20 @@ export class PageRepository {
 
   /** Remembers that two pages are not the same article. */
   async dismiss(a: string, b: string, now: number): Promise<void> {
-    await this.db.put('dismissals', { pair: a < b ? [a, b] : [b, a], at: now });
+    await this.db.put('dismissals', { pair: dismissalKey(a, b), at: now });
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {
-    return (await this.db.count('dismissals', a < b ? [a, b] : [b, a])) > 0;
+    return (await this.db.count('dismissals', dismissalKey(a, b))) > 0;
   }
 
   wasImported(digest: string): Promise<boolean> {
     return this.db.count('imports', digest).then((n) => n > 0);
   }
+}
+
+/** The key of a "not the same" pair: the two pages' identities, sorted. */
+export function dismissalKey(a: string, b: string): [string, string] {
+  const [x, y] = [pageIdentity(a), pageIdentity(b)];
+  return x < y ? [x, y] : [y, x];
 }

@@ -1,11 +1,13 @@
-// The IndexedDB schema of database `deja-read`: one record per URL in store `pages`, with the
-// fingerprint's four 16-bit blocks indexed for pigeonhole lookups.
+// The IndexedDB schema of database `deja-read`: one record per page in store `pages`, keyed by the
+// page's identity (core's pageIdentity), with the fingerprint's four 16-bit blocks indexed for
+// pigeonhole lookups.
 import type { DBSchema } from 'idb';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export interface PageRecord {
+  /** The page's identity: the address it was read at without fragment, credentials or tracking parameters (core's pageIdentity). */
   url: string;
   /** The page's canonical URL (rel=canonical / og:url on the same site, tracking parameters removed); `url` when it has none. */
   canonicalUrl: string;
@@ -39,7 +41,7 @@ export interface PageRecord {
   visitIds?: string[];
 }
 
-/** "Not the same": a pair of pages the reader said are different. Key: the two URLs, sorted. */
+/** "Not the same": a pair of pages the reader said are different. Key: the two pages' identities, sorted. */
 export interface Dismissal {
   pair: [string, string];
   at: number;

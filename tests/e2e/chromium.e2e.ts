@@ -237,12 +237,15 @@ describe('Chromium, matching layers', () => {
     expect(await noticeText(page)).toContain(site.title('enTeaserFirst'));
   });
 
-  it('shows a revisit with tracking parameters as "visited before", not as a copy', async () => {
+  it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {
     await openAndSettle(page, `${site.url('enC')}?utm_source=newsletter&fbclid=abc#comments`);
     expect(await noticeText(page)).toBeNull();
     const toolbar = await toolbarOf(page);
     expect(toolbar).toMatchObject({ text: '✓', title: expect.stringContaining('visited this page before') });
     expect((await popupFor(toolbar.tabId)).status).toBe('You visited this page before.');
+    // One page, one record: the history lists it once, under its own address, read twice.
+    await expect.poll(() => historyRowsOf(site.url('enC')), { timeout: 15_000 }).toEqual([{ href: site.url('enC'), meta: expect.stringContaining('2 visits') }]);
+    expect((await recordedUrls()).filter((u) => u.startsWith(site.url('enC')))).toEqual([site.url('enC')]);
   });
 
   it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {
@@ -254,6 +257,18 @@ describe('Chromium, matching layers', () => {
   });
 });
 
+
+/** The history page's rows (link and the line under it) for the page at `url` or any address starting with it. */
+async function historyRowsOf(url: string): Promise<Array<{ href: string; meta: string }>> {
+  const history = await context.newPage();
+  await history.goto(`chrome-extension://${extensionId}/src/history/index.html`);
+  await history.locator('#summary').filter({ hasText: 'Showing' }).waitFor();
+  await history.getByRole('searchbox').fill(new URL(url).pathname);
+  await history.locator('#summary').filter({ hasText: 'matching pages' }).waitFor();
+  const rows = await history.locator('li.page').evaluateAll((lis) => lis.map((li) => ({ href: li.querySelector('a')?.href ?? '', meta: li.querySelector('.meta')?.textContent ?? '' })));
+  await history.close();
+  return rows.filter((r) => r.href.startsWith(url));
+}
 
 async function optionsPage(): Promise<Page> {
   const options = await context.newPage();

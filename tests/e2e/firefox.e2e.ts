@@ -91,6 +91,20 @@ async function popupFor(url: string): Promise<{ status: string; items: string[];
   }));
 }
 
+/** The history page's rows (link and the line under it) for the page at `url` or any address starting with it. */
+async function historyRowsOf(url: string): Promise<Array<{ href: string; meta: string }>> {
+  await goToExtensionPage('/src/history/index.html');
+  await extensionPage.waitForFunction(() => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
+  await extensionPage.evaluate((query) => {
+    const box = document.getElementById('search') as HTMLInputElement;
+    box.value = query;
+    box.dispatchEvent(new Event('input'));
+  }, new URL(url).pathname);
+  await extensionPage.waitForFunction(() => /matching pages/.test(document.getElementById('summary')?.textContent ?? ''));
+  const rows = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => ({ href: li.querySelector('a')?.href ?? '', meta: li.querySelector('.meta')?.textContent ?? '' })));
+  return rows.filter((r) => r.href.startsWith(url));
+}
+
 describe.each([
   ['English', 'en'],
   ['Chinese', 'zh'],
@@ -210,11 +224,14 @@ describe('Firefox, matching layers', () => {
     expect(popup.items[0]).toContain('contains most of what you read');
   });
 
-  it('shows a revisit with tracking parameters as "visited before", not as a copy', async () => {
-    const url = `${site.url('enC')}?utm_source=newsletter&fbclid=abc`;
+  it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {
+    const url = `${site.url('enC')}?utm_source=newsletter&fbclid=abc#comments`;
     await openAndSettle(page, url);
     expect(await noticeShown(page)).toBe(false);
     expect((await popupFor(url)).status).toBe('You visited this page before.');
+    // One page, one record: the history lists it once, under its own address, read twice.
+    await expect.poll(() => historyRowsOf(site.url('enC')), { timeout: 15_000 }).toEqual([{ href: site.url('enC'), meta: expect.stringContaining('2 visits') }]);
+    expect((await recordedUrls()).filter((u) => u.startsWith(site.url('enC')))).toEqual([site.url('enC')]);
   });
 
   it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pickCanonicalUrl, registrableDomain, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
+import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pageIdentity, pickCanonicalUrl, registrableDomain, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { makeBackground } from './helpers';
 
@@ -20,6 +20,24 @@ describe('URL identity', () => {
     expect(canonicalizeUrl('https://mp.weixin.example/s?__biz=MzA&mid=1&idx=1&sn=abc&from=timeline&isappinstalled=0&scene=1')).toBe('https://mp.weixin.example/s?__biz=MzA&mid=1&idx=1&sn=abc');
     expect(canonicalizeUrl('http://example.com:80/?share_source=copy')).toBe('http://example.com/');
     expect(canonicalizeUrl('javascript:alert(1)')).toBeNull();
+  });
+
+  it('gives every variant of an address one identity, keeping the parameters that stay as they were written', () => {
+    const page = 'https://news.example/s?q=a%20b&path=/x/y&flag';
+    for (const variant of [
+      page,
+      'HTTPS://NEWS.example:443/s?q=a%20b&path=/x/y&flag',
+      'https://news.example/s?utm_source=x&q=a%20b&path=/x/y&flag&fbclid=1#top',
+      'https://news.example/s?q=a%20b&gclid=2&path=/x/y&utm%5Fmedium=y&flag&',
+      'https://reader:secret@news.example/s?q=a%20b&path=/x/y&flag#',
+    ]) {
+      expect(pageIdentity(variant), variant).toBe(page);
+    }
+    expect(pageIdentity('http://news.example/s')).not.toBe(pageIdentity('https://news.example/s'));
+    expect(pageIdentity('https://news.example/s?id=1')).not.toBe(pageIdentity('https://news.example/s?id=2'));
+    // Idempotent, and anything that is not a web page's address is its own identity.
+    expect(pageIdentity(pageIdentity('https://a.example/?x=1&utm_term=2'))).toBe('https://a.example/?x=1');
+    expect(pageIdentity('not a url')).toBe('not a url');
   });
 
   it('accepts a declared canonical URL only on the same site', () => {

@@ -67,8 +67,8 @@ describe('PageRepository: recording and finding', () => {
 
   it('finds pages by canonical URL and by exact text hash', async () => {
     const r = await repo();
-    await r.recordVisit({ ...visit('https://a.example/p?utm_source=x', '0123456789abcdef'), canonicalUrl: 'https://a.example/p', textHash: '00000000000000aa' }, 1);
-    expect((await r.findByCanonicalUrl('https://a.example/p')).map((p) => p.url)).toEqual(['https://a.example/p?utm_source=x']);
+    await r.recordVisit({ ...visit('https://m.a.example/p?utm_source=x', '0123456789abcdef'), canonicalUrl: 'https://a.example/p', textHash: '00000000000000aa' }, 1);
+    expect((await r.findByCanonicalUrl('https://a.example/p')).map((p) => p.url)).toEqual(['https://m.a.example/p']);
     expect((await r.findByTextHash('00000000000000aa')).length).toBe(1);
     expect(await r.findByTextHash('00000000000000bb')).toEqual([]);
   });
