@@ -5,7 +5,7 @@
 // page learns nothing of the reader's history before the reader has stayed on it (design.md,
 // "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
-import { MIN_RECORDED_WORDS } from '../core';
+import { isRouteFragment, MIN_RECORDED_WORDS } from '../core';
 import type { CheckedPage, ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
@@ -23,8 +23,11 @@ const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000
 /** The check is asked again a few times, within a minute or so. */
 const CHECK_RETRY: RetryOptions = { tries: 8, delayMs: 250, maxDelayMs: 8_000, timeoutMs: 20_000 };
 
-/** The address without its fragment: moving to an anchor is not another page. */
-const pageAddress = (href: string) => href.split('#', 1)[0];
+/** The address without a fragment that is a place in the page: moving to an anchor is not another page (a route, #/story/2, is). */
+const pageAddress = (href: string) => {
+  const hash = href.indexOf('#');
+  return hash < 0 || isRouteFragment(href.slice(hash)) ? href : href.slice(0, hash);
+};
 
 let checked: CheckedPage | null = null;
 let checkedAddress = '';

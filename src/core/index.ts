@@ -10,7 +10,7 @@ export { normalizeText } from './normalize';
 export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECORDED_WORDS, SENSITIVITY, type MatchKind, type MatchSettings, type PageSignature, type Sensitivity, type Verdict } from './decision';
 export { decodeSketch, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
 export { textHash } from './text-hash';
-export { canonicalizeUrl, MAX_URL_LENGTH, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
+export { canonicalizeUrl, isRouteFragment, MAX_URL_LENGTH, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
 export { cutPassages, type Passage } from './passages';
 export { ANCHOR_COUNT, anchorsOf, decodePassages, encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSignature, shareAnchor, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { whatsNew, type WhatsNew } from './whats-new';

@@ -123,6 +123,14 @@ function parameterName(part: string): string {
  * as written, not re-encoded, so `?q=a%20b` and `?q=a%20b&utm_source=x` give the same address.
  * Null for anything else.
  */
+/**
+ * Whether a fragment is a route (#/article/1, #!/article/1): a single-page app's address for one of
+ * its pages, kept in the page's identity. Any other fragment is a place in the page, and dropped.
+ */
+export function isRouteFragment(hash: string): boolean {
+  return /^#!?\//.test(hash);
+}
+
 export function canonicalizeUrl(url: string): string | null {
   const u = parseWebUrl(url);
   if (!u) return null;
@@ -134,7 +142,7 @@ export function canonicalizeUrl(url: string): string | null {
   }
   // An empty fragment or query ("…#", "…?") is in the address but not in `hash` or `search`; only
   // as those delimiters can "#" and "?" appear unescaped in it.
-  if (u.hash || u.href.includes('#')) u.hash = '';
+  if (!isRouteFragment(u.hash) && (u.hash || u.href.includes('#'))) u.hash = '';
   const search = u.search;
   const kept = search
     .slice(1)

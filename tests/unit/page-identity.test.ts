@@ -41,6 +41,16 @@ describe('one record per page in the store', () => {
     expect(await r.count()).toBe(4);
   });
 
+  it("keeps a single-page app's routes apart (#/story/1, #!/story/2), and drops a place in the page", async () => {
+    const r = await repo();
+    const app = 'https://app.example/';
+    for (const url of [`${app}#/story/1`, `${app}#!/story/2`, `${app}#/story/1?utm_source=x`, `${app}#/story/1`, `${app}#top`, app]) await r.recordVisit(visit(url), 1);
+    expect((await r.get(`${app}#/story/1`))?.visits).toBe(2);
+    expect((await r.get(`${app}#!/story/2`))?.visits).toBe(1);
+    expect((await r.get(app))?.visits).toBe(2);
+    expect(await r.count()).toBe(4);
+  });
+
   it('counts every visit once when two variants are recorded at the same time from many tabs', async () => {
     const r = await repo();
     await Promise.all(Array.from({ length: 20 }, (_, i) => r.recordVisit({ ...visit(VARIANTS[i % 2]), visitId: `visit-${String(i).padStart(4, '0')}` }, 1000 + i)));
