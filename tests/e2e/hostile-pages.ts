@@ -41,7 +41,7 @@ const timer = setInterval(() => {
 /** Paths of these pages. The candidates: 0 en-bridges, 1 en-library, 2 en-balcony, 3 zh-library. */
 export const SCRIPTED = {
   spa: '/spa/article.html',
-  /** A single-page app: zh-library, then after 3 s a new address (?candidate=0) showing en-bridges. */
+  /** A single-page app: zh-library, then after 3 s a new address (?candidate=2) showing en-balcony (not en-bridges: the hostile pages start on it, unread). */
   spaNext: '/spa/next.html',
   /** Swaps every 1.2 s, faster than a 3 s dwell time, for about 10 s. */
   hostileFast: '/hostile/fast.html',
@@ -55,7 +55,7 @@ export function scriptedPages(): Record<string, string> {
   const bridges = loadArticle('en-bridges');
   return {
     [SCRIPTED.spa]: articlePage(loadArticle('en-balcony'), SPA_SCRIPT),
-    [SCRIPTED.spaNext]: articlePage(loadArticle('zh-library'), hostileScript(3000, [3, 0])),
+    [SCRIPTED.spaNext]: articlePage(loadArticle('zh-library'), hostileScript(3000, [3, 2])),
     [SCRIPTED.hostileFast]: articlePage(bridges, hostileScript(1200, [0, 1, 2, 3, 1, 2, 3, 1, 2])),
     [SCRIPTED.hostileSlow]: articlePage(bridges, hostileScript(4500, [0, 1])),
     [SCRIPTED.plain]: articlePage(loadArticle('en-library')),
