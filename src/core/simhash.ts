@@ -25,7 +25,7 @@ export interface SimhashResult {
  * Counts occurrences per distinct 64-bit feature: open addressing on the two halves. The slots in
  * use are listed, so clearing and reading cost O(distinct features), not O(capacity).
  */
-class FeatureCounter {
+export class FeatureCounter {
   capacity = 1 << 12;
   keysHi = new Uint32Array(this.capacity);
   keysLo = new Uint32Array(this.capacity);
@@ -112,7 +112,16 @@ function weightTable(weighting: Weighting): Float64Array {
 export function simhashNormalized(text: string, opts: SimhashOptions): SimhashResult {
   counter.distinct = 0;
   scanFeatures(text, opts, (hi, lo, kind) => counter.add(hi, lo, kind));
+  return simhashOfCounts(counter, opts);
+}
+
+/**
+ * Simhash of the features counted in `counter` (filled by scanFeatures with `opts`' feature
+ * choices, or by a scan that emits the same features). Leaves the counter empty for its next use.
+ */
+export function simhashOfCounts(counter: FeatureCounter, opts: SimhashOptions): SimhashResult {
   const { keysHi, keysLo, counts, kinds, used, distinct } = counter;
+  counter.distinct = 0;
 
   byteTables.fill(0);
   const wordWeights = weightTable(opts.weight);
