@@ -1,10 +1,14 @@
 // npm run bench:speed -- [--corpus DIR] [--json]
-// Fingerprint throughput on English and Chinese text, the fingerprint together with the passage
-// signature (what the background computes for every page), and simhash-js (npm) on the same texts
-// as a reference, in the same run: several timed rounds after a warm-up, medians reported.
+// Throughput on English and Chinese text of the fingerprint alone, of the fingerprint together with
+// the passage signature (issue 9's goal), of digestArticle (everything the background computes for
+// every page: the real per-page cost), and of simhash-js (npm) on the same texts as a reference.
+// The rounds of the four are interleaved, so a change in the machine's load during the run weighs
+// on all of them alike; medians after a warm-up are reported, with the load average before and after
+// (the figures mean little on a busy machine).
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { fingerprint, passageSignature } from '../core';
+import { loadavg } from 'node:os';
+import { digestArticle, fingerprint, passageSignature } from '../core';
 import { corpusText, readCorpus } from './corpus';
 import { CliError } from './documents';
 
@@ -55,20 +59,27 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Characters per second of `fn` over all texts, median of ROUNDS after one warm-up. */
-function throughput(texts: string[], fn: (t: string) => unknown): number {
+/**
+ * Characters per second of each function over all texts: median of ROUNDS after one warm-up round,
+ * the functions taking turns within each round.
+ */
+function throughputs(texts: string[], fns: Array<(t: string) => string | number>): number[] {
   const chars = texts.reduce((n, t) => n + t.length, 0);
   let sink = 0;
-  const rates: number[] = [];
+  const rates: number[][] = fns.map(() => []);
   for (let round = 0; round <= ROUNDS; round++) {
-    const t0 = performance.now();
-    for (const t of texts) sink ^= Number(String(fn(t)).length);
-    const seconds = (performance.now() - t0) / 1000;
-    if (round > 0) rates.push(chars / seconds);
+    fns.forEach((fn, f) => {
+      const t0 = performance.now();
+      for (const t of texts) sink ^= String(fn(t)).length;
+      const seconds = (performance.now() - t0) / 1000;
+      if (round > 0) rates[f].push(chars / seconds);
+    });
   }
   if (sink === -1) console.error(sink); // keeps the work observable
-  return median(rates);
+  return rates.map(median);
 }
+
+const loads = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
@@ -76,22 +87,40 @@ async function main(argv: string[]): Promise<void> {
   const dir = i >= 0 ? argv[i + 1] : undefined;
   if (i >= 0 && !dir) throw new CliError('--corpus needs a directory');
   const simhash = new SimHash();
-  const result: Record<string, { charsPerSec: number; withPassagesCharsPerSec: number; refCharsPerSec: number; ratio: number; chars: number }> = {};
+  const result: Record<string, { charsPerSec: number; withPassagesCharsPerSec: number; digestCharsPerSec: number; refCharsPerSec: number; ratio: number; chars: number }> = {};
+  // The texts are read (and pages extracted) before any timing starts: the load average is that of the timed part.
+  const corpora = { en: dir ? await fromCorpus(dir, 'en') : generated('en'), zh: dir ? await fromCorpus(dir, 'zh') : generated('zh') };
+  const loadBefore = loads();
   for (const lang of ['en', 'zh'] as const) {
-    const texts = dir ? await fromCorpus(dir, lang) : generated(lang);
-    const ours = throughput(texts, fingerprint);
-    const both = throughput(texts, (t) => fingerprint(t) + passageSignature(t).count);
-    const ref = throughput(texts, (t) => simhash.hash(t));
-    result[lang] = { charsPerSec: Math.round(ours), withPassagesCharsPerSec: Math.round(both), refCharsPerSec: Math.round(ref), ratio: Number((ours / ref).toFixed(2)), chars: texts.reduce((n, t) => n + t.length, 0) };
+    const texts = corpora[lang];
+    const [ours, both, digest, ref] = throughputs(texts, [
+      fingerprint,
+      (t) => fingerprint(t) + passageSignature(t).count,
+      (t) => digestArticle(t).passages,
+      (t) => simhash.hash(t),
+    ]);
+    result[lang] = {
+      charsPerSec: Math.round(ours),
+      withPassagesCharsPerSec: Math.round(both),
+      digestCharsPerSec: Math.round(digest),
+      refCharsPerSec: Math.round(ref),
+      ratio: Number((ours / ref).toFixed(2)),
+      chars: texts.reduce((n, t) => n + t.length, 0),
+    };
   }
+  const loadAfter = loads();
   if (json) {
-    console.log(JSON.stringify(result));
+    console.log(JSON.stringify({ ...result, load: { before: loadBefore, after: loadAfter } }));
     return;
   }
-  console.log(`fingerprint throughput (${dir ? `corpus ${dir}` : 'generated text'}; median of ${ROUNDS} rounds after a warm-up, node ${process.version})`);
+  console.log(`throughput (${dir ? `corpus ${dir}` : 'generated text'}; median of ${ROUNDS} rounds after a warm-up, node ${process.version})`);
+  const m = (x: number) => `${(x / 1e6).toFixed(1)} M`;
   for (const [lang, r] of Object.entries(result)) {
-    console.log(`  ${lang}: ${(r.charsPerSec / 1e6).toFixed(1)} M chars/s; with the passage signature ${(r.withPassagesCharsPerSec / 1e6).toFixed(1)} M chars/s; simhash-js ${(r.refCharsPerSec / 1e6).toFixed(2)} M chars/s; ratio ${r.ratio}× (${(r.chars / 1e6).toFixed(1)} M chars per round)`);
+    console.log(
+      `  ${lang}: fingerprint ${m(r.charsPerSec)} chars/s; with the passage signature ${m(r.withPassagesCharsPerSec)}; digestArticle ${m(r.digestCharsPerSec)}; simhash-js ${(r.refCharsPerSec / 1e6).toFixed(2)} M (fingerprint ${r.ratio}× faster); ${(r.chars / 1e6).toFixed(1)} M chars per round`,
+    );
   }
+  console.log(`  load average (1, 5, 15 min) before timing: ${loadBefore}; after: ${loadAfter}`);
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {

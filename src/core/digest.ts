@@ -3,10 +3,19 @@
 // signature, in the encoded forms a record stores. The text itself is never kept; a digest is a
 // few hundred bytes whatever the article's length, so it can travel between the parts of the
 // extension where the text would be costly to send.
-import { fingerprint } from './fingerprint';
+//
+// The background computes one digest per page, so this is the per-page cost: the text is
+// normalised once and scanned twice (the separate functions would normalise it three times and scan
+// it five): once normalised, for the fingerprint, the sketch and the text hash together
+// (digest-scan.ts), and once as it is, for the passages, whose cutting reads the characters as
+// written. The result equals the separate functions' field by field (tests/unit/digest.test.ts).
+import { scanForDigest } from './digest-scan';
+import { FINGERPRINT_OPTIONS } from './fingerprint';
+import { toHex } from './fingerprint-hex';
+import { normalizeText } from './normalize';
 import { encodePassages, passageSignature } from './passage-signature';
-import { encodeSketch, sketchOf } from './sketch';
-import { textHash } from './text-hash';
+import { FeatureCounter, simhashOfCounts } from './simhash';
+import { encodeSketch, SketchBuilder } from './sketch';
 import { textStats } from './text-stats';
 
 export interface ArticleDigest {
@@ -24,7 +33,15 @@ export interface ArticleDigest {
   passages: string;
 }
 
+// Scratch tables reused from page to page (nothing of one text survives into the next digest).
+const counter = new FeatureCounter();
+const sketch = new SketchBuilder();
+
 export function digestArticle(text: string): ArticleDigest {
+  counter.distinct = 0;
+  sketch.reset();
+  const textHash = scanForDigest(normalizeText(text), counter, sketch);
+  const fp = simhashOfCounts(counter, FINGERPRINT_OPTIONS);
   const { words, lang } = textStats(text);
-  return { fp: fingerprint(text), words, lang, textHash: textHash(text), sketch: encodeSketch(sketchOf(text)), passages: encodePassages(passageSignature(text)) };
+  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passageSignature(text)) };
 }

@@ -6,7 +6,10 @@ import { simhashHex, type SimhashOptions } from './simhash';
 /** Version of the fingerprint algorithm; stored with every record and export. */
 export const ALGORITHM = 'dr1';
 
-/** The feature choices of ALGORITHM (see docs/fingerprint.md for how they were chosen). */
+/**
+ * The feature choices of ALGORITHM (see docs/fingerprint.md for how they were chosen). digest-scan.ts
+ * computes these same features in its own pass: change both.
+ */
 export const FINGERPRINT_OPTIONS: Readonly<SimhashOptions> = Object.freeze({
   wordShingle: 1, // single words
   gram: 1, // single Han characters (kana pairs, Thai/Lao/Khmer/Myanmar triples)

@@ -9,7 +9,8 @@ import { fromBase64, toBase64 } from './base64';
 /** Buckets of the one-permutation MinHash; each keeps the low 8 bits of its minimum. */
 export const SKETCH_BUCKETS = 128;
 const SKETCH_VERSION = 1;
-const SHINGLES = { wordShingle: 3, gram: 3 } as const;
+/** The shingles sketched (digest-scan.ts computes the same ones in its own pass: change both). */
+export const SKETCH_SHINGLES = Object.freeze({ wordShingle: 3, gram: 3 });
 
 export interface Sketch {
   /** Number of distinct shingles of the text. */
@@ -18,37 +19,98 @@ export interface Sketch {
   mins: Uint8Array;
 }
 
-const EMPTY = 0xffffffff;
+/**
+ * Collects a text's shingle hashes into a sketch: bucket minima, and the number of distinct low
+ * halves (the shingle count the sketch reports) in an open-addressing set of 32-bit keys. A typed
+ * table rather than a Set: most keys are above 2^31, which a Set keeps as boxed doubles. One
+ * builder serves call after call; only the slots in use are cleared.
+ */
+export class SketchBuilder {
+  private readonly full = new Uint32Array(SKETCH_BUCKETS);
+  private readonly filled = new Uint8Array(SKETCH_BUCKETS);
+  // Key 0 marks an empty slot; the shingle whose low half is 0 is remembered apart.
+  private keys = new Uint32Array(1 << 12);
+  private used = new Int32Array(1 << 11);
+  private distinct = 0;
+  private zero = 0;
+
+  reset(): void {
+    this.full.fill(0);
+    this.filled.fill(0);
+    for (let k = 0; k < this.distinct; k++) this.keys[this.used[k]] = 0;
+    this.distinct = 0;
+    this.zero = 0;
+  }
+
+  add(hi: number, lo: number): void {
+    const bucket = hi >>> 25; // top 7 bits: 128 buckets
+    if (!this.filled[bucket] || lo < this.full[bucket]) {
+      this.full[bucket] = lo;
+      this.filled[bucket] = 1;
+    }
+    if (lo === 0) {
+      this.zero = 1;
+      return;
+    }
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    let slot = lo & mask;
+    for (;;) {
+      const k = keys[slot];
+      if (k === lo) return;
+      if (k === 0) break;
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = lo;
+    this.used[this.distinct++] = slot;
+    if (this.distinct * 2 >= keys.length) this.grow();
+  }
+
+  private grow(): void {
+    const old = this.keys;
+    const oldUsed = this.used;
+    this.keys = new Uint32Array(old.length * 2);
+    this.used = new Int32Array(old.length);
+    const mask = this.keys.length - 1;
+    for (let k = 0; k < this.distinct; k++) {
+      const lo = old[oldUsed[k]];
+      let slot = lo & mask;
+      while (this.keys[slot] !== 0) slot = (slot + 1) & mask;
+      this.keys[slot] = lo;
+      this.used[k] = slot;
+    }
+  }
+
+  /** The sketch of what was added since the last reset. */
+  sketch(): Sketch {
+    const size = this.distinct + this.zero;
+    const { full, filled } = this;
+    const mins = new Uint8Array(SKETCH_BUCKETS);
+    if (size > 0) {
+      for (let i = 0; i < SKETCH_BUCKETS; i++) {
+        // Rotation densification: an empty bucket takes the next filled one's value, mixed with the
+        // distance walked, so two texts with the same shingles still agree bucket by bucket.
+        let j = i;
+        let steps = 0;
+        while (!filled[j]) {
+          j = (j + 1) % SKETCH_BUCKETS;
+          steps++;
+        }
+        const v = steps === 0 ? full[j] : Math.imul(full[j] ^ steps, 0x9e3779b1) >>> 0;
+        mins[i] = v & 0xff;
+      }
+    }
+    return { size, mins };
+  }
+}
+
+const builder = new SketchBuilder();
 
 /** The sketch of a text (normalised here). */
 export function sketchOf(text: string): Sketch {
-  const full = new Uint32Array(SKETCH_BUCKETS).fill(EMPTY);
-  const filled = new Uint8Array(SKETCH_BUCKETS);
-  const distinct = new Set<number>();
-  scanFeatures(normalizeText(text), SHINGLES, (hi, lo) => {
-    distinct.add(lo);
-    const bucket = hi >>> 25; // top 7 bits: 128 buckets
-    if (!filled[bucket] || lo < full[bucket]) {
-      full[bucket] = lo;
-      filled[bucket] = 1;
-    }
-  });
-  const mins = new Uint8Array(SKETCH_BUCKETS);
-  if (distinct.size > 0) {
-    for (let i = 0; i < SKETCH_BUCKETS; i++) {
-      // Rotation densification: an empty bucket takes the next filled one's value, mixed with the
-      // distance walked, so two texts with the same shingles still agree bucket by bucket.
-      let j = i;
-      let steps = 0;
-      while (!filled[j]) {
-        j = (j + 1) % SKETCH_BUCKETS;
-        steps++;
-      }
-      const v = steps === 0 ? full[j] : Math.imul(full[j] ^ steps, 0x9e3779b1) >>> 0;
-      mins[i] = v & 0xff;
-    }
-  }
-  return { size: distinct.size, mins };
+  builder.reset();
+  scanFeatures(normalizeText(text), SKETCH_SHINGLES, (hi, lo) => builder.add(hi, lo));
+  return builder.sketch();
 }
 
 export interface Overlap {
