@@ -42,6 +42,8 @@ const NOT_NATIVE = 'script,style,noscript,template,deja-read-notice,pre,textarea
  */
 function nativeCopy(el: Element): string | null {
   if (el.getElementsByTagName('*').length > NATIVE_MAX_ELEMENTS || el.matches(NOT_NATIVE) || el.querySelector(NOT_NATIVE)) return null;
+  // Reading the page's own markup, never writing any: the copy is parsed inert, away from the page.
+  // eslint-disable-next-line no-restricted-properties
   return el.outerHTML;
 }
 
