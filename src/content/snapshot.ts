@@ -124,6 +124,8 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
   if (dt) put(`<!DOCTYPE ${dt.name}${dt.publicId ? ` PUBLIC "${dt.publicId}"${dt.systemId ? ` "${dt.systemId}"` : ''}` : dt.systemId ? ` SYSTEM "${dt.systemId}"` : ''}>`);
   // A page that rearranges its DOM while we pause cannot keep us walking for ever.
   let steps = 0;
+  /** Nodes written since the clock was last checked. */
+  let unchecked = 0;
   const maxSteps = 8 * MAX_ELEMENTS + maxChars / 8;
   let node: Node | null = root;
   let entering = true;
@@ -133,7 +135,11 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
       if (node.nodeType === 1) {
         const el = node as Element;
         const whole = el === root || leftOut(el) ? null : nativeCopy(el);
-        if (whole !== null) put(whole);
+        if (whole !== null) {
+          put(whole);
+          // A subtree is worth many nodes: the clock is checked right after it.
+          unchecked = NODES_PER_CHECK;
+        }
         else if (!leftOut(el)) {
           put(startTag(el));
           const first = el.firstChild;
@@ -155,7 +161,10 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
       // Comments and processing instructions are left out.
     }
     if (chars > maxChars || ++steps > maxSteps) return null;
-    if (steps % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
+    if (++unchecked >= NODES_PER_CHECK) {
+      unchecked = 0;
+      if (slicer.timeUp()) await slicer.pause();
+    }
     if (node === root) break;
     if (node.nextSibling) {
       node = node.nextSibling;
