@@ -17,7 +17,6 @@ import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
 import { removeNotice, showNotice } from './notice';
 
-
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
 /** The check is asked again a few times, within a minute or so. */
