@@ -23,6 +23,19 @@ import { isTextHashSpace, textHashHex } from './text-hash';
 
 /** A feature that is the sketch's only (a character triple); the fingerprint's are WORD_FEATURE and GRAM_FEATURE. */
 const SKETCH_GRAM = 2;
+/** A fingerprint n-gram already finished (a Han character's, from hanFeatures). */
+const FINISHED_GRAM = 3;
+
+/**
+ * The fingerprint feature of each Han character of the main blocks (Extension A and the Unified
+ * Ideographs), computed when first met ((0, 0): not yet), so that a Chinese text, where nearly
+ * every character is one of these features, need not hash each again (about 10 % of the scan on
+ * Chinese). 216 KiB, allocated at the first digest: the parts of the extension that never make one
+ * (the content script imports core too) never pay for it.
+ */
+const HAN_FIRST = 0x3400;
+const HAN_LAST = 0x9fff;
+let hanFeatures: Uint32Array | undefined;
 
 /** Features per batch; each takes three words: kind and the two running hash states. */
 const BATCH = 2048;
@@ -45,6 +58,7 @@ const triples = { words: 0, p1hi: 0, p1lo: 0, p2hi: 0, p2lo: 0 };
  */
 export function scanForDigest(text: string, counter: FeatureCounter, sketch: SketchBuilder): string {
   triples.words = 0;
+  const han = (hanFeatures ??= new Uint32Array(2 * (HAN_LAST - HAN_FIRST + 1)));
   const len = text.length;
   let n = 0; // words of `batch` in use
   // Running hashes of the current word.
@@ -105,23 +119,35 @@ export function scanForDigest(text: string, counter: FeatureCounter, sketch: Ske
       run[runLen & (RING - 1)] = c;
       runLen++;
       // The fingerprint's n-gram: a Han character alone, kana with the one before, Thai-like with
-      // the two before (fewer at the start of a run).
-      let g = cls === HAN ? 1 : cls === ABUGIDA ? 3 : 2;
-      if (g > runLen) g = runLen;
+      // the two before (fewer at the start of a run). A common Han character's is looked up.
+      if (cls === HAN && c >= HAN_FIRST && c <= HAN_LAST) {
+        const k = 2 * (c - HAN_FIRST);
+        if ((han[k] | han[k + 1]) === 0) {
+          finish(stepA(SEED_A ^ 0x5a5a, c), stepB(SEED_B ^ 0x5a5a, c), out);
+          han[k] = out[0];
+          han[k + 1] = out[1];
+        }
+        batch[n] = FINISHED_GRAM;
+        batch[n + 1] = han[k];
+        batch[n + 2] = han[k + 1];
+      } else {
+        let g = cls === HAN ? 1 : cls === ABUGIDA ? 3 : 2;
+        if (g > runLen) g = runLen;
+        let a = SEED_A ^ 0x5a5a;
+        let b = SEED_B ^ 0x5a5a;
+        for (let k = g; k > 0; k--) {
+          const x = run[(runLen - k) & (RING - 1)];
+          a = stepA(a, x);
+          b = stepB(b, x);
+        }
+        batch[n] = GRAM_FEATURE;
+        batch[n + 1] = a;
+        batch[n + 2] = b;
+      }
+      // The sketch's character triple (fewer at the start of a run).
+      const g = runLen < 3 ? runLen : 3;
       let a = SEED_A ^ 0x5a5a;
       let b = SEED_B ^ 0x5a5a;
-      for (let k = g; k > 0; k--) {
-        const x = run[(runLen - k) & (RING - 1)];
-        a = stepA(a, x);
-        b = stepB(b, x);
-      }
-      batch[n] = GRAM_FEATURE;
-      batch[n + 1] = a;
-      batch[n + 2] = b;
-      // The sketch's character triple (fewer at the start of a run).
-      g = runLen < 3 ? runLen : 3;
-      a = SEED_A ^ 0x5a5a;
-      b = SEED_B ^ 0x5a5a;
       for (let k = g; k > 0; k--) {
         const x = run[(runLen - k) & (RING - 1)];
         a = stepA(a, x);
@@ -152,6 +178,10 @@ function countBatch(n: number, counter: FeatureCounter, sketch: SketchBuilder): 
   let words = 0;
   for (let k = 0; k < n; k += 3) {
     const kind = batch[k];
+    if (kind === FINISHED_GRAM) {
+      counter.add(batch[k + 1], batch[k + 2], GRAM_FEATURE);
+      continue;
+    }
     finish(batch[k + 1], batch[k + 2], out);
     const hi = out[0];
     const lo = out[1];
