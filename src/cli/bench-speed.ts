@@ -1,14 +1,18 @@
-// npm run bench:speed -- [--corpus DIR] [--json]
+// npm run bench:speed -- [--corpus DIR] [--baseline CHECKOUT] [--json]
 // Throughput on English and Chinese text of the fingerprint alone, of the fingerprint together with
 // the passage signature (issue 9's goal), of digestArticle (everything the background computes for
 // every page: the real per-page cost), and of simhash-js (npm) on the same texts as a reference.
-// The rounds of the four are interleaved, so a change in the machine's load during the run weighs
-// on all of them alike; medians after a warm-up are reported, with the load average before and after
-// (the figures mean little on a busy machine).
-import { join } from 'node:path';
+// The rounds are interleaved, so a change in the machine's load during the run weighs on all of
+// them alike; medians after a warm-up are reported, with the load average before and after (the
+// figures mean little on a busy machine: compare within one run). --baseline measures another
+// checkout's core in the same rounds (for example `git archive COMMIT | tar -x -C /tmp/before`;
+// its package.json must come along, or its modules load as CommonJS, several times slower).
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { digestArticle, fingerprint, passageSignature } from '../core';
+import { pathToFileURL } from 'node:url';
+import * as current from '../core';
 import { corpusText, readCorpus } from './corpus';
 import { CliError } from './documents';
 
@@ -81,31 +85,62 @@ function throughputs(texts: string[], fns: Array<(t: string) => string | number>
 
 const loads = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
+/** What is measured of a core: this checkout's, or a baseline's. */
+interface Core {
+  fingerprint(text: string): string;
+  passageSignature(text: string): { count: number };
+  digestArticle?(text: string): { passages: string };
+}
+
+async function baselineCore(dir: string): Promise<Core> {
+  const index = resolve(dir, 'src/core/index.ts');
+  if (!existsSync(index) || !existsSync(resolve(dir, 'package.json'))) throw new CliError(`${dir}: not a checkout of this project (needs src/core/index.ts and package.json)`);
+  return (await import(pathToFileURL(index).href)) as Core;
+}
+
+/** The functions measured of a core, in the order of Figures. */
+function measured(core: Core): Array<(t: string) => string | number> {
+  const digest = core.digestArticle;
+  return [core.fingerprint, (t) => core.fingerprint(t) + core.passageSignature(t).count, digest ? (t) => digest(t).passages : () => 0];
+}
+
+interface Figures {
+  charsPerSec: number;
+  withPassagesCharsPerSec: number;
+  /** Absent for a baseline older than digestArticle. */
+  digestCharsPerSec?: number;
+}
+
 async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
-  const i = argv.indexOf('--corpus');
-  const dir = i >= 0 ? argv[i + 1] : undefined;
-  if (i >= 0 && !dir) throw new CliError('--corpus needs a directory');
+  const option = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    if (i >= 0 && !argv[i + 1]) throw new CliError(`${name} needs a directory`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const dir = option('--corpus');
+  const baselineDir = option('--baseline');
+  const baseline = baselineDir ? await baselineCore(baselineDir) : undefined;
   const simhash = new SimHash();
-  const result: Record<string, { charsPerSec: number; withPassagesCharsPerSec: number; digestCharsPerSec: number; refCharsPerSec: number; ratio: number; chars: number }> = {};
+  const result: Record<string, Figures & { refCharsPerSec: number; ratio: number; chars: number; baseline?: Figures }> = {};
   // The texts are read (and pages extracted) before any timing starts: the load average is that of the timed part.
   const corpora = { en: dir ? await fromCorpus(dir, 'en') : generated('en'), zh: dir ? await fromCorpus(dir, 'zh') : generated('zh') };
   const loadBefore = loads();
+  const figures = (rates: number[], core: Core): Figures => ({
+    charsPerSec: Math.round(rates[0]),
+    withPassagesCharsPerSec: Math.round(rates[1]),
+    ...(core.digestArticle ? { digestCharsPerSec: Math.round(rates[2]) } : {}),
+  });
   for (const lang of ['en', 'zh'] as const) {
     const texts = corpora[lang];
-    const [ours, both, digest, ref] = throughputs(texts, [
-      fingerprint,
-      (t) => fingerprint(t) + passageSignature(t).count,
-      (t) => digestArticle(t).passages,
-      (t) => simhash.hash(t),
-    ]);
+    const rates = throughputs(texts, [...measured(current), (t) => simhash.hash(t), ...(baseline ? measured(baseline) : [])]);
+    const ref = rates[3];
     result[lang] = {
-      charsPerSec: Math.round(ours),
-      withPassagesCharsPerSec: Math.round(both),
-      digestCharsPerSec: Math.round(digest),
+      ...figures(rates, current),
       refCharsPerSec: Math.round(ref),
-      ratio: Number((ours / ref).toFixed(2)),
+      ratio: Number((rates[0] / ref).toFixed(2)),
       chars: texts.reduce((n, t) => n + t.length, 0),
+      ...(baseline ? { baseline: figures(rates.slice(4), baseline) } : {}),
     };
   }
   const loadAfter = loads();
@@ -114,11 +149,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   console.log(`throughput (${dir ? `corpus ${dir}` : 'generated text'}; median of ${ROUNDS} rounds after a warm-up, node ${process.version})`);
-  const m = (x: number) => `${(x / 1e6).toFixed(1)} M`;
+  const m = (x: number | undefined) => (x ? `${(x / 1e6).toFixed(1)} M` : '—');
+  const line = (r: Figures) => `fingerprint ${m(r.charsPerSec)} chars/s; with the passage signature ${m(r.withPassagesCharsPerSec)}; digestArticle ${m(r.digestCharsPerSec)}`;
   for (const [lang, r] of Object.entries(result)) {
-    console.log(
-      `  ${lang}: fingerprint ${m(r.charsPerSec)} chars/s; with the passage signature ${m(r.withPassagesCharsPerSec)}; digestArticle ${m(r.digestCharsPerSec)}; simhash-js ${(r.refCharsPerSec / 1e6).toFixed(2)} M (fingerprint ${r.ratio}× faster); ${(r.chars / 1e6).toFixed(1)} M chars per round`,
-    );
+    console.log(`  ${lang}: ${line(r)}; simhash-js ${(r.refCharsPerSec / 1e6).toFixed(2)} M (fingerprint ${r.ratio}× faster); ${(r.chars / 1e6).toFixed(1)} M chars per round`);
+    if (r.baseline) console.log(`  ${lang}, baseline ${baselineDir}: ${line(r.baseline)}`);
   }
   console.log(`  load average (1, 5, 15 min) before timing: ${loadBefore}; after: ${loadAfter}`);
 }

@@ -7,16 +7,17 @@
 // The background computes one digest per page, so this is the per-page cost: the text is
 // normalised once and scanned twice (the separate functions would normalise it three times and scan
 // it five): once normalised, for the fingerprint, the sketch and the text hash together
-// (digest-scan.ts), and once as it is, for the passages, whose cutting reads the characters as
-// written. The result equals the separate functions' field by field (tests/unit/digest.test.ts).
+// (digest-scan.ts), and once as it is, for the passages (whose cutting reads the characters as
+// written) and the counts behind the reading length and language. The result equals the separate
+// functions' field by field (tests/unit/digest.test.ts).
 import { scanForDigest } from './digest-scan';
 import { FINGERPRINT_OPTIONS } from './fingerprint';
 import { toHex } from './fingerprint-hex';
 import { normalizeText } from './normalize';
-import { encodePassages, passageSignature } from './passage-signature';
+import { encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageSignatureWith } from './passage-signature';
 import { FeatureCounter, simhashOfCounts } from './simhash';
 import { encodeSketch, SketchBuilder } from './sketch';
-import { textStats } from './text-stats';
+import { statsFromCounts, type ScriptCounts } from './text-stats';
 
 export interface ArticleDigest {
   /** 64-bit simhash, 16 hex digits. */
@@ -42,6 +43,9 @@ export function digestArticle(text: string): ArticleDigest {
   sketch.reset();
   const textHash = scanForDigest(normalizeText(text), counter, sketch);
   const fp = simhashOfCounts(counter, FINGERPRINT_OPTIONS);
-  const { words, lang } = textStats(text);
-  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passageSignature(text)) };
+  // The passage scan reads the text as written, as textStats does: it counts for the stats too.
+  const counts: ScriptCounts = { latinWords: 0, hanKana: 0, kana: 0, hangul: 0, thai: 0, cyrillic: 0 };
+  const passages = passageSignatureWith(text, PASSAGE_MIN_WORDS, PASSAGE_CAP, counts);
+  const { words, lang } = statsFromCounts(text, counts);
+  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passages) };
 }

@@ -6,6 +6,7 @@
 // ANCHOR_COUNT smallest are the page's entries in the passage index (the second retrieval path).
 import { fromBase64, toBase64 } from './base64';
 import { scanPassages } from './passages';
+import type { ScriptCounts } from './text-stats';
 
 /** Passages shorter than this (word-equivalents) are left out: headings, "Share this", "Advertisement". */
 export const PASSAGE_MIN_WORDS = 6;
@@ -30,8 +31,11 @@ export function passageSignature(text: string): PassageSignature {
   return passageSignatureWith(text, PASSAGE_MIN_WORDS, PASSAGE_CAP);
 }
 
-/** The signature with other choices: for measuring alternatives, never stored. */
-export function passageSignatureWith(text: string, minWords: number, cap: number): PassageSignature {
+/**
+ * The signature with other choices: for measuring alternatives, never stored. Given `counts`, the
+ * scan also counts the text's scripts for textStats (see scanPassages).
+ */
+export function passageSignatureWith(text: string, minWords: number, cap: number, counts?: ScriptCounts): PassageSignature {
   // Hashes and lengths in typed arrays (no object per passage), then sorted; lengths are looked up
   // only for the few kept.
   let hashes = new Uint32Array(256);
@@ -49,7 +53,7 @@ export function passageSignatureWith(text: string, minWords: number, cap: number
     }
     hashes[n] = hash;
     lengths[n++] = chars;
-  });
+  }, counts);
   const sorted = hashes.slice(0, n).sort();
   let distinct = 0;
   for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i];

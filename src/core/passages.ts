@@ -9,7 +9,8 @@
 // A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
 // spacing and line breaks ignored).
 import { fmix32, SEED_A, stepA } from './hash';
-import { astralClass, BMP_CLASS, isRunClass, WORD } from './scripts';
+import { astralClass, BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
+import type { ScriptCounts } from './text-stats';
 
 export interface Passage {
   /** The passage is `text.slice(start, end)` of the text it was cut from (trimmed of spaces). */
@@ -137,9 +138,10 @@ export type PassageSink = (start: number, end: number, hash: number, words: numb
 /**
  * Scans a text's passages in order, without building objects. One pass: the hash is computed while
  * cutting, and a passage is re-hashed from its normalised form only when it holds a character
- * whose NFKC form or lower case may differ.
+ * whose NFKC form or lower case may differ. Given `counts`, it also counts the text's scripts for
+ * textStats, exactly as countScripts does (it reads the same characters, with the same classes).
  */
-export function scanPassages(text: string, emit: PassageSink): void {
+export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCounts): void {
   // Loop state lives in locals, not captured by a closure, so the engine keeps it in registers.
   const len = text.length;
   const sink = (s: string, from: number, to: number, normalize: boolean, a: number, words: number, runChars: number, chars: number, inWord: boolean) => finishPassage(emit, s, from, to, normalize, a, words, runChars, chars, inWord);
@@ -151,6 +153,13 @@ export function scanPassages(text: string, emit: PassageSink): void {
   let chars = 0;
   let inWord = false;
   let wordStart = 0;
+  // The counts of textStats: cheap to keep in the loop, written out at the end if asked for.
+  let latinWords = 0;
+  let hanKana = 0;
+  let kana = 0;
+  let hangul = 0;
+  let thai = 0;
+  let cyrillic = 0;
 
   for (let i = 0; i < len; i++) {
     let c = text.charCodeAt(i);
@@ -163,6 +172,7 @@ export function scanPassages(text: string, emit: PassageSink): void {
         chars++;
         if (!inWord) {
           words++;
+          latinWords++;
           inWord = true;
           wordStart = i;
         }
@@ -181,9 +191,12 @@ export function scanPassages(text: string, emit: PassageSink): void {
         chars++;
         if (!inWord) {
           words++;
+          latinWords++;
           inWord = true;
           wordStart = i;
         }
+        if (c >= 0xac00 && c <= 0xd7a3) hangul++;
+        else if (c >= 0x400 && c <= 0x52f) cyrillic++;
         continue;
       }
     }
@@ -197,6 +210,10 @@ export function scanPassages(text: string, emit: PassageSink): void {
       a = stepA(a, c);
       chars++;
       runChars++;
+      // (For a character outside the BMP, c is its high surrogate: not counted, as in countScripts.)
+      if (isHanOrKana(c)) hanKana++;
+      else if (c >= 0xe01 && c <= 0xe4e) thai++;
+      if (c >= 0x3041 && c <= 0x30ff) kana++;
       if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = fmix32(stepA(SEED_A, c));
     } else if (cls === 0 && (isLatinTerminal(c) || isCjkTerminal(c))) {
       // A sentence terminal, with the closers after it, ends the passage before a space, at the
@@ -223,6 +240,7 @@ export function scanPassages(text: string, emit: PassageSink): void {
     }
   }
   sink(text, start, len, normalize, a, words, runChars, chars, inWord);
+  if (counts) Object.assign(counts, { latinWords, hanKana, kana, hangul, thai, cyrillic });
 }
 
 /** Ends the passage `text[start, end)` whose running state is given, emitting it if it holds a token. */

@@ -10,10 +10,32 @@ export interface TextStats {
   lang: string;
 }
 
+/**
+ * What the stats count, over the text as written (code units: a character outside the BMP counts
+ * as neither a word nor Han). scanPassages counts the same while it cuts, so that digestArticle
+ * need not read the text once more.
+ */
+export interface ScriptCounts {
+  /** Runs of word characters (letters and digits of spaced scripts). */
+  latinWords: number;
+  /** Han and kana characters. */
+  hanKana: number;
+  kana: number;
+  /** Hangul syllables and Cyrillic letters, inside words. */
+  hangul: number;
+  cyrillic: number;
+  /** Thai letters. */
+  thai: number;
+}
+
 const CJK_CHARS_PER_WORD = 1.5;
 const ENGLISH_MARKERS = /\b(?:the|and|of|to|is|that|with|for)\b/g;
 
 export function textStats(text: string): TextStats {
+  return statsFromCounts(text, countScripts(text));
+}
+
+export function countScripts(text: string): ScriptCounts {
   let latinWords = 0;
   let hanKana = 0;
   let kana = 0;
@@ -40,14 +62,16 @@ export function textStats(text: string): TextStats {
       }
     }
   }
-  const words = Math.round(latinWords + hanKana / CJK_CHARS_PER_WORD + thai / 4);
-  return { words, lang: guessLang(text, { latinWords, hanKana, kana, hangul, thai, cyrillic }) };
+  return { latinWords, hanKana, kana, hangul, thai, cyrillic };
 }
 
-function guessLang(
-  text: string,
-  n: { latinWords: number; hanKana: number; kana: number; hangul: number; thai: number; cyrillic: number },
-): string {
+/** The stats of `text` from its counts (countScripts, or scanPassages's). */
+export function statsFromCounts(text: string, n: ScriptCounts): TextStats {
+  const words = Math.round(n.latinWords + n.hanKana / CJK_CHARS_PER_WORD + n.thai / 4);
+  return { words, lang: guessLang(text, n) };
+}
+
+function guessLang(text: string, n: ScriptCounts): string {
   const total = n.latinWords + n.hanKana + n.thai + 1;
   if (n.hanKana / total > 0.3) return n.kana > n.hanKana * 0.1 ? 'ja' : 'zh';
   if (n.hangul > n.latinWords * 0.5 && n.hangul > 0) return 'ko';
