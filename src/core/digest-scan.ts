@@ -37,11 +37,11 @@ const HAN_FIRST = 0x3400;
 const HAN_LAST = 0x9fff;
 let hanFeatures: Uint32Array | undefined;
 
-/** Features per batch; each takes three words: kind and the two running hash states. */
+/** Features per batch; each takes three numbers: its kind and the two running hash states. */
 const BATCH = 2048;
 /** A character adds at most three features (a word ending, a fingerprint n-gram, a sketch triple). */
 const batch = new Uint32Array(3 * (BATCH + 3));
-/** Hashes of the words of a batch, two words each, for the sketch's word triples. */
+/** Hashes of the words of a batch (high and low halves), for the sketch's word triples. */
 const wordHashes = new Uint32Array(2 * (BATCH + 3));
 const out = new Uint32Array(2);
 
@@ -60,7 +60,7 @@ export function scanForDigest(text: string, counter: FeatureCounter, sketch: Ske
   triples.words = 0;
   const han = (hanFeatures ??= new Uint32Array(2 * (HAN_LAST - HAN_FIRST + 1)));
   const len = text.length;
-  let n = 0; // words of `batch` in use
+  let n = 0; // numbers of `batch` in use
   // Running hashes of the current word.
   let wa = SEED_A;
   let wb = SEED_B;
