@@ -52,7 +52,7 @@ async function save(changes: Partial<Settings>): Promise<void> {
  * The whole number in a number field, or null (the field then says what it takes, and nothing is
  * saved): no silent clamping of -3 to 5, and an empty field is 0 only where the reader wrote 0.
  */
-export function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
+function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
   const text = input.value.trim();
   const n = Number(text);
   const ok = text !== '' && /^\d+$/.test(text) && n <= max;
