@@ -60,7 +60,7 @@ async function check(): Promise<void> {
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
   if (!stillHere() || verdict.skipped) return; // navigated on while we waited
   checked = { ...report, fp: verdict.fp };
-  const visitId = crypto.randomUUID();
+  const visitId = randomId();
   let read = false;
   resumeDwell = () => {
     cancelDwell();
@@ -74,6 +74,14 @@ async function check(): Promise<void> {
   };
   // The address may have changed while the background answered: the dwell waits for the check of the new one.
   if (pageAddress(location.href) === checkedAddress) resumeDwell();
+}
+
+/**
+ * A random id for one visit (128 bits, hex). Not crypto.randomUUID: a page served over plain HTTP
+ * is not a secure context, and there the content script has no randomUUID.
+ */
+function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function forgetView(): void {

@@ -490,6 +490,43 @@ describe('Chromium, what the reader sees', () => {
   });
 });
 
+describe('Chromium, sites served over plain HTTP', () => {
+  // 127.0.0.1 counts as a secure context; a site on its own name over http:// does not, and some web
+  // APIs (crypto.randomUUID) are missing there, in the content script too.
+  it('reads an article and flags its copy on sites that are not secure contexts', async () => {
+    const plainProfile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-http-'));
+    const port = new URL(site.url('enA')).port;
+    const hosts = ['news.example.com', 'weekend.example.org'];
+    const plain = await chromium.launchPersistentContext(plainProfile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: chromiumArgs(distDir('chrome'), [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`]),
+    });
+    try {
+      const sw = plain.serviceWorkers()[0] ?? (await plain.waitForEvent('serviceworker'));
+      await sw.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+      const page = await plain.newPage();
+      await page.goto(`http://${hosts[0]}${new URL(site.url('enA')).pathname}`);
+      expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+      const recorded = () => sw.evaluate(() => new Promise<number>((resolve) => {
+        const open = indexedDB.open('deja-read');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('pages')) return resolve(0);
+          const count = db.transaction('pages').objectStore('pages').count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }));
+      await expect.poll(recorded, { timeout: 15_000 }).toBe(1);
+      await page.goto(`http://${hosts[1]}${new URL(site.url('enB')).pathname}`);
+      await expect.poll(() => page.evaluate(() => !!document.querySelector('deja-read-notice')), { timeout: 15_000 }).toBe(true);
+    } finally {
+      await plain.close();
+      rmSync(plainProfile, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Chromium, the package', () => {
   it('opens the popup with Alt+Shift+D, a shortcut the browser lists under the extension', async () => {
     const p = await context.newPage();
