@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -33,15 +33,25 @@ interface Options {
   build: boolean;
   /** Sample the page's thread too, and name the functions the longest extension task ran. */
   profile: boolean;
+  /** Measure instead what the extension costs every page: a page that is not an article, and a 10,000-word article against Readability alone. */
+  cost: boolean;
+  /** With --cost: seconds to keep watching each page after it has loaded (and been checked). */
+  idle: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false };
+  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
     else if (a === '--profile') opts.profile = true;
+    else if (a === '--cost') opts.cost = true;
+    else if (a === '--idle') {
+      const n = Number(argv[++i]);
+      if (!Number.isFinite(n) || n < 0 || n > 600) throw new BenchError('--idle needs a number of seconds from 0 to 600', 2);
+      opts.idle = n;
+    }
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs the folder of an unpacked Chrome build', 2);
@@ -51,7 +61,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]]`, 2);
   }
   return opts;
 }
@@ -163,6 +173,34 @@ function manyNodes(elements: number): string {
   }
   return frame('Notes on the lanterns of the old harbour', parts);
 }
+
+/** A page that is not an article: a menu, a sign-in form and a few lines, as most pages a reader opens are to the extension. */
+function notAnArticle(): string {
+  const prose = new Prose(3041);
+  const links = Array.from({ length: 12 }, (_, i) => `<a href="/section/${i}">${prose.word()}</a>`).join(' ');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in | The Bench Courier</title></head>
+<body><header><nav>${links}</nav></header><main><h1>Sign in</h1><p>${prose.sentence()}</p>
+<form><label>Email <input type="email"></label> <label>Password <input type="password"></label> <button>Sign in</button></form>
+<p>${prose.sentence()}</p></main><footer><p>© The Bench Courier</p></footer></body></html>`;
+}
+
+/** An article of `words` words in paragraphs. */
+function articleOfWords(words: number): string {
+  const prose = new Prose(4057);
+  const parts: string[] = [];
+  for (let n = 0; n < words; ) {
+    const p = prose.paragraph();
+    parts.push(`<p>${p}</p>\n`);
+    n += p.split(' ').length;
+  }
+  return frame('A winter of mending bicycles', parts);
+}
+
+/** The pages --cost measures: what the extension costs a page it does not record, and one it does. */
+const COST_PAGES = [
+  { name: 'not an article', path: 'plain', html: notAnArticle, article: false },
+  { name: '10,000-word article', path: 'words', html: () => articleOfWords(10_000), article: true },
+] as const;
 
 const PAGES = [
   { name: '10 MB article', path: 'big', html: () => bigArticle(10 * 1024 * 1024) },
@@ -388,6 +426,131 @@ async function measure(context: BrowserContext, worker: Worker | undefined, url:
   }
 }
 
+interface CostLoad {
+  /** CPU time (thread time) of the tasks in which extension code ran, ms: until the page was checked (and recorded), and after. */
+  loadCpu: number;
+  idleCpu: number;
+  tasks: number;
+  idleTasks: number;
+  /** The longest of those tasks, wall ms. */
+  longest: number;
+  /** Each of those tasks while the page loaded: CPU ms and what it ran, for the log. */
+  detail: string;
+}
+
+/**
+ * What the extension costs one load of `url`: the page is loaded and checked (an article is also
+ * recorded, the dwell time being 0), then watched for `idleSeconds` more, as a tab the reader
+ * keeps open.
+ */
+async function measureCost(context: BrowserContext, worker: Worker, url: string, article: boolean, idleSeconds: number): Promise<CostLoad> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  try {
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8'] }, transferMode: 'ReportEvents' });
+    const started = Date.now();
+    await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+    if (article) {
+      const end = Date.now() + RECORD_TIMEOUT_MS;
+      while (!(await recorded(worker, url)) && Date.now() < end) await sleep(100);
+    }
+    await sleep(SETTLE_MS);
+    const idleFrom = Date.now() - started;
+    await sleep(idleSeconds * 1000);
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    const tasks = tasksOf(events, url).filter((t) => t.extension);
+    const parse = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url);
+    // Trace time of the end of the checking: the page started parsing within moments of the navigation.
+    const idleStart = (parse?.ts ?? 0) + idleFrom * 1000;
+    const idle = tasks.filter((t) => t.start >= idleStart);
+    const sum = (ts: Task[]) => ts.reduce((n, t) => n + t.cpu, 0);
+    const detail = tasks
+      .filter((t) => t.start < idleStart)
+      .map((t) => `${t.cpu.toFixed(1)} ms [${[...t.parts].sort((x, y) => y[1] - x[1]).slice(0, 2).map(([name, ms]) => `${name.split(' ')[0]} ${ms.toFixed(1)}`).join(', ')}]`)
+      .join('; ');
+    return { loadCpu: sum(tasks) - sum(idle), idleCpu: sum(idle), tasks: tasks.length, idleTasks: idle.length, longest: Math.max(0, ...tasks.map((t) => t.wall)), detail };
+  } finally {
+    await cdp.detach().catch(() => undefined);
+    await page.close();
+  }
+}
+
+/** What Readability alone costs the page's thread on `url`, run in the page as extensions commonly do (wall ms). */
+async function readabilityInPage(context: BrowserContext, url: string): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+    await page.addScriptTag({ path: join(ROOT, 'node_modules', '@mozilla', 'readability', 'Readability.js') });
+    return await page.evaluate(() => {
+      const R = (window as unknown as { Readability: new (d: Document) => { parse(): unknown } }).Readability;
+      const t0 = performance.now();
+      new R(document.cloneNode(true) as Document).parse();
+      return performance.now() - t0;
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+async function costMain(opts: Options): Promise<void> {
+  const html = new Map<string, string>(COST_PAGES.map((p) => [p.path, p.html()]));
+  const { origin, server } = await serve(html);
+  const rows: Array<{ page: string; runs: number; loadCpuMs: number; idleCpuMs: number; idleSeconds: number; tasks: number; idleTasks: number; longestMs: number; readabilityMs?: number }> = [];
+  try {
+    const readability = new Map<string, number[]>();
+    await withBrowser(undefined, async (context) => {
+      for (const p of COST_PAGES.filter((x) => x.article)) {
+        const times: number[] = [];
+        for (let run = 1; run <= opts.runs; run++) times.push(await readabilityInPage(context, `${origin}/${p.path}/readability-${run}.html`));
+        log(`${p.name}: Readability alone in the page: ${times.map((t) => `${t.toFixed(0)} ms`).join(', ')}`);
+        readability.set(p.path, times);
+      }
+    });
+    await withBrowser(opts.extension, async (context, worker) => {
+      if (!worker) throw new BenchError('the extension did not start');
+      for (const p of COST_PAGES) {
+        const loads: CostLoad[] = [];
+        for (let run = 1; run <= opts.runs; run++) {
+          const load = await measureCost(context, worker, `${origin}/${p.path}/cost-${run}.html`, p.article, opts.idle);
+          log(`${p.name}, run ${run}: extension CPU ${load.loadCpu.toFixed(1)} ms in ${load.tasks - load.idleTasks} tasks while the page loaded and was checked, then ${load.idleCpu.toFixed(1)} ms in ${load.idleTasks} tasks over ${opts.idle} s; longest task ${load.longest.toFixed(0)} ms; the tasks: ${load.detail}`);
+          loads.push(load);
+        }
+        const r = readability.get(p.path);
+        rows.push({
+          page: p.name,
+          runs: loads.length,
+          loadCpuMs: median(loads.map((l) => l.loadCpu)),
+          idleCpuMs: median(loads.map((l) => l.idleCpu)),
+          idleSeconds: opts.idle,
+          tasks: median(loads.map((l) => l.tasks - l.idleTasks)),
+          idleTasks: median(loads.map((l) => l.idleTasks)),
+          longestMs: median(loads.map((l) => l.longest)),
+          readabilityMs: r && median(r),
+        });
+      }
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  if (opts.json) {
+    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, loadAverage: loadavg(), cores: cpus().length, rows }));
+    return;
+  }
+  console.log(`what the extension costs a page, in ${CHROMIUM_PATH}, headless; CPU (thread) time of the page's tasks in which extension code ran, from a trace; median of ${opts.runs} loads`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const table = [
+    ['page', 'extension CPU, load and check', `then over ${opts.idle} s`, 'longest extension task', 'Readability alone, in the page'],
+    ...rows.map((r) => [r.page, `${ms(r.loadCpuMs)} (${r.tasks} tasks)`, `${ms(r.idleCpuMs)} (${r.idleTasks} tasks)`, ms(r.longestMs), r.readabilityMs === undefined ? '-' : `${ms(r.readabilityMs)} (wall)`]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  for (const row of table) console.log(`  ${row.map((c, i) => c.padEnd(widths[i])).join('  ')}`);
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -446,6 +609,7 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   if (!existsSync(join(opts.extension, 'manifest.json'))) throw new BenchError(`${opts.extension} holds no built extension: run "npm run build", or leave out --no-build`, 2);
+  if (opts.cost) return costMain(opts);
 
   const html = new Map(PAGES.map((p) => [p.path, p.html()]));
   for (const p of PAGES) log(`${p.name}: ${((html.get(p.path) ?? '').length / 1024 / 1024).toFixed(1)} MB of HTML`);

@@ -3,7 +3,10 @@
 // extension, serves our fixture articles on 127.0.0.1, reads an article and then a copy of it in
 // headless Chromium (English and Chinese pairs), and writes screenshots of the in-page notice, the
 // popup, the options page and the history page into demo-out/, in the English and the Chinese UI,
-// each in the light and the dark colour scheme.
+// each in the light and the dark colour scheme. It also writes the stores' screenshots (1280×800:
+// store-<ui>-<n>-<view>.png): the pages on site names as a reader would meet them (reserved example
+// domains, resolved to the local server by Chromium's --host-resolver-rules), the first article
+// read three days before, and the popup drawn over the page as it opens from the toolbar.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,20 @@ interface Ui {
   /** The other pair, read first so the history holds more than one group. */
   other: [PageName, PageName];
 }
+
+/** The site each fixture site's pages are shown on (RFC 2606 names: they can never be someone's real site). */
+const HOSTS: Record<string, string> = { courier: 'news.example.com', digest: 'weekend.example.org', reposts: 'forum.example.net' };
+let port = 0;
+/** A page's address on its site name; Chromium resolves every one of them to the local server. */
+const publicUrl = (local: string) => {
+  const u = new URL(local);
+  const host = HOSTS[u.pathname.split('/')[1]];
+  return host ? `http://${host}${u.pathname}` : local;
+};
+const hostRules = () => Object.values(HOSTS).map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ');
+/** The store's screenshot size. */
+const STORE = { width: 1280, height: 800 };
+const DAY_MS = 86_400_000;
 
 const UIS: Ui[] = [
   { name: 'en', shown: ['enA', 'enB'], other: ['zhA', 'zhRepost'] },
@@ -129,7 +146,7 @@ async function demo(ui: Ui): Promise<void> {
     headless: true,
     ...(ui.lang ? { locale: ui.lang } : {}),
     viewport: { width: 1280, height: 800 },
-    args: chromiumArgs(ext, ui.lang ? [`--lang=${ui.lang}`] : []),
+    args: chromiumArgs(ext, [...(ui.lang ? [`--lang=${ui.lang}`] : []), `--host-resolver-rules=${hostRules()}`]),
   });
   contexts.push(context);
   try {
@@ -153,13 +170,14 @@ async function visitAndShoot(ui: Ui, context: BrowserContext): Promise<void> {
 
   // The other pair first, so the history has more than one group.
   const other = await context.newPage();
-  for (const name of ui.other) await openAndSettle(other, s.url(name));
+  for (const name of ui.other) await openAndSettle(other, publicUrl(s.url(name)));
   await other.close();
 
-  // The pair shown: the original, then the copy with the notice (before it shrinks to a tab).
+  // The pair shown: the original, read three days ago, then the copy with the notice (before it shrinks to a tab).
   const article = await context.newPage();
-  await openAndSettle(article, s.url(ui.shown[0]));
-  await article.goto(s.url(ui.shown[1]));
+  await openAndSettle(article, publicUrl(s.url(ui.shown[0])));
+  await backdate(worker, 3 * DAY_MS);
+  await article.goto(publicUrl(s.url(ui.shown[1])));
   await until(`the notice on ${ui.shown[1]}`, () => noticeShown(article));
   await sleep(600); // the notice's entrance animation
   for (const scheme of SCHEMES) await shoot(article, ui, scheme, 'notice');
@@ -189,12 +207,78 @@ async function visitAndShoot(ui: Ui, context: BrowserContext): Promise<void> {
   );
   for (const scheme of SCHEMES) await shoot(history, ui, scheme, 'history', true);
   await history.close();
+
+  await storeShots(context, ui, article, `${extPage('popup/index.html')}?tab=${tabId}`, extPage);
   await article.close();
+}
+
+/** Moves every page in the history back by `ms`, as if read that long ago (straight in the extension's database: the demo only). */
+async function backdate(worker: Worker, ms: number): Promise<void> {
+  await worker.evaluate(
+    (by) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('deja-read');
+        open.onerror = () => reject(new Error('cannot open the history'));
+        open.onsuccess = () => {
+          const tx = open.result.transaction('pages', 'readwrite');
+          const store = tx.objectStore('pages');
+          const all = store.getAll();
+          all.onsuccess = () => {
+            for (const r of all.result as Array<{ firstSeen: number; lastSeen: number }>) store.put({ ...r, firstSeen: r.firstSeen - by, lastSeen: r.lastSeen - by });
+          };
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(new Error('cannot write the history'));
+        };
+      }),
+    ms,
+  );
+}
+
+/** The stores' screenshots, light scheme: the page with its notice and the popup open over it, the history, the options. */
+async function storeShots(context: BrowserContext, ui: Ui, article: Page, popupUrl: string, extPage: (path: string) => string): Promise<void> {
+  await article.emulateMedia({ colorScheme: 'light' });
+  const pageShot = await article.screenshot();
+  const popup = await context.newPage();
+  await popup.setViewportSize({ width: 380, height: 520 });
+  await popup.emulateMedia({ colorScheme: 'light' });
+  await popup.goto(popupUrl);
+  await until('the popup', async () => (await popup.locator('#matches li').count()) > 0);
+  await sleep(150);
+  // As tall as its content, as the browser sizes a popup.
+  const height = await popup.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  const popupShot = await popup.screenshot({ clip: { x: 0, y: 0, width: 380, height: Math.min(520, height) } });
+  await popup.close();
+  // The popup hangs from the toolbar at the top right, over the page, as the browser shows it.
+  const canvas = await context.newPage();
+  await canvas.setViewportSize(STORE);
+  const img = (png: Buffer, style: string) => `<img style="position:absolute;${style}" src="data:image/png;base64,${png.toString('base64')}">`;
+  await canvas.setContent(
+    `<body style="margin:0;overflow:hidden">${img(pageShot, 'left:0;top:0')}${img(popupShot, 'right:12px;top:6px;border:1px solid #c8c8d0;border-radius:8px;box-shadow:0 10px 36px rgba(0,0,0,.32)')}</body>`,
+  );
+  const first = join(outDir, `store-${ui.name}-1-notice-and-popup.png`);
+  await canvas.screenshot({ path: first });
+  written.push(first);
+  await canvas.close();
+  for (const [n, view, path] of [[2, 'history', 'history/index.html'], [3, 'options', 'options/index.html']] as const) {
+    const p = await context.newPage();
+    await p.setViewportSize(STORE);
+    await p.emulateMedia({ colorScheme: 'light' });
+    await p.goto(extPage(path));
+    await sleep(800);
+    const file = join(outDir, `store-${ui.name}-${n}-${view}.png`);
+    await p.screenshot({ path: file });
+    written.push(file);
+    await p.close();
+  }
 }
 
 try {
   mkdirSync(outDir, { recursive: true });
   site = await startSite();
+  port = Number(new URL(site.url('enA')).port);
   for (const ui of UIS) await demo(ui);
   console.log(`demo: wrote ${written.length} screenshots:`);
   for (const path of written) console.log(`  ${relative(root, path)}`);

@@ -27,7 +27,7 @@ export interface MatchSettings {
 
 export type Sensitivity = 'strict' | 'normal' | 'loose';
 
-export const SENSITIVITY: Readonly<Record<Sensitivity, Readonly<MatchSettings>>> = Object.freeze({
+export const SENSITIVITY: Readonly<Record<Sensitivity, Readonly<MatchSettings>>> = /* @__PURE__ */ Object.freeze({
   strict: Object.freeze({ maxDistance: 3, minWords: 150, minResemblance: 0.7, minContainment: 0.9, minSharedPassages: 4 }),
   normal: Object.freeze({ maxDistance: 7, minWords: 80, minResemblance: 0.5, minContainment: 0.75, minSharedPassages: 3 }),
   loose: Object.freeze({ maxDistance: 7, minWords: 50, minResemblance: 0.35, minContainment: 0.6, minSharedPassages: 3 }),

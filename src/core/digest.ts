@@ -35,8 +35,8 @@ export interface ArticleDigest {
 }
 
 // Scratch tables reused from page to page (nothing of one text survives into the next digest).
-const counter = new FeatureCounter();
-const sketch = new SketchBuilder();
+const counter = /* @__PURE__ */ new FeatureCounter();
+const sketch = /* @__PURE__ */ new SketchBuilder();
 
 export function digestArticle(text: string): ArticleDigest {
   counter.distinct = 0;

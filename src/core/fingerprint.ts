@@ -10,7 +10,7 @@ export const ALGORITHM = 'dr1';
  * The feature choices of ALGORITHM (see docs/fingerprint.md for how they were chosen). digest-scan.ts
  * computes these same features in its own pass: change both.
  */
-export const FINGERPRINT_OPTIONS: Readonly<SimhashOptions> = Object.freeze({
+export const FINGERPRINT_OPTIONS: Readonly<SimhashOptions> = /* @__PURE__ */ Object.freeze({
   wordShingle: 1, // single words
   gram: 1, // single Han characters (kana pairs, Thai/Lao/Khmer/Myanmar triples)
   weight: 0.9, // word weight: count^0.9

@@ -78,11 +78,11 @@ export class FeatureCounter {
 }
 
 // Scratch space reused between calls (the function stays pure: nothing survives into the result).
-const counter = new FeatureCounter();
+const counter = /* @__PURE__ */ new FeatureCounter();
 const byteTables = new Float64Array(8 * 256);
 
 /** +1 or -1 for bit `b` (0..7, from the top) of each byte value `v`, at v * 8 + b. */
-const BIT_SIGNS = (() => {
+const BIT_SIGNS = /* @__PURE__ */ (() => {
   const signs = new Float64Array(256 * 8);
   for (let v = 0; v < 256; v++) for (let b = 0; b < 8; b++) signs[v * 8 + b] = (v >>> (7 - b)) & 1 ? 1 : -1;
   return signs;

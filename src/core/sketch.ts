@@ -10,7 +10,7 @@ import { fromBase64, toBase64 } from './base64';
 export const SKETCH_BUCKETS = 128;
 const SKETCH_VERSION = 1;
 /** The shingles sketched (digest-scan.ts computes the same ones in its own pass: change both). */
-export const SKETCH_SHINGLES = Object.freeze({ wordShingle: 3, gram: 3 });
+export const SKETCH_SHINGLES = /* @__PURE__ */ Object.freeze({ wordShingle: 3, gram: 3 });
 
 export interface Sketch {
   /** Number of distinct shingles of the text. */
@@ -104,7 +104,7 @@ export class SketchBuilder {
   }
 }
 
-const builder = new SketchBuilder();
+const builder = /* @__PURE__ */ new SketchBuilder();
 
 /** The sketch of a text (normalised here). */
 export function sketchOf(text: string): Sketch {
