@@ -15,7 +15,7 @@ import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { afterVisibleFor } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
-import { removeNotice, showNotice } from './notice';
+import { focusNotice, removeNotice, showNotice } from './notice';
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
@@ -110,7 +110,13 @@ function checkSafely(): void {
 }
 
 browser.runtime.onMessage.addListener(
-  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+  createRouter<ContentProtocol>(
+    {
+      'background:getPage': () => Promise.resolve({ url: location.href, page: checked }),
+      'background:focusNotice': () => Promise.resolve((focusNotice(), {})),
+    },
+    (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),
+  ),
 );
 
 checkSafely();

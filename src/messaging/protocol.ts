@@ -107,6 +107,8 @@ export interface Protocol {
     req: { query?: string; after?: [number, string]; limit: number };
     res: { items: HistoryItem[]; next?: [number, string]; done: boolean };
   };
+  /** history → background: these recorded pages (at most 200; those not recorded are left out), each with its copies, as history:list gives them. */
+  'history:items': { req: { urls: string[] }; res: { items: HistoryItem[] } };
   /** history/options → background: recorded pages whose fingerprint is within `maxDistance` (≤ 7) of `fp`. */
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
@@ -158,6 +160,8 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
   'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null } };
+  /** background → content: the reader pressed the notice's shortcut; focus moves into the notice if one is shown, else nothing happens. */
+  'background:focusNotice': { req: Record<string, never>; res: Record<string, never> };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */
