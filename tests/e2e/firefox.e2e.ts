@@ -100,7 +100,7 @@ async function historyRowsOf(url: string): Promise<Array<{ href: string; meta: s
     box.value = query;
     box.dispatchEvent(new Event('input'));
   }, new URL(url).pathname);
-  await extensionPage.waitForFunction(() => /matching pages/.test(document.getElementById('summary')?.textContent ?? ''));
+  await extensionPage.waitForFunction(() => /matching pages?/.test(document.getElementById('summary')?.textContent ?? ''));
   const rows = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => ({ href: li.querySelector('a')?.href ?? '', meta: li.querySelector('.meta')?.textContent ?? '' })));
   return rows.filter((r) => r.href.startsWith(url));
 }
