@@ -264,7 +264,7 @@ async function historyRowsOf(url: string): Promise<Array<{ href: string; meta: s
   await history.goto(`chrome-extension://${extensionId}/src/history/index.html`);
   await history.locator('#summary').filter({ hasText: 'Showing' }).waitFor();
   await history.getByRole('searchbox').fill(new URL(url).pathname);
-  await history.locator('#summary').filter({ hasText: 'matching pages' }).waitFor();
+  await history.locator('#summary').filter({ hasText: /matching pages?/ }).waitFor();
   const rows = await history.locator('li.page').evaluateAll((lis) => lis.map((li) => ({ href: li.querySelector('a')?.href ?? '', meta: li.querySelector('.meta')?.textContent ?? '' })));
   await history.close();
   return rows.filter((r) => r.href.startsWith(url));
