@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
-import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, parseCsv, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { jsonErrorPlace } from '../../src/storage/history-import';
 import { english, MESSAGES } from './messages';
 
 const NOW = Date.UTC(2026, 10, 21);
