@@ -3,7 +3,7 @@
 // page, and the tab's content script hears of it as a message: it moves focus into the notice only
 // while one is shown, and otherwise does nothing at all, so a page learns nothing from it.
 import browser from 'webextension-polyfill';
-import { sendToTab } from '../messaging/send';
+import type { NoticeProtocol } from '../messaging/protocol';
 
 export const FOCUS_NOTICE = 'focus-notice';
 
@@ -12,7 +12,8 @@ export function listenForShortcut(): void {
     if (command !== FOCUS_NOTICE) return;
     void (async () => {
       const tabId = tab?.id ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.id;
-      if (tabId !== undefined) await sendToTab(tabId, 'background:focusNotice', {});
+      const message: { type: keyof NoticeProtocol; req: NoticeProtocol['background:focusNotice']['req'] } = { type: 'background:focusNotice', req: {} };
+      if (tabId !== undefined) await browser.tabs.sendMessage(tabId, message);
     })().catch(() => undefined); // a tab without our content script (a browser page) has no notice
   });
 }

@@ -6,7 +6,7 @@
 // "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
 import { isRouteFragment, MIN_RECORDED_WORDS } from '../core';
-import type { CheckedPage, ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
+import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
@@ -110,13 +110,7 @@ function checkSafely(): void {
 }
 
 browser.runtime.onMessage.addListener(
-  createRouter<ContentProtocol>(
-    {
-      'background:getPage': () => Promise.resolve({ url: location.href, page: checked }),
-      'background:focusNotice': () => Promise.resolve((focusNotice(), {})),
-    },
-    (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),
-  ),
+  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );
 
 checkSafely();
@@ -145,3 +139,8 @@ onSettingsChanged((settings) => {
 const navigation = (window as { navigation?: EventTarget }).navigation;
 if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigate', () => setTimeout(addressMayHaveChanged, 0));
 else setInterval(addressMayHaveChanged, 1000);
+
+// The reader's shortcut to the notice (background/shortcut.ts).
+browser.runtime.onMessage.addListener(
+  createRouter<NoticeProtocol>({ 'background:focusNotice': () => Promise.resolve((focusNotice(), {})) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+);

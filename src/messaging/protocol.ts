@@ -160,11 +160,15 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
   'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null } };
-  /** background → content: the reader pressed the notice's shortcut; focus moves into the notice if one is shown, else nothing happens. */
-  'background:focusNotice': { req: Record<string, never>; res: Record<string, never> };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */
 export type Caller = <K extends keyof Protocol>(type: K, req: Protocol[K]['req']) => Promise<Protocol[K]['res']>;
 
 export type Reply<R> = { ok: R } | { error: { name: string; message: string } };
+
+/** Messages the in-page notice answers (a router of their own beside the content script's). */
+export interface NoticeProtocol {
+  /** background → content: the reader pressed the notice's shortcut; focus moves into the notice if one is shown, else nothing happens. */
+  'background:focusNotice': { req: Record<string, never>; res: Record<string, never> };
+}

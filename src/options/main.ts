@@ -104,12 +104,18 @@ $('clear-yes').addEventListener('click', () => {
   });
 });
 
-// The notice's shortcut as the reader set it (they may have changed or removed it).
+// The notice's shortcut as the reader set it (they may have changed or removed it), under the notice's checkbox.
 void browser.commands
   ?.getAll()
   .then((commands) => {
     const shortcut = commands.find((c) => c.name === FOCUS_NOTICE)?.shortcut;
-    $('notice-shortcut').textContent = shortcut ? t('optionsNoticeShortcut', shortcut) : t('optionsNoticeNoShortcut');
+    const hint = document.createElement('p');
+    hint.id = 'notice-shortcut';
+    hint.className = 'muted hint';
+    hint.textContent = shortcut ? t('optionsNoticeShortcut', shortcut) : t('optionsNoticeNoShortcut');
+    const checkbox = $<HTMLInputElement>('show-notice');
+    checkbox.setAttribute('aria-describedby', hint.id);
+    checkbox.closest('label')?.after(hint);
   })
   .catch(() => undefined);
 
