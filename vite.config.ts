@@ -6,6 +6,8 @@ import webExtension from 'vite-plugin-web-extension';
 const target = process.env.TARGET === 'firefox' ? 'firefox' : 'chrome';
 
 export default defineConfig({
+  // The browser built for, as code sees it (src/env.d.ts): what only one browser needs is left out of the other's build.
+  define: { 'import.meta.env.TARGET': JSON.stringify(target) },
   build: {
     outDir: `dist/${target}`,
     emptyOutDir: true,

@@ -50,13 +50,17 @@ function shade(x, y) {
 mkdirSync('public/icons', { recursive: true });
 for (const size of [16, 32, 48, 96, 128]) {
   const ss = 4;
+  // Chrome's store and extensions page show the 128 px icon as 96 px of artwork with 16 px of
+  // transparent padding on each side; the toolbar sizes fill their square.
+  const pad = size === 128 ? 16 / 128 : 0;
+  const unit = (p) => (p / size - pad) / (1 - 2 * pad);
   const rgba = Buffer.alloc(size * size * 4);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       let r = 0, g = 0, b = 0, a = 0;
       for (let sy = 0; sy < ss; sy++) {
         for (let sx = 0; sx < ss; sx++) {
-          const c = shade((px + (sx + 0.5) / ss) / size, (py + (sy + 0.5) / ss) / size);
+          const c = shade(unit(px + (sx + 0.5) / ss), unit(py + (sy + 0.5) / ss));
           if (c) { r += c[0]; g += c[1]; b += c[2]; a++; }
         }
       }

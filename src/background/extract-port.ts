@@ -9,10 +9,13 @@ import { EXTRACT_PORT, type ExtractPortReply, type ExtractRequest } from '../mes
 import { senderKind } from '../messaging/router';
 import { extractInOffscreen } from './offscreen-client';
 
-/** Parses here when this context has a DOM (Firefox's event page), else in the offscreen document (Chrome). */
+/**
+ * Parses here when this context has a DOM (Firefox's event page), else in the offscreen document
+ * (Chrome). The Firefox build leaves the offscreen client out: Firefox has no offscreen API.
+ */
 export function extractAnywhere(req: ExtractRequest): Promise<DigestedExtraction> {
-  if (typeof DOMParser === 'function') return Promise.resolve(digestFromHtml(req.html, req.minWords, new DOMParser()));
-  return extractInOffscreen(req);
+  if (import.meta.env.TARGET !== 'firefox' && typeof DOMParser !== 'function') return extractInOffscreen(req);
+  return Promise.resolve(digestFromHtml(req.html, req.minWords, new DOMParser()));
 }
 
 const validMinWords = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100_000;

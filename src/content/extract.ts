@@ -3,6 +3,7 @@
 // function on jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
 import { digestArticle, textStats, type ArticleDigest } from '../core';
+import { isList, listShape } from './list-page';
 import { MAX_ELEMENTS } from './snapshot';
 
 export interface Article {
@@ -28,15 +29,18 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
   // Cheap first look: not even the whole page holds enough prose.
   if (textStats(body.textContent ?? '').words < minWords) return { ok: false, reason: 'too little text' };
 
-  let parsed: ReturnType<Readability<string>['parse']>;
+  let parsed: ReturnType<Readability<Element>['parse']>;
   try {
-    parsed = new Readability(doc.cloneNode(true) as Document).parse();
+    // The article comes back as an element (not serialised to HTML): its shape is looked at below.
+    parsed = new Readability(doc.cloneNode(true) as Document, { serializer: (node) => node as Element }).parse();
   } catch (e) {
     return { ok: false, reason: `readability failed: ${e instanceof Error ? e.message : String(e)}` };
   }
   const text = parsed?.textContent?.trim() ?? '';
   const words = textStats(text).words;
   if (words < minWords) return { ok: false, reason: 'not an article' };
+  // Search results, link lists, category pages: plenty of text, but in short items, each a link away.
+  if (parsed?.content && isList(listShape(parsed.content, (s) => textStats(s).words))) return { ok: false, reason: 'a list of links, not an article' };
   const title = articleTitle(parsed?.title || doc.title || '', doc);
   const lang = (doc.documentElement.getAttribute('lang') ?? '').trim();
   return { ok: true, article: { title, text, lang, words } };

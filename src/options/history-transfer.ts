@@ -2,7 +2,7 @@
 // takes in a few thousand records at a time, so a million records never freeze the page or sit in
 // memory twice, and progress can be shown.
 import type { ImportOutcome } from '../storage';
-import { CSV_HEAD, jsonHead, JSON_TAIL } from '../storage/history-file';
+import { CSV_HEAD, jsonHead, JSON_TAIL, UTF8_BOM } from '../storage/history-file';
 import type { FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
@@ -22,7 +22,7 @@ export type Progress = (done: number, total: number, phase?: 'checking') => void
 /** The whole history as a file (JSON in the export format, or CSV with the same columns). */
 export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date()): Promise<{ blob: Blob; pages: number }> {
   const { pages: total } = await send('options:stats', {});
-  const parts: BlobPart[] = [kind === 'json' ? jsonHead(now) : CSV_HEAD];
+  const parts: BlobPart[] = [kind === 'json' ? jsonHead(now) : UTF8_BOM + CSV_HEAD];
   let done = 0;
   let after: string | undefined;
   progress(0, total);

@@ -57,6 +57,8 @@ export function csvCell(value: unknown): string {
 }
 
 export const CSV_HEAD = `${COLUMNS.join(',')}\r\n`;
+/** Starts an exported CSV file: without it, spreadsheet programs read UTF-8 as a legacy code page and garble Chinese titles. */
+export const UTF8_BOM = '\uFEFF';
 
 export function csvChunk(pages: PageRecord[]): string {
   return pages.map((p) => `${COLUMNS.map((c) => csvCell(p[c])).join(',')}\r\n`).join('');

@@ -3,7 +3,7 @@
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
 import { ALGORITHM, anchorsOf, blocksOf, canonicalizeUrl, decodePassages, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
-import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv } from './history-file';
+import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
 import { mergePage } from './merge';
 import type { PageRecord } from './schema';
 
@@ -265,6 +265,7 @@ const firstLine = (text: string) => text.slice(0, 4096).split(/\r?\n/, 1)[0];
  * algorithm, and each record's fields. A problem names the page (1-based) and the field.
  */
 export function validateHistoryFile(text: string, now: number, progress?: CheckProgress): Validation {
+  if (text.startsWith(UTF8_BOM)) text = text.slice(UTF8_BOM.length);
   const start = text.trimStart();
   if (start.startsWith('{') || start.startsWith('[')) return validateJson(text, now, progress);
   const head = firstLine(text);

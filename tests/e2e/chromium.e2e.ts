@@ -494,6 +494,16 @@ describe('Chromium, what the reader sees', () => {
   });
 });
 
+describe('Chromium, the package', () => {
+  it('opens the popup with Alt+Shift+D, a shortcut the browser lists under the extension', async () => {
+    const p = await context.newPage();
+    await p.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+    const commands = await p.evaluate(() => chrome.commands.getAll());
+    await p.close();
+    expect(commands).toContainEqual(expect.objectContaining({ name: '_execute_action', shortcut: 'Alt+Shift+D' }));
+  });
+});
+
 /** The URLs the history holds, asked of the background from an extension page. */
 async function recordedUrls(): Promise<string[]> {
   const p = await context.newPage();

@@ -4,6 +4,7 @@ import { fingerprint, hamming } from '../../src/core';
 import { declaredUrls } from '../../src/content/declared-urls';
 import { extractArticle } from '../../src/content/extract';
 import { loadArticle, PAGES, renderPage } from '../e2e/site';
+import { articlesWithLinks, notArticles } from '../fixtures/pages-not-articles';
 
 const doc = (html: string) => new JSDOM(html).window.document;
 
@@ -31,6 +32,16 @@ describe('extractArticle', () => {
     const huge = doc(`<html><body>${'<span>x</span>'.repeat(70_000)}</body></html>`);
     expect(extractArticle(huge, 80)).toMatchObject({ ok: false, reason: expect.stringMatching(/too large/) });
   }, 60_000); // jsdom builds 70,000 elements slowly
+});
+
+describe('pages that are not articles', () => {
+  it.each(notArticles().map((p) => [p.name, p] as const))('does not record %s, though it holds plenty of text', (_, page) => {
+    expect(extractArticle(doc(page.html), 30)).toEqual({ ok: false, reason: 'a list of links, not an article' });
+  });
+
+  it.each(articlesWithLinks().map((p) => [p.name, p] as const))('records the article %s, links and all', (_, page) => {
+    expect(extractArticle(doc(page.html), 30).ok).toBe(true);
+  });
 });
 
 describe('the addresses a page declares for itself', () => {

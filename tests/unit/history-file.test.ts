@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
-import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { jsonErrorPlace } from '../../src/storage/history-import';
 import { english, MESSAGES } from './messages';
 
@@ -198,6 +198,15 @@ describe('import validation, CSV', () => {
     const v = validateHistoryFile(CSV_HEAD + csvChunk(pages), NOW);
     if (!v.ok) throw new Error(english(v.error));
     expect(v.pages).toEqual(pages.map((p) => ({ ...p, url: new URL(p.url).href, canonicalUrl: new URL(p.canonicalUrl).href })));
+  });
+
+  it('reads the CSV with the byte order mark the export starts it with, whether decoded or not', () => {
+    const pages = [page(1, { title: '转载：一篇文章' })];
+    const text = UTF8_BOM + CSV_HEAD + csvChunk(pages);
+    for (const v of [validateHistoryFile(text, NOW), validateHistoryBytes(new TextEncoder().encode(text), NOW)]) {
+      if (!v.ok) throw new Error(english(v.error));
+      expect(v.pages.map((p) => p.title)).toEqual(['转载：一篇文章']);
+    }
   });
 
   it('checks CSV records as it checks JSON records, naming page and field', () => {

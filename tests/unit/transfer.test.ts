@@ -110,6 +110,8 @@ describe('export and import through the background', () => {
   it('exports CSV with a header and one row per page', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'csv', () => undefined);
+    // A byte order mark first, so that spreadsheet programs read the file as UTF-8.
+    expect([...new Uint8Array(await blob.slice(0, 3).arrayBuffer())]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(await blob.text());
     expect(rows).toHaveLength(5);
     expect(rows.slice(1).map((r) => r[rows[0].indexOf('title')]).sort()).toEqual([0, 1, 2, 3].map((i) => `Page, "${i}" <b>`));
