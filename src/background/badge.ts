@@ -2,19 +2,18 @@
 import browser from 'webextension-polyfill';
 import type { PageVerdict } from '../messaging/protocol';
 import { isolate } from '../ui/bidi';
-
-const NAME = 'Déjà Read';
+import { t, uiLocale } from '../ui/i18n';
 
 /** What the toolbar button says about a page: read elsewhere (a count), visited before (✓), or nothing. */
 export function badgeFor(verdict: PageVerdict): { text: string; color: string; title: string } {
   const n = verdict.matches.length;
   const closest = verdict.matches[0];
-  if (closest) return { text: String(n), color: '#6b4fbb', title: `${NAME}: you've read this before — ${isolate(closest.title || closest.url)}` };
+  if (closest) return { text: String(n), color: '#6b4fbb', title: t('badgeReadBefore', isolate(closest.title || closest.url)) };
   if (verdict.visitedBefore) {
-    const when = verdict.lastVisit ? ` (${new Date(verdict.lastVisit).toLocaleDateString()})` : '';
-    return { text: '✓', color: '#6e6a7c', title: `${NAME}: you visited this page before${when}` };
+    const title = verdict.lastVisit ? t('badgeVisitedBefore', new Date(verdict.lastVisit).toLocaleDateString(uiLocale())) : t('badgeVisitedBeforeUndated');
+    return { text: '✓', color: '#6e6a7c', title };
   }
-  return { text: '', color: '#6b4fbb', title: NAME };
+  return { text: '', color: '#6b4fbb', title: t('extName') };
 }
 
 export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Promise<void> {
@@ -27,5 +26,5 @@ export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Pro
 }
 
 export async function clearTab(tabId: number): Promise<void> {
-  await Promise.all([browser.action.setBadgeText({ tabId, text: '' }), browser.action.setTitle({ tabId, title: NAME })]).catch(() => undefined); // the tab may be gone
+  await Promise.all([browser.action.setBadgeText({ tabId, text: '' }), browser.action.setTitle({ tabId, title: t('extName') })]).catch(() => undefined); // the tab may be gone
 }

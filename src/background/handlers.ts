@@ -16,6 +16,8 @@ export interface BackgroundDeps {
   now(): number;
   /** The browser's UI language ("en", "zh-CN"), for the dates the notice shows. */
   locale(): string;
+  /** A _locales message in the browser's UI language (browser.i18n.getMessage), $1, $2… filled. */
+  message(key: string, ...subs: string[]): string;
   /** The reader's settings. */
   settings(): Promise<Settings>;
   /** Shows the verdict on the tab's toolbar button. */
@@ -70,9 +72,9 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender): PageReport {
 }
 
 /** What a content script is told: what the notice shows, nothing more. */
-function forNotice(verdict: PageVerdict, now: number, locale: string): PageSeenAnswer {
+function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string): PageSeenAnswer {
   const [first] = verdict.matches;
-  const match = first && { url: first.url, title: first.title, kind: first.kind, when: relativeTime(first.lastSeen, now, locale), ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}), ...(first.containment !== undefined ? { containment: first.containment } : {}) };
+  const match = first && { url: first.url, title: first.title, kind: first.kind, when: relativeTime(first.lastSeen, now, locale, justNow), ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}), ...(first.containment !== undefined ? { containment: first.containment } : {}) };
   return { fp: verdict.fp, ...(match ? { match } : {}), more: Math.max(0, verdict.matches.length - 1), ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
 }
 
@@ -91,7 +93,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       if (sender.tab?.id !== undefined) await deps.showOnTab(sender.tab.id, verdict);
-      return forNotice(verdict, deps.now(), deps.locale());
+      return forNotice(verdict, deps.now(), deps.locale(), deps.message('timeJustNow'));
     },
 
     async 'content:pageRead'(req, sender) {

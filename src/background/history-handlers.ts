@@ -1,14 +1,14 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
-import type { Protocol } from '../messaging/protocol';
-import { ALGORITHM, isFingerprintHex } from '../core';
+import type { HistoryItem, Protocol } from '../messaging/protocol';
+import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkPages, csvChunk, jsonChunk, type PageRepository } from '../storage';
+import { checkPages, csvChunk, jsonChunk, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -24,6 +24,18 @@ function importId(id: unknown): string {
   return id;
 }
 
+/** A recorded page as the history view lists it, with the other pages of the same content. */
+async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSettings): Promise<HistoryItem> {
+  return {
+    url: r.url,
+    title: r.title,
+    lastSeen: r.lastSeen,
+    firstSeen: r.firstSeen,
+    visits: r.visits,
+    copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r) }, match),
+  };
+}
+
 export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>): Handlers<HistoryMessages> {
   return {
     async 'history:list'({ query, after, limit }) {
@@ -32,17 +44,14 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const [repo, s] = await Promise.all([repository(), settings()]);
       const { items, next, done } = await repo.listRecent(n, cursor, typeof query === 'string' ? query.slice(0, 200) : '');
       const match = matchSettingsOf(s);
-      const withCopies = await Promise.all(
-        items.map(async (r) => ({
-          url: r.url,
-          title: r.title,
-          lastSeen: r.lastSeen,
-          firstSeen: r.firstSeen,
-          visits: r.visits,
-          copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r) }, match),
-        })),
-      );
-      return { items: withCopies, ...(next ? { next } : {}), done };
+      return { items: await Promise.all(items.map((r) => historyItem(repo, r, match))), ...(next ? { next } : {}), done };
+    },
+    async 'history:items'({ urls }) {
+      if (!Array.isArray(urls) || urls.length > 200 || !urls.every((u) => typeof u === 'string' && u.length <= 8192)) throw new TypeError('urls must be at most 200 URLs');
+      const [repo, s] = await Promise.all([repository(), settings()]);
+      const match = matchSettingsOf(s);
+      const records = (await Promise.all(urls.map((u) => repo.get(u)))).filter((r) => r !== undefined);
+      return { items: await Promise.all(records.map((r) => historyItem(repo, r, match))) };
     },
     async 'history:findSimilar'({ fp, maxDistance }) {
       if (!isFingerprintHex(fp)) throw new TypeError('fp must be 16 lowercase hex digits');

@@ -6,8 +6,10 @@ import { createRouter, senderKind } from '../messaging/router';
 import { sendToTab } from '../messaging/send';
 import { loadSettings } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
+import { t } from '../ui/i18n';
 import { clearTab, showVerdictOnTab } from './badge';
 import { serveExtractPort } from './extract-port';
+import { listenForShortcut } from './shortcut';
 import { createHandlers } from './handlers';
 
 let repository: Promise<PageRepository> | undefined;
@@ -16,6 +18,7 @@ const handlers = createHandlers({
   repository: () => (repository ??= openDejaReadDB().then((db) => new PageRepository(db))),
   now: () => Date.now(),
   locale: () => browser.i18n.getUILanguage(),
+  message: t,
   settings: loadSettings,
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
@@ -32,6 +35,8 @@ void (async () => {
 const origin = browser.runtime.getURL('');
 browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
 browser.runtime.onConnect.addListener((port) => serveExtractPort(port, browser.runtime.id, origin));
+
+listenForShortcut();
 
 // A tab that starts loading another page no longer shows the last page's verdict.
 browser.tabs.onUpdated.addListener((tabId, change) => {

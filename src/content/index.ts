@@ -6,7 +6,7 @@
 // "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
 import { isRouteFragment, MIN_RECORDED_WORDS } from '../core';
-import type { CheckedPage, ContentProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
+import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
@@ -15,7 +15,7 @@ import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { afterVisibleFor } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
-import { removeNotice, showNotice } from './notice';
+import { focusNotice, removeNotice, showNotice } from './notice';
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
@@ -147,3 +147,8 @@ onSettingsChanged((settings) => {
 const navigation = (window as { navigation?: EventTarget }).navigation;
 if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigate', () => setTimeout(addressMayHaveChanged, 0));
 else setInterval(addressMayHaveChanged, 1000);
+
+// The reader's shortcut to the notice (background/shortcut.ts).
+browser.runtime.onMessage.addListener(
+  createRouter<NoticeProtocol>({ 'background:focusNotice': () => Promise.resolve((focusNotice(), {})) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+);

@@ -3,7 +3,7 @@
 // through textContent. It shows at a corner, shrinks to a small tab after a while so it never
 // covers the page for long, is reachable by keyboard and announced to screen readers.
 import type { NoticeMatch } from '../messaging/protocol';
-import { isolated } from '../ui/bidi';
+import { isolated, localizedNodes } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { describeMatch } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
@@ -41,7 +41,10 @@ button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offs
   .head, .pill { color: #c4b5fd; }
   .meta { color: #b3adc4; }
   button { background: #332d40; border-color: #5b5075; }
+  button:focus-visible, a:focus-visible { outline-color: #c4b5fd; }
 }
+/* The pill's ring inside it, on its own background: outside, it would be on the page's, which may be any colour. */
+.pill:focus-visible { outline-offset: -5px; }
 `;
 
 export interface NoticeActions {
@@ -52,9 +55,21 @@ export interface NoticeActions {
 /** The notice's host while one is shown (kept, not searched for: a search goes through the whole page). */
 let shown: HTMLElement | undefined;
 
+/** Moves focus into the notice shown, opened again if it has shrunk to its tab. */
+let focusShown: (() => void) | undefined;
+
 export function removeNotice(): void {
   shown?.remove();
   shown = undefined;
+  focusShown = undefined;
+}
+
+/**
+ * The reader's shortcut (background/shortcut.ts): focus goes to the notice's first control. Without
+ * a notice on screen nothing at all happens, so the page cannot tell that the keys were pressed.
+ */
+export function focusNotice(): void {
+  if (shown?.isConnected) focusShown?.();
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -92,7 +107,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   }
   const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
   const meta = el(doc, 'span', 'meta');
-  meta.append(' — ', isolated(siteOf(match.url), doc), `, ${match.when} · ${describeMatch(match)}${others}`);
+  meta.append(' — ', ...localizedNodes('noticeWhere', [isolated(siteOf(match.url), doc), match.when], doc), ` · ${describeMatch(match)}${others}`);
   what.append(meta);
 
   const actionsRow = el(doc, 'div', 'actions');
@@ -128,12 +143,19 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
       pill.hidden = false;
     }, COLLAPSE_AFTER_MS);
   };
-  pill.addEventListener('click', () => {
+  const open = () => {
     pill.hidden = true;
     box.hidden = false;
-    dismiss.focus();
     collapseLater();
+  };
+  pill.addEventListener('click', () => {
+    open();
+    dismiss.focus();
   });
+  focusShown = () => {
+    if (box.hidden) open();
+    (what.querySelector('a') ?? dismiss).focus();
+  };
   collapseLater();
 
   root.append(style, box, pill);

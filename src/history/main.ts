@@ -5,21 +5,32 @@ import type { HistoryItem, MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
-import { relativeTime } from '../ui/relative-time';
+import { errorText } from '../ui/error-text';
 import { describeMatch } from '../ui/similarity';
-import { isOpenableUrl, siteOf } from '../ui/site';
+import { isOpenableUrl, placeOf } from '../ui/site';
+import { timeAgo } from '../ui/time-ago';
 
 const PAGE = 50;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const list = $<HTMLOListElement>('list');
 const more = $<HTMLButtonElement>('more');
 const summary = $('summary');
+const number = new Intl.NumberFormat(uiLocale());
 
 let query = '';
 let next: [number, string] | undefined;
 let generation = 0;
-/** URLs already on screen, as a page or as a copy: each group is shown once. */
-const onScreen = new Set<string>();
+/**
+ * URLs on screen, as a page or as a copy under one (each group is shown once), and whether each
+ * matches the search: a copy is shown with its page whether or not it matches.
+ */
+const onScreen = new Map<string, boolean>();
+
+/** Whether a page matches the search, as the background's search decides (history:list). */
+const matchesQuery = (url: string, title: string) => {
+  const q = query.trim().toLowerCase();
+  return !q || title.toLowerCase().includes(q) || url.toLowerCase().includes(q);
+};
 
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
@@ -37,7 +48,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   const li = document.createElement('li');
   const label = document.createElement('span');
   label.className = 'label';
-  label.append(' — ', isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
+  label.append(' — ', isolated(placeOf(m.url)), ` · ${describeMatch(m)} · `, timeAgo(m.lastSeen, now));
   li.append(link(m.url, m.title), label);
   return li;
 }
@@ -47,28 +58,66 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   li.className = 'page';
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.append(isolated(siteOf(item.url)), ` · ${relativeTime(item.lastSeen, now, uiLocale())}${item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : ''}`);
+  meta.append(isolated(placeOf(item.url)), ' · ', timeAgo(item.lastSeen, now), item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : '');
   const forget = document.createElement('button');
   forget.type = 'button';
   forget.className = 'forget';
   forget.textContent = t('historyForget');
   forget.setAttribute('aria-label', t('historyForgetPage', isolate(item.title || item.url)));
-  forget.addEventListener('click', async () => {
+  const copies = item.copies.filter((c) => !onScreen.has(c.url));
+  forget.addEventListener('click', () => {
     forget.disabled = true;
-    await send('popup:forgetPage', { url: item.url });
-    li.remove();
+    void forgetPage(li, item.url, copies.map((c) => c.url)).catch(showError);
   });
   li.append(link(item.url, item.title), forget, meta);
-  const copies = item.copies.filter((c) => !onScreen.has(c.url));
   if (copies.length) {
     const sub = document.createElement('ul');
     sub.className = 'copies';
     sub.setAttribute('aria-label', t('historyAlsoRead'));
     sub.append(...copies.map((c) => copyItem(c, now)));
     li.append(sub);
-    for (const c of copies) onScreen.add(c.url);
+    for (const c of copies) onScreen.set(c.url, matchesQuery(c.url, c.title));
   }
   return li;
+}
+
+/**
+ * Forgets a group's page. Its copies stay in the history, so they stay on screen: in its place,
+ * newest first, each grouped with its own copies.
+ */
+async function forgetPage(li: HTMLLIElement, url: string, copies: string[]): Promise<void> {
+  await send('popup:forgetPage', { url });
+  onScreen.delete(url);
+  for (const c of copies) onScreen.delete(c);
+  const { items } = copies.length ? await send('history:items', { urls: copies }) : { items: [] };
+  const now = Date.now();
+  const groups: HTMLLIElement[] = [];
+  for (const item of items.sort((a, b) => b.lastSeen - a.lastSeen)) {
+    if (onScreen.has(item.url)) continue; // a copy of a copy already regrouped
+    onScreen.set(item.url, matchesQuery(item.url, item.title));
+    groups.push(pageItem(item, now));
+  }
+  // Focus goes where the reader would look next: the first regrouped copy, or the next page.
+  const after = groups[0] ?? li.nextElementSibling;
+  li.replaceWith(...groups);
+  (after?.querySelector<HTMLElement>('a, button') ?? $('search')).focus();
+  await showSummary();
+}
+
+/** What the list shows: every page on screen, or with a search, those that match it. */
+async function showSummary(): Promise<void> {
+  const { pages } = await send('options:stats', {});
+  const total = number.format(pages);
+  if (!query.trim()) {
+    summary.textContent = t('historyShowing', number.format(onScreen.size), total);
+    return;
+  }
+  const found = [...onScreen.values()].filter(Boolean).length;
+  summary.textContent = t(found === 1 ? 'historyFoundOne' : 'historyFoundMany', number.format(found), total);
+}
+
+function showError(e: unknown): void {
+  summary.textContent = errorText(e);
 }
 
 async function load(reset: boolean): Promise<void> {
@@ -88,17 +137,19 @@ async function load(reset: boolean): Promise<void> {
     if (mine !== generation) return; // a newer search started
     const now = Date.now();
     for (const item of res.items) {
-      if (onScreen.has(item.url)) continue;
-      onScreen.add(item.url);
+      // Shown already as a copy under another page: it matches the search all the same.
+      if (onScreen.has(item.url)) {
+        onScreen.set(item.url, true);
+        continue;
+      }
+      onScreen.set(item.url, true);
       list.append(pageItem(item, now));
       added++;
     }
     next = res.next;
     done = res.done || !res.next;
   }
-  const { pages } = await send('options:stats', {});
-  // Every page on screen counts, listed on its own or as a copy under another.
-  summary.textContent = query ? t('historyFound', onScreen.size, pages) : t('historyShowing', onScreen.size, pages);
+  await showSummary();
   more.hidden = done;
 }
 
@@ -113,6 +164,4 @@ $<HTMLInputElement>('search').addEventListener('input', (e) => {
   }, 250);
 });
 $<HTMLFormElement>('search-form').addEventListener('submit', (e) => e.preventDefault());
-void load(true).catch((e: unknown) => {
-  summary.textContent = t('errorGeneric', e instanceof Error ? e.message : String(e));
-});
+void load(true).catch(showError);

@@ -107,6 +107,8 @@ export interface Protocol {
     req: { query?: string; after?: [number, string]; limit: number };
     res: { items: HistoryItem[]; next?: [number, string]; done: boolean };
   };
+  /** history → background: these recorded pages (at most 200; those not recorded are left out), each with its copies, as history:list gives them. */
+  'history:items': { req: { urls: string[] }; res: { items: HistoryItem[] } };
   /** history/options → background: recorded pages whose fingerprint is within `maxDistance` (≤ 7) of `fp`. */
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
@@ -164,3 +166,9 @@ export interface ContentProtocol {
 export type Caller = <K extends keyof Protocol>(type: K, req: Protocol[K]['req']) => Promise<Protocol[K]['res']>;
 
 export type Reply<R> = { ok: R } | { error: { name: string; message: string } };
+
+/** Messages the in-page notice answers (a router of their own beside the content script's). */
+export interface NoticeProtocol {
+  /** background → content: the reader pressed the notice's shortcut; focus moves into the notice if one is shown, else nothing happens. */
+  'background:focusNotice': { req: Record<string, never>; res: Record<string, never> };
+}

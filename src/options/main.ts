@@ -1,6 +1,9 @@
 // The options page: settings (settings-form.ts), and export (JSON, CSV), import and clearing of the history.
+import browser from 'webextension-polyfill';
+import { FOCUS_NOTICE } from '../background/shortcut';
 import { send } from '../messaging/send';
 import { isolated, localizedNodes } from '../ui/bidi';
+import { errorText } from '../ui/error-text';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
@@ -37,7 +40,7 @@ async function busy(label: string, task: (progress: Progress) => Promise<string 
     if (typeof result === 'string') status.textContent = result;
     else status.replaceChildren(...result);
   } catch (e) {
-    status.textContent = t('taskFailed', label, e instanceof Error ? e.message : String(e));
+    status.textContent = t('taskFailed', label, errorText(e));
   } finally {
     buttons.forEach((b) => (b.disabled = false));
     fileInput.disabled = false;
@@ -84,8 +87,14 @@ $('clear').addEventListener('click', () => {
     $('clear-no').focus();
   });
 });
-$('clear-no').addEventListener('click', () => {
+// Cancel (focused first, so Enter is safe) or Escape keeps the history, and focus goes back.
+const cancelClear = () => {
   confirmBox.hidden = true;
+  $('clear').focus();
+};
+$('clear-no').addEventListener('click', cancelClear);
+confirmBox.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') cancelClear();
 });
 $('clear-yes').addEventListener('click', () => {
   confirmBox.hidden = true;
@@ -94,6 +103,21 @@ $('clear-yes').addEventListener('click', () => {
     return t('cleared');
   });
 });
+
+// The notice's shortcut as the reader set it (they may have changed or removed it), under the notice's checkbox.
+void browser.commands
+  ?.getAll()
+  .then((commands) => {
+    const shortcut = commands.find((c) => c.name === FOCUS_NOTICE)?.shortcut;
+    const hint = document.createElement('p');
+    hint.id = 'notice-shortcut';
+    hint.className = 'muted hint';
+    hint.textContent = shortcut ? t('optionsNoticeShortcut', shortcut) : t('optionsNoticeNoShortcut');
+    const checkbox = $<HTMLInputElement>('show-notice');
+    checkbox.setAttribute('aria-describedby', hint.id);
+    checkbox.closest('label')?.after(hint);
+  })
+  .catch(() => undefined);
 
 void refreshStats();
 void initSettingsForm();

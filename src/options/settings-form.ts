@@ -3,6 +3,7 @@ import { SENSITIVITY } from '../core';
 import { LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
 import { isolate, isolated, localizedNodes } from '../ui/bidi';
+import { errorText } from '../ui/error-text';
 import { t } from '../ui/i18n';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -44,7 +45,7 @@ async function save(changes: Partial<Settings>): Promise<void> {
     fill(await saveSettings(changes));
     status.textContent = t('optionsSaved');
   } catch (e) {
-    status.textContent = t('errorGeneric', e instanceof Error ? e.message : String(e));
+    status.textContent = errorText(e);
   }
 }
 

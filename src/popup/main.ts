@@ -8,10 +8,11 @@ import { send } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolated, localizedNodes } from '../ui/bidi';
-import { localizePage, t, uiLocale } from '../ui/i18n';
-import { relativeTime } from '../ui/relative-time';
+import { localizePage, t } from '../ui/i18n';
 import { describeMatch } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
+import { timeAgo } from '../ui/time-ago';
+import { errorText } from '../ui/error-text';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const statusEl = $<HTMLParagraphElement>('status');
@@ -67,7 +68,7 @@ function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => 
   }
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
+  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)} · `, timeAgo(m.lastSeen, now));
   if (notSame) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -169,5 +170,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  statusEl.textContent = t('errorGeneric', e instanceof Error ? e.message : String(e));
+  statusEl.textContent = errorText(e);
 });

@@ -139,12 +139,23 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
 
 const isProblem = (p: PageRecord | RecordProblem): p is RecordProblem => 'key' in p;
 
+/**
+ * A bad record found where records arrive. It crosses to the page that sent them as an error's
+ * name and message, so the message is the problem as JSON, for the page to word (ui/error-text.ts).
+ */
+export class FileProblemError extends Error {
+  override name = 'FileProblemError';
+  constructor(readonly problem: FileProblem) {
+    super(JSON.stringify(problem));
+  }
+}
+
 /** Checks records again where they arrive (the background, from the options page); throws on the first bad one. */
 export function checkPages(raw: unknown, now: number): PageRecord[] {
   if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
   return raw.map((r, i) => {
     const page = checkPage(r, ALGORITHM, now);
-    if (isProblem(page)) throw new TypeError(`page ${i + 1}: ${page.field ? `"${page.field}" is not valid` : 'not a record'} (${page.key})`);
+    if (isProblem(page)) throw new FileProblemError(problem(page.key, i + 1, ...page.subs));
     return page;
   });
 }
@@ -176,17 +187,37 @@ function checkCount(n: number): FileProblem | null {
 
 // --- JSON ---
 
+/**
+ * Where JSON.parse stopped, from its message (the engine's words, in English whatever the reader's
+ * language, are not shown): V8 says "at position 12 (line 2 column 3)" or "at position 12",
+ * SpiderMonkey "at line 2 column 3". Null at the end of the text (a file cut short) or when unsaid.
+ */
+export function jsonErrorPlace(message: string, text: string): { line: number; column: number } | null {
+  if (/end of (data|JSON input)/i.test(message)) return null;
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (!position) return null;
+  const at = Number(position[1]);
+  if (at >= text.length) return null;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  return { line, column: at - before.lastIndexOf('\n') };
+}
+
 function validateJson(text: string, now: number, progress?: CheckProgress): Validation {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: problem('importNotJson', e instanceof Error ? e.message : String(e)) };
+    const at = e instanceof Error ? jsonErrorPlace(e.message, text) : null;
+    return { ok: false, error: at ? problem('importNotJsonAt', at.line, at.column) : problem('importNotJson') };
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { ok: false, error: problem('importNotHistory') };
   const d = doc as Record<string, unknown>;
   if (d.format !== EXPORT_FORMAT) return { ok: false, error: problem('importWrongFormat', EXPORT_FORMAT) };
-  if (d.version !== EXPORT_VERSION) return { ok: false, error: problem('importWrongVersion', JSON.stringify(d.version) ?? 'undefined', EXPORT_VERSION) };
+  if (d.version === undefined) return { ok: false, error: problem('importNoVersion') };
+  if (d.version !== EXPORT_VERSION) return { ok: false, error: problem('importWrongVersion', JSON.stringify(d.version), EXPORT_VERSION) };
   const algo = (d.algorithm as { name?: unknown } | undefined)?.name;
   if (typeof algo !== 'string') return { ok: false, error: problem('importNoAlgorithm') };
   if (algo !== ALGORITHM) return { ok: false, error: problem('importOtherAlgorithm', algo.slice(0, 40), ALGORITHM) };

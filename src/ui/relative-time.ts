@@ -9,11 +9,21 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['minute', 60e3],
 ];
 
-export function relativeTime(then: number, now: number, locale?: string): string {
+/**
+ * How long ago `then` was. Under a minute it is `justNow`, the _locales message "timeJustNow"
+ * (Intl says "现在", "now", where a reader says "刚刚", "just now"); kept a parameter so this stays
+ * free of browser APIs (the background's handlers run in Node tests).
+ */
+export function relativeTime(then: number, now: number, locale: string | undefined, justNow: string): string {
   const elapsed = then - now;
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, ms] of UNITS) {
     if (Math.abs(elapsed) >= ms) return format.format(Math.round(elapsed / ms), unit);
   }
-  return format.format(0, 'second'); // "now"
+  return justNow;
+}
+
+/** The date and time itself, for a tooltip and for `<time datetime>` ("22 Nov 2026, 10:06"). */
+export function absoluteTime(then: number, locale: string | undefined): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(then);
 }

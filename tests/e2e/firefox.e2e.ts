@@ -8,6 +8,7 @@ import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppetee
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
+import { findExtensionPage, goToExtensionPage as goToPage } from './firefox-pages';
 import { SCRIPTED, scriptedPages } from './hostile-pages';
 import { startSite, type PageName, type Site } from './site';
 
@@ -16,33 +17,9 @@ let browser: Browser;
 let profile: string;
 /** A tab showing one of the add-on's pages, with the full `browser.*` API. */
 let extensionPage: Page;
-let extensionOrigin: string;
 
-
-async function findExtensionPage(): Promise<Page> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    for (const p of await browser.pages()) {
-      const href = await p.evaluate(() => location.href).catch(() => '');
-      if (href.startsWith('moz-extension://')) return p;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the add-on did not open its welcome page');
-}
-
-/** Sends the extension page to another of the add-on's pages. */
-let navigations = 0;
-
-/**
- * Sends the add-on's page to `path`. A query parameter of its own makes each address new, so the
- * wait cannot be satisfied by the document being left (going to the page it is already on would be
- * a reload whose old document still reads as complete).
- */
-async function goToExtensionPage(path: string): Promise<void> {
-  const target = `${extensionOrigin}${path}${path.includes('?') ? '&' : '?'}nav=${++navigations}`;
-  await extensionPage.evaluate((url) => void (location.href = url), target);
-  await extensionPage.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, target);
-}
+/** Sends the add-on's page to another of its pages. */
+const goToExtensionPage = (path: string) => goToPage(extensionPage, path);
 
 beforeAll(async () => {
   site = await startSite(scriptedPages());
@@ -55,8 +32,7 @@ beforeAll(async () => {
     extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false },
   });
   await browser.installExtension(distDir('firefox'));
-  extensionPage = await findExtensionPage();
-  extensionOrigin = await extensionPage.evaluate(() => location.origin);
+  extensionPage = await findExtensionPage(browser);
   // Pages count as read at once (the default waits 5 s of visibility).
   // @ts-expect-error -- the WebExtension API of the add-on's page
   await extensionPage.evaluate(() => browser.storage.sync.set({ settings: { dwellSeconds: 0 } }));
@@ -100,7 +76,7 @@ async function historyRowsOf(url: string): Promise<Array<{ href: string; meta: s
     box.value = query;
     box.dispatchEvent(new Event('input'));
   }, new URL(url).pathname);
-  await extensionPage.waitForFunction(() => /matching pages/.test(document.getElementById('summary')?.textContent ?? ''));
+  await extensionPage.waitForFunction(() => /matching pages?/.test(document.getElementById('summary')?.textContent ?? ''));
   const rows = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => ({ href: li.querySelector('a')?.href ?? '', meta: li.querySelector('.meta')?.textContent ?? '' })));
   return rows.filter((r) => r.href.startsWith(url));
 }

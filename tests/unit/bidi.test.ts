@@ -33,7 +33,9 @@ const URL_ONLY = 'https://files.example/invoice?name=%E2%80%AE';
 const NOW = Date.now();
 const hostile = (url: string, title: string): MatchSummary => ({ url, title, fp: '0123456789abcdef', distance: 0, kind: 'same-text', firstSeen: NOW - 9e6, lastSeen: NOW - 6e6, visits: 1 });
 /** Everything the pages below are given that came from web pages. */
-const UNTRUSTED = [TITLE, URL_ONLY, 'files.example', 'news.example', 'reader.example'].map(bidiSafe);
+// The history page shows where each page is, its site and path ("%E2%80%AE" as the character it escapes).
+const PLACES = ['news.example/a', 'files.example/invoice?name=\u202E'];
+const UNTRUSTED = [TITLE, URL_ONLY, 'files.example', 'news.example', 'reader.example', ...PLACES].map(bidiSafe);
 
 /**
  * Every text node holding untrusted text is exactly that text, alone in a <bdi dir="auto">; each
@@ -118,7 +120,7 @@ describe('untrusted text on screen', () => {
     fake.replies['options:stats'] = { pages: 2 };
     await import('../../src/history/main');
     await vi.waitFor(() => expect(document.getElementById('summary')?.textContent).toMatch(/Showing/));
-    expectIsolated(document.body, [TITLE, URL_ONLY, 'files.example', 'news.example']);
+    expectIsolated(document.body, [TITLE, URL_ONLY, ...PLACES]);
   });
 
   it('the options page: excluded sites, and what the reader typed as a site', async () => {

@@ -4,6 +4,7 @@ import { createHandlers, type BackgroundDeps } from '../../src/background/handle
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
 import { openDejaReadDB, PageRepository } from '../../src/storage';
+import { message } from './messages';
 
 export type TabPages = Record<number, ContentProtocol['background:getPage']['res']>;
 
@@ -18,6 +19,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     repository: () => repository,
     now: () => (clock.now += 1000),
     locale: () => 'en',
+    message: (key, ...subs) => message(key, subs),
     settings: async () => parseSettings({ dwellSeconds: 0, ...settings }),
     showOnTab: async (tabId, verdict) => void shown.push([tabId, verdict]),
     askTab: async (tabId) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
 import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { jsonErrorPlace } from '../../src/storage/history-import';
 import { english, MESSAGES } from './messages';
 
 const NOW = Date.UTC(2026, 10, 21);
@@ -83,8 +84,20 @@ describe('CSV export', () => {
 });
 
 describe('import validation', () => {
+  it("finds where JSON broke in V8's and SpiderMonkey's words, and says nothing of a file cut short", () => {
+    const text = '{\n"version": 1,\n}';
+    expect(jsonErrorPlace('Expected double-quoted property name in JSON at position 16 (line 3 column 1)', text)).toEqual({ line: 3, column: 1 });
+    expect(jsonErrorPlace('Expected double-quoted property name in JSON at position 16', text)).toEqual({ line: 3, column: 1 });
+    expect(jsonErrorPlace('JSON.parse: expected double-quoted property name at line 3 column 1 of the JSON data', text)).toEqual({ line: 3, column: 1 });
+    expect(jsonErrorPlace('JSON.parse: unexpected end of data at line 2 column 13 of the JSON data', '{\n"version": ')).toBeNull();
+    expect(jsonErrorPlace("Unexpected token ',', \"[,]\" is not valid JSON", '[,]')).toBeNull();
+  });
+
   const bad: Array<[string, string, RegExp]> = [
     ['truncated JSON', file([page(1)]).slice(0, -20), /not valid JSON.*cut short/],
+    // Where the JSON breaks, in numbers: the engine's own words are English whatever the reader's language.
+    ['a stray comma', '{\n"format": "deja-read-history",\n"version": 1,\n}', /^The file is not valid JSON: line 4, column 1 /],
+    ['no version', JSON.stringify({ ...buildExport([page(1)], new Date(NOW)), version: undefined }), /does not say which version/],
     ['not an object', '[1,2,3]', /not a Déjà Read history/],
     ['another format', file([page(1)], { format: 'bookmarks' }), /"format" must be "deja-read-history"/],
     ['a future version', file([page(1)], { version: 2 }), /version 2 cannot be read/],

@@ -1,0 +1,30 @@
+// The add-on's own pages in Firefox over WebDriver BiDi, which cannot navigate a tab to a
+// moz-extension:// URL: the welcome page the add-on opens on install is found, and sent on to the
+// other pages by setting location.href from inside it.
+import type { Browser, Page } from 'puppeteer-core';
+
+/** The add-on's welcome page, opened on install. */
+export async function findExtensionPage(browser: Browser): Promise<Page> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    for (const p of await browser.pages()) {
+      const href = await p.evaluate(() => location.href).catch(() => '');
+      if (href.startsWith('moz-extension://')) return p;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the add-on did not open its welcome page');
+}
+
+let navigations = 0;
+
+/**
+ * Sends the add-on's page to `path`. A query parameter of its own makes each address new, so the
+ * wait cannot be satisfied by the document being left (going to the page it is already on would be
+ * a reload whose old document still reads as complete).
+ */
+export async function goToExtensionPage(page: Page, path: string): Promise<void> {
+  const origin = await page.evaluate(() => location.origin);
+  const target = `${origin}${path}${path.includes('?') ? '&' : '?'}nav=${++navigations}`;
+  await page.evaluate((url) => void (location.href = url), target);
+  await page.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, target);
+}

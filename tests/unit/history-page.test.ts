@@ -1,0 +1,122 @@
+// @vitest-environment jsdom
+// The history page as a reader uses it, against the real background on fake-indexeddb: a search
+// counts the pages that match, not the copies shown with them; forgetting a group's page leaves
+// its copies on screen, regrouped, and the count follows; two pages of one site show their paths;
+// each date says the date itself on hover and to assistive technology.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { digestArticle } from '../../src/core';
+import { makeBackground } from './helpers';
+import { message } from './messages';
+
+const fake = vi.hoisted(() => ({ call: null as null | ((type: string, req: unknown) => Promise<unknown>) }));
+
+vi.mock('webextension-polyfill', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    runtime: { sendMessage: async (m: { type: string; req: unknown }) => ({ ok: await fake.call?.(m.type, m.req) }) },
+  },
+}));
+
+// Read from the file: under jsdom, the e2e helper's file URLs do not resolve.
+const loadArticle = (name: string) => JSON.parse(readFileSync(join(process.cwd(), 'tests/fixtures/articles', `${name}.json`), 'utf8')) as { title: string; paragraphs: string[] };
+const library = loadArticle('en-library');
+const balcony = loadArticle('en-balcony');
+const text = (a: { paragraphs: string[] }) => a.paragraphs.join('\n\n');
+
+/** A background whose history holds one article at four addresses (read last at the original) and another article. */
+async function historyWithCopies() {
+  const bg = makeBackground();
+  const read = (url: string, title: string, a = library) => bg.read({ url, title, digest: digestArticle(text(a)), lang: 'en' });
+  await read('https://mirror.example/copy', 'Mirror');
+  await read('https://reposts.example/2024/reposted', 'Reposted');
+  await read('https://reposts.example/print/reposted', 'Reposted');
+  await read('https://balcony.example/', balcony.title, balcony);
+  await read('https://library.example/tools', 'Shelves of Hammers and Saws');
+  fake.call = (type, req) => bg.call(type as never, req as never);
+  return bg;
+}
+
+async function openHistory() {
+  const html = readFileSync(join(process.cwd(), 'src/history/index.html'), 'utf8');
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+  await import('../../src/history/main');
+  await vi.waitFor(() => expect(summary()).not.toBe('Loading…'));
+}
+
+const summary = () => document.getElementById('summary')?.textContent ?? '';
+const groups = () => [...document.querySelectorAll<HTMLLIElement>('#list > li.page')];
+/** Each group as the reader reads it: the page's title, then its copies' titles. */
+const titles = () => groups().map((g) => [...g.querySelectorAll(':scope > a, .copies a')].map((a) => a.textContent));
+
+async function search(words: string) {
+  const box = document.getElementById('search') as HTMLInputElement;
+  box.value = words;
+  box.dispatchEvent(new Event('input'));
+  await new Promise((r) => setTimeout(r, 300)); // the page waits for the reader to stop typing
+  await vi.waitFor(() => expect(summary()).toMatch(/matching/), { timeout: 3000 });
+}
+
+beforeEach(() => {
+  vi.resetModules();
+});
+afterEach(() => {
+  document.documentElement.replaceChildren();
+  fake.call = null;
+});
+
+describe('the history page', () => {
+  it('groups copies under the page read last, and counts every page on screen', async () => {
+    await historyWithCopies();
+    await openHistory();
+    expect(titles()).toEqual([['Shelves of Hammers and Saws', 'Reposted', 'Reposted', 'Mirror'], [balcony.title]]);
+    expect(summary()).toBe('Showing 5 of 5 pages.');
+  });
+
+  it("counts, for a search, the pages that match it, not the copies shown with them", async () => {
+    await historyWithCopies();
+    await openHistory();
+    await search('hammers');
+    expect(titles()).toEqual([['Shelves of Hammers and Saws', 'Reposted', 'Reposted', 'Mirror']]);
+    expect(summary()).toBe('1 matching page (of 5).');
+    // A copy that matches too counts, shown under its page or not.
+    await search('repost');
+    expect(summary()).toBe('2 matching pages (of 5).');
+  });
+
+  it("keeps a forgotten page's copies on screen, grouped again, and the count follows", async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    const forget = groups()[0].querySelector<HTMLButtonElement>('button.forget');
+    expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Shelves of Hammers and Saws\u2069');
+    forget?.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
+    // The copies, newest first: the first is now the page the others are grouped under.
+    expect(titles()).toEqual([['Reposted', 'Reposted', 'Mirror'], [balcony.title]]);
+    expect(await (await bg.repository).get('https://library.example/tools')).toBeUndefined();
+    // Focus is not lost with the removed button: it goes to the group in its place.
+    expect(document.activeElement).toBe(groups()[0].querySelector('a'));
+  });
+
+  it('tells two pages of one site apart by their paths', async () => {
+    await historyWithCopies();
+    await openHistory();
+    const places = [...groups()[0].querySelectorAll('.copies .label bdi')].map((b) => b.textContent);
+    expect(places).toEqual(['reposts.example/print/reposted', 'reposts.example/2024/reposted', 'mirror.example/copy']);
+    expect(groups()[1].querySelector('.meta bdi')?.textContent).toBe('balcony.example');
+  });
+
+  it('gives every date as the date itself on hover and in <time datetime>', async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    const record = await (await bg.repository).get('https://library.example/tools');
+    const time = groups()[0].querySelector<HTMLTimeElement>('.meta time');
+    expect(time?.dateTime).toBe(new Date(record!.lastSeen).toISOString());
+    // The fake clock reads November 2023.
+    expect(time?.title).toMatch(/^Nov 1[45], 2023, \d{1,2}:\d\d/);
+    expect(time?.textContent).toMatch(/ago$/);
+    expect(document.querySelectorAll('.copies time[datetime][title]')).toHaveLength(3);
+  });
+});
