@@ -21,6 +21,8 @@ let extensionPage: Page;
 /** Sends the add-on's page to another of its pages. */
 const goToExtensionPage = (path: string) => goToPage(extensionPage, path);
 
+const PLAIN_HOST = 'news.example.com';
+
 beforeAll(async () => {
   site = await startSite(scriptedPages());
   profile = mkdtempSync(join(tmpdir(), 'deja-read-firefox-'));
@@ -29,7 +31,8 @@ beforeAll(async () => {
     executablePath: FIREFOX_PATH,
     headless: true,
     userDataDir: profile,
-    extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false },
+    // A site on a name of its own (resolved to this machine) over plain HTTP is not a secure context, as 127.0.0.1 is.
+    extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false, 'network.dns.localDomains': PLAIN_HOST },
   });
   await browser.installExtension(distDir('firefox'));
   extensionPage = await findExtensionPage(browser);
@@ -284,6 +287,20 @@ async function recordedUrls(): Promise<string[]> {
     return (JSON.parse(`[${reply.ok.text}]`) as Array<{ url: string }>).map((p) => p.url);
   });
 }
+
+describe('Firefox, a site served over plain HTTP', () => {
+  it('reads an article on a page that is not a secure context', async () => {
+    const page = await browser.newPage();
+    try {
+      const url = `http://${PLAIN_HOST}:${new URL(site.url('enA')).port}${new URL(site.url('enA')).pathname}`;
+      await openAndSettle(page, url);
+      expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+      await expect.poll(async () => (await historyRowsOf(url)).length, { timeout: 15_000 }).toBe(1);
+    } finally {
+      await page.close();
+    }
+  });
+});
 
 describe('Firefox, in-page navigation and a hostile page', () => {
   it('keeps one record for a single-page app that changes its address without changing its article', async () => {
