@@ -39,6 +39,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
           lastSeen: r.lastSeen,
           firstSeen: r.firstSeen,
           visits: r.visits,
+          ...(r.changed ? { changed: r.changed } : {}),
           copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r) }, match),
         })),
       );

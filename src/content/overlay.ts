@@ -46,6 +46,11 @@ export interface OverlayOptions {
   css?: string;
   /** The host element's tag (default `deja-read-overlay`). */
   tag?: string;
+  /**
+   * Where the host goes (default: the end of the document). Inside another closed shadow root of
+   * the extension (the notice's), the page's DOM gains no element at all.
+   */
+  within?: ParentNode;
 }
 
 // Fixed over the viewport, inline and !important so that the page's CSS cannot move or size it
@@ -98,7 +103,7 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
   tip.setAttribute('role', 'status');
   tip.setAttribute('aria-live', 'polite');
   root.append(style, layer, tip);
-  doc.documentElement.append(host);
+  (options.within ?? doc.documentElement).append(host);
 
   const groups = new Map<string, Placed[]>();
   let tipAnchor: OverlayAnchor | null = null;

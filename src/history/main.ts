@@ -59,6 +59,12 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
     li.remove();
   });
   li.append(link(item.url, item.title), forget, meta);
+  if (item.changed) {
+    const changed = document.createElement('span');
+    changed.className = 'changed';
+    changed.textContent = t('historyChanged', item.changed.parts, relativeTime(item.changed.at, now, uiLocale()));
+    li.append(changed);
+  }
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
   if (copies.length) {
     const sub = document.createElement('ul');

@@ -10,7 +10,7 @@ import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { relativeTime } from '../ui/relative-time';
-import { describeMatch } from '../ui/similarity';
+import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -67,7 +67,7 @@ function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => 
   }
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
+  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)}${m.fresh ? ` · ${describeReadShare(m.fresh)}` : ''} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
   if (notSame) {
     const button = document.createElement('button');
     button.type = 'button';
