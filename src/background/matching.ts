@@ -38,6 +38,7 @@ function summary(r: PageRecord, v: Verdict, fresh?: Freshness): MatchSummary {
     ...(v.resemblance !== undefined ? { resemblance: v.resemblance } : {}),
     ...(v.containment !== undefined ? { containment: v.containment } : {}),
     ...(fresh ? { read: fresh.read, fresh } : v.read !== undefined ? { read: v.read } : {}),
+    ...(r.changed ? { changed: r.changed } : {}),
     firstSeen: r.firstSeen,
     lastSeen: r.lastSeen,
     visits: r.visits,

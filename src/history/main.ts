@@ -39,7 +39,16 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   label.className = 'label';
   label.append(' — ', isolated(siteOf(m.url)), ` · ${describeMatch(m)} · ${relativeTime(m.lastSeen, now, uiLocale())}`);
   li.append(link(m.url, m.title), label);
+  if (m.changed) li.append(' ', changedMark(m.changed, now));
   return li;
+}
+
+/** "changed since you read it: 3 new parts, met again 2 days ago". */
+function changedMark(changed: NonNullable<HistoryItem['changed']>, now: number): HTMLSpanElement {
+  const mark = document.createElement('span');
+  mark.className = 'changed';
+  mark.textContent = t('historyChanged', changed.parts, relativeTime(changed.at, now, uiLocale()));
+  return mark;
 }
 
 function pageItem(item: HistoryItem, now: number): HTMLLIElement {
@@ -59,12 +68,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
     li.remove();
   });
   li.append(link(item.url, item.title), forget, meta);
-  if (item.changed) {
-    const changed = document.createElement('span');
-    changed.className = 'changed';
-    changed.textContent = t('historyChanged', item.changed.parts, relativeTime(item.changed.at, now, uiLocale()));
-    li.append(changed);
-  }
+  if (item.changed) li.append(changedMark(item.changed, now));
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
   if (copies.length) {
     const sub = document.createElement('ul');

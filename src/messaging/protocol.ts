@@ -48,6 +48,8 @@ export interface MatchSummary {
   read?: number;
   /** What is new since the earlier page, passage by passage (absent for records made before read sets, or without the page's passages). */
   fresh?: Freshness;
+  /** The earlier page was met again with text not read on it (HistoryItem's `changed`). */
+  changed?: HistoryItem['changed'];
   firstSeen: number;
   lastSeen: number;
   visits: number;
