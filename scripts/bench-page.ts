@@ -18,9 +18,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type CDPSession, type Worker } from 'playwright-core';
+import { chromium, type BrowserContext, type Worker } from 'playwright-core';
 import { CHROMIUM_PATH, chromiumArgs, chromiumBaseArgs } from '../tests/e2e/browsers';
 import { BenchError } from './bench-error';
+import { showWhatsNew } from './notice-cdp';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -460,26 +461,6 @@ async function withBrowser<T>(extension: string | undefined, body: (context: Bro
   }
 }
 
-/** The notice's "Show what's new" button, clicked through the DevTools protocol (it is in a closed shadow root); how many boxes are drawn. */
-async function inNotice(cdp: CDPSession, click: boolean): Promise<number> {
-  type DomNode = { localName?: string; nodeName: string; nodeValue?: string; backendNodeId: number; attributes?: string[]; children?: DomNode[]; shadowRoots?: DomNode[] };
-  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
-  let boxes = 0;
-  let button: DomNode | undefined;
-  const walk = (n: DomNode) => {
-    if (n.localName === 'div' && /\bbox new\b/.test((n.attributes ?? []).join(' '))) boxes++;
-    if (n.nodeName === 'BUTTON' && (n.children ?? []).some((c) => c.nodeValue === "Show what's new")) button = n;
-    [...(n.children ?? []), ...(n.shadowRoots ?? [])].forEach(walk);
-  };
-  walk(root);
-  if (click) {
-    if (!button) throw new Error('no "Show what\'s new" button in the notice');
-    const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: button.backendNodeId })) as { object: { objectId: string } };
-    await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { this.click(); }' });
-  }
-  return boxes;
-}
-
 interface ShowLoad {
   longest: number;
   longestCpu: number;
@@ -512,9 +493,9 @@ async function measureShow(context: BrowserContext, worker: Worker, oldUrl: stri
     await until('the notice', () => page.evaluate(() => document.querySelector('deja-read-notice') !== null));
     await sleep(SETTLE_MS);
     await page.evaluate(() => performance.mark('deja-read-show'));
-    await inNotice(cdp, true);
+    await showWhatsNew(cdp, "Show what's new");
     let boxes = 0;
-    await until('the marks', async () => (boxes = await inNotice(cdp, false)) > 0);
+    await until('the marks', async () => (boxes = await showWhatsNew(cdp)) > 0);
     await sleep(SETTLE_MS);
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');

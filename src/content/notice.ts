@@ -29,8 +29,8 @@ const STYLE = `
 }
 .head { margin: 0 0 4px; font-weight: 600; color: #4b3596; }
 .what { margin: 0; overflow-wrap: anywhere; height: 4.35em; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
-/* One line, always there (empty when nothing is known of what is new), so the size says nothing. */
-.fresh { margin: 4px 0 0; height: 1.45em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-weight: 600; }
+/* Two lines, always there (empty when nothing is known of what is new), so the size says nothing. */
+.fresh { margin: 4px 0 0; height: 2.9em; overflow: hidden; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-weight: 600; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 a { color: inherit; }
 .meta { color: #5d5870; }
@@ -138,6 +138,12 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   previous.title = next.title = clear.title = t('freshKeysHint');
   const stepping = [previous, next, clear];
   for (const b of stepping) b.hidden = true;
+  // While stepping, "Not the same" makes room for the three (Clear or Esc brings it back).
+  const showStepping = (on: boolean) => {
+    for (const b of stepping) b.hidden = !on;
+    notSame.hidden = on;
+    show.hidden = on;
+  };
   actionsRow.append(show, previous, next, clear, dismiss, notSame);
   box.append(head, what, fresh, actionsRow, status);
 
@@ -169,8 +175,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
     marks = undefined;
     fresh.textContent = freshText;
     status.textContent = t('freshCleared');
-    for (const b of stepping) b.hidden = true;
-    show.hidden = false;
+    showStepping(false);
     show.focus();
   };
   show.addEventListener('click', () => {
@@ -187,8 +192,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
           status.textContent = fresh.textContent = t('freshNotFound');
           return;
         }
-        show.hidden = true;
-        for (const b of stepping) b.hidden = false;
+        showStepping(true);
         step(1);
         status.textContent = `${t('freshFound', found.count)} ${t('freshKeysHint')}`;
         next.focus();

@@ -119,6 +119,12 @@ export const ADDED_PARAGRAPHS = [
   'Several readers wrote in to ask about watering in winter. Once a week is plenty for most pots, less when the soil stays cold, and never in the evening before a freezing night.',
   'One correction: the neighbour who lent us the worm bin lives on the fourth floor, not the third, and she would like everyone to know that it does not smell at all.',
 ];
+/** The same for a Chinese article: three paragraphs of our own. */
+export const ADDED_PARAGRAPHS_ZH = [
+  '两周后补记：霜来得比预想的早，本以为撑不过去的羽衣甘蓝，盖着一条夹在栏杆上的旧床单，熬过了三个寒夜。',
+  '不少读者来信问冬天怎么浇水。大多数花盆一周浇一次就够了，土一直发凉的时候还要更少，冰冻的前一晚千万别浇。',
+  '更正一处：借给我们蚯蚓箱的邻居住在五楼，不是四楼。她还特意嘱咐，要让大家知道那个箱子一点也不臭。',
+];
 
 /**
  * A revision of an article: `added` paragraphs at its second place, its fourth, and its end, with
@@ -127,8 +133,9 @@ export const ADDED_PARAGRAPHS = [
  */
 function revision(a: Article): string {
   const p = a.paragraphs;
-  const body = [p[0], ADDED_PARAGRAPHS[0], p[1], p[2], ADDED_PARAGRAPHS[1], ...p.slice(3), ADDED_PARAGRAPHS[2]];
-  const isAdded = (text: string) => ADDED_PARAGRAPHS.includes(text);
+  const added = a.lang.startsWith('zh') ? ADDED_PARAGRAPHS_ZH : ADDED_PARAGRAPHS;
+  const body = [p[0], added[0], p[1], p[2], added[1], ...p.slice(3), added[2]];
+  const isAdded = (text: string) => added.includes(text);
   return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} (updated) — Weekend Digest</title>
 <style>body{font-family:Georgia,serif;max-width:640px;margin:auto;line-height:1.6}p{margin:0 0 1.2em}</style></head>
 <body><main><article><h1>${esc(a.title)}</h1>
@@ -185,6 +192,7 @@ export const PAGES = {
   // What's new: an article, then its revision with three paragraphs added, at another address
   enBalconyRead: { path: '/courier/en/balcony-in-winter.html', article: 'en-balcony', template: courier },
   enBalconyRevised: { path: '/digest/2026/12/balcony-in-winter-updated.html', article: 'en-balcony', template: revision },
+  zhBalconyRevised: { path: '/digest/2026/12/zh-balcony-updated.html', article: 'zh-balcony', template: revision },
   // Read only by the dwell-time test
   dwell: { path: '/digest/2026/11/stone-bridges.html', article: 'en-bridges', template: digest },
 } as const;
