@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]] [--whatsnew]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -8,6 +8,10 @@
 // 'longtask' PerformanceObserver registered by an init script before the page loads shows what
 // the page itself can see. --extension DIR measures another build (an older one, to compare). With the extension, a load counts once the page is in the history (checked, then
 // recorded: the dwell time is set to 0), so every task the extension adds is inside the window.
+// --whatsnew measures instead what "Show what's new" costs: a 10,000-word article is read, then its
+// revision with a new paragraph after every eighth; from the reader's click on the notice's button
+// until the new parts are marked and a second has passed, the page's main-thread tasks (finding
+// the passages in the DOM, drawing the boxes).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -17,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Worker } from 'playwright-core';
 import { CHROMIUM_PATH, chromiumArgs, chromiumBaseArgs } from '../tests/e2e/browsers';
 import { BenchError } from './bench-error';
+import { showWhatsNew } from './notice-cdp';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -37,10 +42,12 @@ interface Options {
   cost: boolean;
   /** With --cost: seconds to keep watching each page after it has loaded (and been checked). */
   idle: number;
+  /** Measure "Show what's new" on a 10,000-word article instead. */
+  whatsNew: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60 };
+  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60, whatsNew: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -52,6 +59,7 @@ function parseArgs(argv: string[]): Options {
       if (!Number.isFinite(n) || n < 0 || n > 600) throw new BenchError('--idle needs a number of seconds from 0 to 600', 2);
       opts.idle = n;
     }
+    else if (a === '--whatsnew') opts.whatsNew = true;
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs the folder of an unpacked Chrome build', 2);
@@ -61,7 +69,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]] [--whatsnew]`, 2);
   }
   return opts;
 }
@@ -201,6 +209,25 @@ const COST_PAGES = [
   { name: 'not an article', path: 'plain', html: notAnArticle, article: false },
   { name: '10,000-word article', path: 'words', html: () => articleOfWords(10_000), article: true },
 ] as const;
+
+/** An article of `words` words (seeded), and its revision with a new paragraph after every eighth. */
+function articleAndRevision(seed: number, words: number): { old: string; revised: string; added: number } {
+  const prose = new Prose(seed);
+  const fresh = new Prose(seed + 7919);
+  const paragraphs: string[] = [];
+  for (let n = 0; n < words; ) {
+    const p = prose.paragraph();
+    paragraphs.push(p);
+    n += p.split(' ').length;
+  }
+  const revised: string[] = [];
+  paragraphs.forEach((p, k) => {
+    revised.push(p);
+    if (k % 8 === 7) revised.push(fresh.paragraph());
+  });
+  const html = (ps: string[]) => frame('The lanterns of the old harbour', ps.map((p) => `<p>${p}</p>\n`));
+  return { old: html(paragraphs), revised: html(revised), added: revised.length - paragraphs.length };
+}
 
 const PAGES = [
   { name: '10 MB article', path: 'big', html: () => bigArticle(10 * 1024 * 1024) },
@@ -597,6 +624,97 @@ async function withBrowser<T>(extension: string | undefined, body: (context: Bro
   }
 }
 
+interface ShowLoad {
+  longest: number;
+  longestCpu: number;
+  /** The most CPU any one task took (wall times stretch under load, thread times do not). */
+  maxCpu: number;
+  cpu: number;
+  tasks: number;
+  boxes: number;
+}
+
+/** One run of --whatsnew: read the article, open its revision, click "Show what's new", trace from the click. */
+async function measureShow(context: BrowserContext, worker: Worker, oldUrl: string, newUrl: string): Promise<ShowLoad> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  try {
+    const until = async (what: string, ok: () => Promise<boolean>) => {
+      const end = Date.now() + RECORD_TIMEOUT_MS;
+      while (!(await ok())) {
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await sleep(100);
+      }
+    };
+    await page.goto(oldUrl, { waitUntil: 'load' });
+    await until('the article to be recorded', () => recorded(worker, oldUrl));
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8', 'blink.user_timing'] }, transferMode: 'ReportEvents' });
+    await page.goto(newUrl, { waitUntil: 'load' });
+    await until('the revision to be recorded', () => recorded(worker, newUrl));
+    await until('the notice', () => page.evaluate(() => document.querySelector('deja-read-notice') !== null));
+    await sleep(SETTLE_MS);
+    await page.evaluate(() => performance.mark('deja-read-show'));
+    await showWhatsNew(cdp, "Show what's new");
+    let boxes = 0;
+    await until('the marks', async () => (boxes = await showWhatsNew(cdp)) > 0);
+    await sleep(SETTLE_MS);
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    const mark = events.find((e) => e.name === 'deja-read-show');
+    if (!mark) throw new Error('the trace holds no mark of the click');
+    const after = tasksOf(events, newUrl).filter((t) => t.start >= mark.ts);
+    const worst = after.reduce<Task | undefined>((w, t) => (!w || t.wall > w.wall ? t : w), undefined);
+    return { longest: worst?.wall ?? 0, longestCpu: worst?.cpu ?? 0, maxCpu: Math.max(0, ...after.map((t) => t.cpu)), cpu: after.reduce((a, t) => a + t.cpu, 0), tasks: after.length, boxes };
+  } finally {
+    await cdp.detach().catch(() => undefined);
+    await page.close();
+  }
+}
+
+async function mainWhatsNew(opts: Options): Promise<void> {
+  const html = new Map<string, string>();
+  let added = 0;
+  for (let run = 1; run <= opts.runs; run++) {
+    const pages = articleAndRevision(4000 + run, 10_000);
+    html.set(`wn-old-${run}`, pages.old);
+    html.set(`wn-new-${run}`, pages.revised);
+    added = pages.added;
+  }
+  const { origin, server } = await serve(html);
+  const loads: ShowLoad[] = [];
+  try {
+    await withBrowser(opts.extension, async (context, worker) => {
+      if (!worker) throw new BenchError('no service worker');
+      for (let run = 1; run <= opts.runs; run++) {
+        const load = await measureShow(context, worker, `${origin}/wn-old-${run}/page.html`, `${origin}/wn-new-${run}/page.html`);
+        log(`run ${run}: from the click, ${load.tasks} tasks, longest ${load.longest.toFixed(1)} ms (CPU ${load.longestCpu.toFixed(1)} ms), most CPU in one task ${load.maxCpu.toFixed(1)} ms, CPU ${load.cpu.toFixed(1)} ms in all; ${load.boxes} boxes drawn`);
+        loads.push(load);
+      }
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  const result = {
+    article: '10,000 words',
+    newParagraphs: added,
+    runs: loads.length,
+    longestTaskMs: Math.round(median(loads.map((l) => l.longest)) * 10) / 10,
+    longestTaskCpuMs: Math.round(median(loads.map((l) => l.longestCpu)) * 10) / 10,
+    worstLongestTaskMs: Math.round(Math.max(...loads.map((l) => l.longest)) * 10) / 10,
+    maxTaskCpuMs: Math.round(Math.max(...loads.map((l) => l.maxCpu)) * 10) / 10,
+    cpuMs: Math.round(median(loads.map((l) => l.cpu)) * 10) / 10,
+    loadAverage: loadavg(),
+  };
+  if (opts.json) console.log(JSON.stringify(result));
+  else {
+    console.log(`"Show what's new" on a 10,000-word article with ${added} new paragraphs, in ${CHROMIUM_PATH}, headless; the page's main thread from the click until the marks are drawn and a second more, median of ${loads.length} runs`);
+    console.log(`  longest task ${result.longestTaskMs} ms (its CPU ${result.longestTaskCpuMs} ms; worst run ${result.worstLongestTaskMs} ms), most CPU in one task in any run ${result.maxTaskCpuMs} ms, CPU in all ${result.cpuMs} ms; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const opts = parseArgs(argv);
   if (!existsSync(CHROMIUM_PATH)) throw new BenchError(`Chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium", or set CHROMIUM_PATH to a Chromium binary.`, 2);
@@ -610,6 +728,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (!existsSync(join(opts.extension, 'manifest.json'))) throw new BenchError(`${opts.extension} holds no built extension: run "npm run build", or leave out --no-build`, 2);
   if (opts.cost) return costMain(opts);
+  if (opts.whatsNew) return mainWhatsNew(opts);
 
   const html = new Map(PAGES.map((p) => [p.path, p.html()]));
   for (const p of PAGES) log(`${p.name}: ${((html.get(p.path) ?? '').length / 1024 / 1024).toFixed(1)} MB of HTML`);

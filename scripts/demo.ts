@@ -2,8 +2,9 @@
 // npm run demo [-- --no-build]: shows what the reader sees, without a display. Builds the
 // extension, serves our fixture articles on 127.0.0.1, reads an article and then a copy of it in
 // headless Chromium (English and Chinese pairs), and writes screenshots of the in-page notice, the
-// popup, the options page and the history page into demo-out/, in the English and the Chinese UI,
-// each in the light and the dark colour scheme. It also writes the stores' screenshots (1280×800:
+// notice of a revision with what is new and its marks ("Show what's new"), the popup, the options
+// page and the history page into demo-out/, in the English and the Chinese UI, each in the light
+// and the dark colour scheme. It also writes the stores' screenshots (1280×800:
 // store-<ui>-<n>-<view>.png): the pages on site names as a reader would meet them (reserved example
 // domains, resolved to the local server by Chromium's --host-resolver-rules), the first article
 // read three days before, and the popup drawn over the page as it opens from the toolbar.
@@ -14,6 +15,7 @@ import { join, relative } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from '../tests/e2e/browsers';
 import { startSite, type PageName, type Site } from '../tests/e2e/site';
+import { showWhatsNew } from './notice-cdp';
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(root, 'demo-out');
@@ -29,6 +31,8 @@ interface Ui {
   shown: [PageName, PageName];
   /** The other pair, read first so the history holds more than one group. */
   other: [PageName, PageName];
+  /** An article, then its revision with new paragraphs ("what's new"). */
+  whatsNew: [PageName, PageName];
 }
 
 /** The site each fixture site's pages are shown on (RFC 2606 names: they can never be someone's real site). */
@@ -46,8 +50,8 @@ const STORE = { width: 1280, height: 800 };
 const DAY_MS = 86_400_000;
 
 const UIS: Ui[] = [
-  { name: 'en', shown: ['enA', 'enB'], other: ['zhA', 'zhRepost'] },
-  { name: 'zh', lang: 'zh-CN', shown: ['zhA', 'zhRepost'], other: ['enA', 'enB'] },
+  { name: 'en', shown: ['enA', 'enB'], other: ['zhA', 'zhRepost'], whatsNew: ['enC', 'enBalconyRevised'] },
+  { name: 'zh', lang: 'zh-CN', shown: ['zhA', 'zhRepost'], other: ['enA', 'enB'], whatsNew: ['zhC', 'zhBalconyRevised'] },
 ];
 
 const args = process.argv.slice(2);
@@ -181,6 +185,20 @@ async function visitAndShoot(ui: Ui, context: BrowserContext): Promise<void> {
   await until(`the notice on ${ui.shown[1]}`, () => noticeShown(article));
   await sleep(600); // the notice's entrance animation
   for (const scheme of SCHEMES) await shoot(article, ui, scheme, 'notice');
+
+  // What's new: the article, then its revision with three paragraphs added; the notice, then the marks.
+  const revised = await context.newPage();
+  await openAndSettle(revised, s.url(ui.whatsNew[0]));
+  await revised.goto(s.url(ui.whatsNew[1]));
+  await until(`the notice on ${ui.whatsNew[1]}`, () => noticeShown(revised));
+  await sleep(600);
+  for (const scheme of SCHEMES) await shoot(revised, ui, scheme, 'whats-new-notice');
+  const cdp = await context.newCDPSession(revised);
+  await showWhatsNew(cdp, ui.name === 'zh' ? '显示新内容' : "Show what's new");
+  await until('the marks of what is new', async () => (await showWhatsNew(cdp)) > 0);
+  for (const scheme of SCHEMES) await shoot(revised, ui, scheme, 'whats-new-marks');
+  await cdp.detach();
+  await revised.close();
 
   // The popup for that tab, opened as a page the size of the real popup.
   const tabId = await tabIdOf(worker, article);

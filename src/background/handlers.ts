@@ -2,11 +2,11 @@
 // handlers run in unit tests; nothing is kept in memory between events.
 import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pickCanonicalUrl } from '../core';
 import type { Handlers } from '../messaging/router';
-import type { ContentProtocol, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
+import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
-import { StorageFullError, type PageRepository } from '../storage';
+import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
-import { earlierVisit, findMatches } from './matching';
+import { earlierVisit, findMatches, freshness } from './matching';
 import { parsePageReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
@@ -33,6 +33,7 @@ function currentPage(report: PageReport) {
     url: report.url,
     canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
     signature: { fp, words, textHash, sketch: decodeSketch(sketch), passages: decodePassages(passages) },
+    ...(report.passages ? { passages: report.passages } : {}),
   };
 }
 
@@ -71,10 +72,32 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender): PageReport {
   return report;
 }
 
+/**
+ * The history marks an earlier page the reader meets again with text they had not read there: this
+ * page's own record when it came back changed, and the closest copy read at another address.
+ */
+async function markChanges(repo: PageRepository, report: PageReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Promise<void> {
+  const own = before && before.textHash !== report.digest.textHash ? freshness(before, report.passages) : undefined;
+  for (const [url, fresh] of [
+    [report.url, own],
+    [closest?.url, closest?.fresh],
+  ] as const) {
+    if (url && fresh && fresh.parts.length > 0) await repo.markChanged(url, { at: now, parts: fresh.parts.length, read: fresh.read });
+  }
+}
+
 /** What a content script is told: what the notice shows, nothing more. */
 function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string): PageSeenAnswer {
   const [first] = verdict.matches;
-  const match = first && { url: first.url, title: first.title, kind: first.kind, when: relativeTime(first.lastSeen, now, locale, justNow), ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}), ...(first.containment !== undefined ? { containment: first.containment } : {}) };
+  const match = first && {
+    url: first.url,
+    title: first.title,
+    kind: first.kind,
+    when: relativeTime(first.lastSeen, now, locale, justNow),
+    ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}),
+    ...(first.containment !== undefined ? { containment: first.containment } : {}),
+    ...(first.fresh ? { fresh: first.fresh } : {}),
+  };
   return { fp: verdict.fp, ...(match ? { match } : {}), more: Math.max(0, verdict.matches.length - 1), ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
 }
 
@@ -103,10 +126,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const { digest } = report;
       if (digest.words < MIN_RECORDED_WORDS) return { recorded: false };
       const passages = decodePassages(digest.passages);
+      const repo = await deps.repository();
+      // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
+      const current = currentPage(report);
+      const [before, matches] = await Promise.all([earlierVisit(repo, current), report.passages ? findMatches(repo, current, matchSettingsOf(settings)) : Promise.resolve([])]);
       try {
-        await (
-          await deps.repository()
-        ).recordVisit(
+        await repo.recordVisit(
           {
             url: report.url,
             canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
@@ -117,12 +142,14 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             sketch: digest.sketch,
             passages: digest.passages,
             anchors: passages ? anchorsOf(passages) : [],
+            ...(digest.readSet ? { readSet: digest.readSet } : {}),
             textLength: digest.words,
             lang: report.lang || digest.lang,
             ...(report.visitId ? { visitId: report.visitId } : {}),
           },
           deps.now(),
         );
+        await markChanges(repo, report, before, matches[0], deps.now());
         return { recorded: true };
       } catch (e) {
         if (e instanceof StorageFullError) return { recorded: false, problem: e.message };

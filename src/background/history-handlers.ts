@@ -32,6 +32,7 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
     lastSeen: r.lastSeen,
     firstSeen: r.firstSeen,
     visits: r.visits,
+    ...(r.changed ? { changed: r.changed } : {}),
     copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r) }, match),
   };
 }

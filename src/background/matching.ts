@@ -2,14 +2,24 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, judgePair, pageIdentity, type MatchSettings, type PageSignature, type Verdict } from '../core';
-import type { MatchSummary } from '../messaging/protocol';
+import { ALGORITHM, anchorsOf, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, pageIdentity, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
+import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
 export interface CurrentPage {
   url: string;
   canonicalUrl: string;
   signature: PageSignature;
+  /** Its passages as hashes, when the content script sent them. */
+  passages?: PagePassage[];
+}
+
+/** What is new in the current page against a record, when the record has a read set and the page its passages. */
+export function freshness(r: Pick<PageRecord, 'readSet'>, passages: PagePassage[] | undefined): Freshness | undefined {
+  const set = r.readSet && passages?.length ? decodeReadSet(r.readSet) : null;
+  if (!set || !passages) return undefined;
+  const w = whatsNewByHashes(set, passages);
+  return { read: w.read, parts: newParts(passages, w.passages), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
 }
 
 export function signatureOf(r: PageRecord): PageSignature {
@@ -18,7 +28,7 @@ export function signatureOf(r: PageRecord): PageSignature {
 
 const KIND_ORDER: Record<string, number> = { 'same-text': 0, 'near-duplicate': 1, 'contains-earlier': 2, 'part-of-earlier': 3, fingerprint: 4 };
 
-function summary(r: PageRecord, v: Verdict): MatchSummary {
+function summary(r: PageRecord, v: Verdict, fresh?: Freshness): MatchSummary {
   return {
     url: r.url,
     title: r.title,
@@ -27,7 +37,8 @@ function summary(r: PageRecord, v: Verdict): MatchSummary {
     kind: v.kind ?? 'fingerprint',
     ...(v.resemblance !== undefined ? { resemblance: v.resemblance } : {}),
     ...(v.containment !== undefined ? { containment: v.containment } : {}),
-    ...(v.read !== undefined ? { read: v.read } : {}),
+    ...(fresh ? { read: fresh.read, fresh } : v.read !== undefined ? { read: v.read } : {}),
+    ...(r.changed ? { changed: r.changed } : {}),
     firstSeen: r.firstSeen,
     lastSeen: r.lastSeen,
     visits: r.visits,
@@ -60,7 +71,7 @@ export async function findMatches(repo: PageRepository, page: CurrentPage, setti
   const matches: MatchSummary[] = [];
   for (const r of candidates.values()) {
     const verdict = judgePair(signature, signatureOf(r), settings);
-    if (verdict.flagged && !(await repo.isDismissed(page.url, r.url))) matches.push(summary(r, verdict));
+    if (verdict.flagged && !(await repo.isDismissed(page.url, r.url))) matches.push(summary(r, verdict, freshness(r, page.passages)));
   }
   return matches.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen);
 }

@@ -1,7 +1,9 @@
 // Checks what a content script sent before anything is matched or stored: a page is untrusted
 // input, and a broken or hostile one must not reach the database.
-import { decodePassages, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
+import { decodePassages, decodeReadSet, decodeSketch, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
 import { MAX_TEXT_LENGTH } from '../content/extract';
+import { MAX_PAGE_PASSAGES } from '../content/extract';
+import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
 
 export const MAX_TITLE_LENGTH = 500;
@@ -11,21 +13,41 @@ const MAX_ENCODED_LENGTH = 1024;
 const VISIT_ID = /^[A-Za-z0-9-]{8,64}$/;
 const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 
+/** Sampled runs one passage may carry: a passage is at most 120 word-equivalents (180 Han characters), about 45 at 1 in 4. */
+const MAX_RUNS = 256;
+const isUint = (x: unknown, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
+
+/** A page's passages as hashes, or undefined when absent or malformed (what's new is then not told). */
+function parsePassages(input: unknown): PagePassage[] | undefined {
+  if (!Array.isArray(input) || input.length > MAX_PAGE_PASSAGES) return undefined;
+  const passages: PagePassage[] = [];
+  for (const p of input as unknown[]) {
+    if (!p || typeof p !== 'object') return undefined;
+    const { hash, chars, runs, tokens, para } = p as Record<string, unknown>;
+    if (!isUint(hash, 0xffffff) || !isUint(chars, MAX_TEXT_LENGTH) || !isUint(tokens, MAX_TEXT_LENGTH) || !Array.isArray(runs) || runs.length > MAX_RUNS || !runs.every((r) => isUint(r, 0xffffffff))) return undefined;
+    passages.push({ hash, chars, runs: runs as number[], tokens, para: para === true });
+  }
+  return passages;
+}
+
 const isEncoded = (value: unknown, decode: (s: string) => unknown): value is string => typeof value === 'string' && value.length <= MAX_ENCODED_LENGTH && decode(value) !== null;
 
 /** The digest a report carries, or why it is not one. */
 function parseDigest(input: unknown): ArticleDigest {
   if (!input || typeof input !== 'object') throw new TypeError('page report: digest must be an object');
-  const { fp, words, lang, textHash, sketch, passages } = input as Record<string, unknown>;
+  const { fp, words, lang, textHash, sketch, passages, readSet } = input as Record<string, unknown>;
   if (!isFingerprintHex(fp) || !isFingerprintHex(textHash)) throw new TypeError('page report: digest fingerprints must be 16 hex digits');
   if (typeof words !== 'number' || !Number.isInteger(words) || words < 0 || words > MAX_TEXT_LENGTH) throw new TypeError('page report: digest words out of range');
   if (!isEncoded(sketch, decodeSketch) || !isEncoded(passages, decodePassages)) throw new TypeError('page report: digest sketch or passages undecodable');
-  return { fp, words, lang: typeof lang === 'string' && LANG.test(lang) ? lang.toLowerCase() : 'und', textHash, sketch, passages };
+  // A read set beyond its cap (about 2.7 KB encoded) or undecodable is dropped: the page is still recorded.
+  const set = typeof readSet === 'string' && readSet.length <= MAX_READ_SET_LENGTH && decodeReadSet(readSet) ? readSet : '';
+  return { fp, words, lang: typeof lang === 'string' && LANG.test(lang) ? lang.toLowerCase() : 'und', textHash, sketch, passages, readSet: set };
 }
 
 export function parsePageReport(input: unknown): PageReport {
   if (!input || typeof input !== 'object') throw new TypeError('page report must be an object');
-  const { url, title, digest, lang, canonical, visitId } = input as Record<string, unknown>;
+  const { url, title, digest, lang, canonical, visitId, passages } = input as Record<string, unknown>;
+  const pagePassages = parsePassages(passages);
   const parsed = parseWebUrl(url);
   if (!parsed) throw new TypeError('page report: only http(s) pages of a sane URL length are recorded');
   return {
@@ -35,5 +57,6 @@ export function parsePageReport(input: unknown): PageReport {
     lang: typeof lang === 'string' && LANG.test(lang) ? lang.toLowerCase() : '',
     canonical: Array.isArray(canonical) ? canonical.filter((c): c is string => typeof c === 'string' && c.length <= MAX_URL_LENGTH).slice(0, 4) : [],
     ...(typeof visitId === 'string' && VISIT_ID.test(visitId) ? { visitId } : {}),
+    ...(pagePassages ? { passages: pagePassages } : {}),
   };
 }

@@ -7,6 +7,7 @@
 // reports: a passage is truly new when most of its characters are not aligned), and per token
 // (every unaligned character, including a changed word inside a sentence that is otherwise read).
 import { cutPassages, normalizeText, whatsNew } from '../core';
+import { decodeReadSet, pagePassages, readSetOf, whatsNewByHashes, type ReadSetOptions } from '../core/read-set';
 import { coveredTokens, tokenize, type Tokens } from '../core/tokens';
 import type { CorpusPair } from './corpus';
 
@@ -25,9 +26,30 @@ export interface PairResult {
   read: number;
 }
 
-/** Scores whatsNew(oldText, newText) against the alignment. */
-export function scoreWhatsNew(oldText: string, newText: string): PairResult {
-  const result = whatsNew(oldText, newText);
+/** What a method of telling what is new says of a pair: the new text's passages, in order. */
+export interface NewPassages {
+  read: number;
+  passages: Array<{ start: number; end: number; isNew: boolean }>;
+}
+export type WhatsNewMethod = (oldText: string, newText: string) => NewPassages;
+
+/**
+ * The extension's hash-only method: the earlier text's read set, encoded and decoded as stored,
+ * against the new text's passages and their sampled runs.
+ */
+export function byReadSet(options: ReadSetOptions): WhatsNewMethod {
+  return (oldText, newText) => {
+    const set = decodeReadSet(readSetOf(oldText, options));
+    if (!set) throw new Error('read set does not decode');
+    const passages = pagePassages(newText, options.runSample);
+    const r = whatsNewByHashes(set, passages);
+    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })) };
+  };
+}
+
+/** Scores a method (whatsNew on the two texts by default) against the alignment. */
+export function scoreWhatsNew(oldText: string, newText: string, method: WhatsNewMethod = whatsNew): PairResult {
+  const result = method(oldText, newText);
   // The new text's tokens in passage order, each knowing whether its passage was marked new.
   const tokens: Tokens = { hashes: [], lengths: [] };
   const starts: number[] = [];
@@ -86,7 +108,7 @@ export interface WhatsNewReport {
 }
 
 /** Every duplicate pair in both directions. `text` gives a document's extracted text, `lang` its language. */
-export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string, lang: (id: string) => string): WhatsNewReport {
+export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string, lang: (id: string) => string, method: WhatsNewMethod = whatsNew): WhatsNewReport {
   type Sum = { pairs: number; trulyNew: number; markedNew: number; both: number; tokenNew: number; tokenBoth: number; err: number; truth: number };
   const zero = (): Sum => ({ pairs: 0, trulyNew: 0, markedNew: 0, both: 0, tokenNew: 0, tokenBoth: 0, err: 0, truth: 0 });
   const sums = new Map<string, Sum>();
@@ -111,7 +133,7 @@ export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string,
       const oldText = text(a);
       const newText = text(b);
       if (cutPassages(newText).length === 0) continue;
-      const r = scoreWhatsNew(oldText, newText);
+      const r = scoreWhatsNew(oldText, newText, method);
       add('all', r);
       add(`kind:${p.kind}`, r);
       add(`lang:${lang(b)}`, r);
@@ -151,5 +173,40 @@ export function formatWhatsNew(r: WhatsNewReport, header: string): string {
     ...Object.entries(r.byKind).map(([k, t]) => row(k, t)),
     ...Object.entries(r.byLang).map(([k, t]) => row(`lang ${k}`, t)),
     row('all', r.all),
+  ].join('\n');
+}
+
+export interface ReadSetSize {
+  pages: number;
+  /** Base64 characters of the stored read set: mean, median, 95th percentile, largest. */
+  mean: number;
+  median: number;
+  p95: number;
+  max: number;
+  /** Mean per page at a 5,000-word article (pages of 4,000–6,000 words), or 0 if none. */
+  at5000Words: number;
+}
+
+/** How much the read sets of these texts take, as stored. */
+export function readSetSizes(texts: Array<{ text: string; words: number }>, options: ReadSetOptions): ReadSetSize {
+  const sizes = texts.map((t) => ({ chars: readSetOf(t.text, options).length, words: t.words }));
+  const sorted = sizes.map((s) => s.chars).sort((a, b) => a - b);
+  const near5000 = sizes.filter((s) => s.words >= 4000 && s.words <= 6000);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return {
+    pages: sorted.length,
+    mean: sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length),
+    median: at(0.5),
+    p95: at(0.95),
+    max: sorted[sorted.length - 1] ?? 0,
+    at5000Words: near5000.length ? near5000.reduce((a, s) => a + s.chars, 0) / near5000.length : 0,
+  };
+}
+
+export function formatReadSetSize(s: ReadSetSize, options: ReadSetOptions): string {
+  return [
+    `read set (runs 1 in ${options.runSample || '—'}, ${options.bits} bits, cap ${options.cap} keys), stored base64 characters per page over ${s.pages} pages:`,
+    `  mean ${s.mean.toFixed(0)}, median ${s.median}, 95th percentile ${s.p95}, largest ${s.max}; pages of 4,000–6,000 words ${s.at5000Words.toFixed(0)}`,
+    `  10^6 pages like these: ${((s.mean * 1e6) / 2 ** 20).toFixed(0)} MiB`,
   ].join('\n');
 }

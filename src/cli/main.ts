@@ -5,7 +5,8 @@
 //   npm run cli -- scan EXPORT.json [--json]
 //   npm run cli -- bench --corpus DIR [--json] [--whatsnew] [--features wordShingle=1,gram=2,weight=log]
 import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, passageSignature, SENSITIVITY, sketchOf, textHash, textStats, whatsNew, type MatchSettings, type SimhashOptions } from '../core';
-import { benchWhatsNew, formatWhatsNew } from './bench-whatsnew';
+import { benchWhatsNew, byReadSet, formatReadSetSize, formatWhatsNew, readSetSizes } from './bench-whatsnew';
+import { READ_SET_OPTIONS, type ReadSetOptions } from '../core/read-set';
 import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
 import { corpusText, readCorpus } from './corpus';
 import { CliError, loadDocument, readTextFile } from './documents';
@@ -20,7 +21,8 @@ const USAGE = `usage: npm run cli -- <command>
         [--features k=v,...]    measure other feature choices (wordShingle, gram, weight, gramWeight)
         [--sensitivity strict|normal|loose]   the extension's settings to apply (default normal)
         [--simhash-only]        the fingerprint alone at distance ≤ 3, without the other layers
-        [--whatsnew]            score whatsnew on every duplicate pair (both directions) instead`;
+        [--whatsnew]            score whatsnew on every duplicate pair (both directions) instead
+        [--read-set [S,BITS]]   with --whatsnew: score the hash-only read set (runs 1 in S, BITS-bit set) and its size`;
 
 function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const positional: string[] = [];
@@ -29,6 +31,7 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, s
     const a = argv[i];
     if (!a.startsWith('--')) positional.push(a);
     else if (a === '--json' || a === '--simhash-only' || a === '--whatsnew') flags.set(a.slice(2), true);
+    else if (a === '--read-set' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) flags.set('read-set', true);
     else {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new CliError(`${a} needs a value`);
@@ -134,7 +137,7 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   const sensitivity = flags.get('sensitivity') ?? 'normal';
   if (sensitivity !== 'strict' && sensitivity !== 'normal' && sensitivity !== 'loose') throw new CliError('--sensitivity must be strict, normal or loose');
   const simhashOnly = flags.has('simhash-only');
-  if (flags.has('whatsnew')) return benchWhatsNewCommand(dir, json);
+  if (flags.has('whatsnew')) return benchWhatsNewCommand(dir, json, flags.get('read-set'));
   const settings: MatchSettings = simhashOnly ? { ...SENSITIVITY[sensitivity], maxDistance: FINGERPRINT_ONLY_DISTANCE } : SENSITIVITY[sensitivity];
   const started = performance.now();
   const { docs, pairs } = await readCorpus(dir);
@@ -162,7 +165,15 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   }
 }
 
-async function benchWhatsNewCommand(dir: string, json: boolean): Promise<void> {
+/** `--read-set` alone: the extension's settings; `--read-set SAMPLE,BITS`: others, for measuring. */
+function readSetOptions(spec: string | true): ReadSetOptions {
+  if (spec === true) return READ_SET_OPTIONS;
+  const [sample, bits] = spec.split(',').map(Number);
+  if (!Number.isInteger(sample) || sample < 0 || (sample & (sample - 1)) !== 0 || !Number.isInteger(bits) || bits < 1 || bits > 12) throw new CliError('--read-set takes SAMPLE,BITS: a power of two (0: no runs) and 1..12 bits');
+  return { ...READ_SET_OPTIONS, runSample: sample, bits };
+}
+
+async function benchWhatsNewCommand(dir: string, json: boolean, readSet: string | true | undefined): Promise<void> {
   const started = performance.now();
   const { docs, pairs } = await readCorpus(dir);
   const texts = new Map<string, string>();
@@ -170,10 +181,16 @@ async function benchWhatsNewCommand(dir: string, json: boolean): Promise<void> {
     texts.set(doc.id, await corpusText(doc));
   }
   const langs = new Map(docs.map((d) => [d.id, d.lang]));
-  const report = benchWhatsNew(pairs, (id) => texts.get(id) ?? '', (id) => langs.get(id) ?? 'und');
+  const options = readSet === undefined ? undefined : readSetOptions(readSet);
+  const report = benchWhatsNew(pairs, (id) => texts.get(id) ?? '', (id) => langs.get(id) ?? 'und', options ? byReadSet(options) : whatsNew);
+  const sizes = options && readSetSizes([...texts.values()].map((text) => ({ text, words: textStats(text).words })), options);
   const seconds = (performance.now() - started) / 1000;
-  if (json) console.log(JSON.stringify({ corpus: dir, docs: docs.length, ...report, seconds: Number(seconds.toFixed(2)) }));
-  else console.log(formatWhatsNew(report, `corpus ${dir}: ${docs.length} documents, ${pairs.length} listed pairs, ${seconds.toFixed(1)} s`));
+  const method = options ? `hash-only read set ${JSON.stringify(options)}` : 'whatsNew on the two texts';
+  if (json) console.log(JSON.stringify({ corpus: dir, docs: docs.length, method, ...report, ...(sizes ? { readSetChars: sizes } : {}), seconds: Number(seconds.toFixed(2)) }));
+  else {
+    console.log(formatWhatsNew(report, `corpus ${dir}: ${docs.length} documents, ${pairs.length} listed pairs, ${method}, ${seconds.toFixed(1)} s`));
+    if (sizes && options) console.log(`\n${formatReadSetSize(sizes, options)}`);
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {

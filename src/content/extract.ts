@@ -2,7 +2,7 @@
 // parsed copy (src/background/extract-port.ts) and digests it there; the command line runs this same
 // function on jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
-import { digestArticle, textStats, type ArticleDigest } from '../core';
+import { digestArticle, pagePassages, passageLocator, textStats, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
 import { isList, listShape } from './list-page';
 import { MAX_ELEMENTS } from './snapshot';
 
@@ -65,7 +65,14 @@ export interface DigestedArticle {
   lang: string;
   /** Of the text's first MAX_TEXT_LENGTH characters. */
   digest: ArticleDigest;
+  /** Its passages in order, as hashes (for the background to tell which are new)... */
+  passages: PagePassage[];
+  /** ...and where each is on the page (for the content script to find the new ones, from this page's own text). */
+  locators: PassageLocator[];
 }
+
+/** Passages sent for what's new: a page beyond this many is told about its first ones only. */
+export const MAX_PAGE_PASSAGES = 5000;
 
 export type DigestedExtraction = { ok: true; article: DigestedArticle } | { ok: false; reason: string };
 
@@ -76,8 +83,19 @@ export type DigestedExtraction = { ok: true; article: DigestedArticle } | { ok: 
 export function digestFromHtml(html: string, minWords: number, parser: DOMParser): DigestedExtraction {
   const extraction = extractFromHtml(html, minWords, parser);
   if (!extraction.ok) return extraction;
-  const { title, lang, text } = extraction.article;
-  return { ok: true, article: { title, lang, digest: digestArticle(text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text) } };
+  const { title, lang } = extraction.article;
+  const text = extraction.article.text.length > MAX_TEXT_LENGTH ? extraction.article.text.slice(0, MAX_TEXT_LENGTH) : extraction.article.text;
+  const cut = pagePassages(text, undefined, MAX_PAGE_PASSAGES);
+  return {
+    ok: true,
+    article: {
+      title,
+      lang,
+      digest: digestArticle(text),
+      passages: cut.map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })),
+      locators: cut.map((p) => passageLocator(text, p.start, p.end)),
+    },
+  };
 }
 
 /**

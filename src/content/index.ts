@@ -5,7 +5,7 @@
 // page learns nothing of the reader's history before the reader has stayed on it (design.md,
 // "What a page may learn"). Runs again when a single-page app shows another article.
 import browser from 'webextension-polyfill';
-import { isRouteFragment, MIN_RECORDED_WORDS } from '../core';
+import { isRouteFragment, MIN_RECORDED_WORDS, type PassageLocator } from '../core';
 import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
@@ -16,6 +16,7 @@ import { afterVisibleFor } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
 import { focusNotice, removeNotice, showNotice } from './notice';
+import { showNewParts } from './whats-new';
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
@@ -49,12 +50,12 @@ async function check(): Promise<void> {
   if (heldBySettings) return forgetView();
   const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
   if (!extraction.ok) return forgetView();
-  const { title, digest, lang } = extraction.article;
+  const { title, digest, lang, passages, locators } = extraction.article;
   // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
   if (digest.textHash === checkedTextHash) return resumeDwell();
   forgetView();
   checkedTextHash = digest.textHash;
-  const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document) };
+  const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document), passages };
   // Another check since (another article, or none) replaces this one; a new address with the same article does not.
   const stillHere = () => checkedTextHash === digest.textHash;
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
@@ -69,7 +70,7 @@ async function check(): Promise<void> {
       read = true;
       void recordVisit({ ...report, visitId });
       // In a task of its own: drawing the notice is the page's work, not the report's.
-      setTimeout(() => showNoticeOnce(verdict, settings.showNotice), 0);
+      setTimeout(() => showNoticeOnce(verdict, settings.showNotice, locators), 0);
     });
   };
   // The address may have changed while the background answered: the dwell waits for the check of the new one.
@@ -106,11 +107,15 @@ async function recordVisit(report: PageReport): Promise<void> {
  * later views (in-page navigation) never show one, so a page cannot swap its text to test one
  * article after another.
  */
-function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean): void {
+function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: PassageLocator[]): void {
   if (noticeDecided) return;
   noticeDecided = true;
   if (!enabled || !verdict.match) return;
-  showNotice(verdict.match, verdict.more, { notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined) });
+  const parts = verdict.match.fresh?.parts ?? [];
+  showNotice(verdict.match, verdict.more, {
+    notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined),
+    ...(parts.length ? { showWhatsNew: (within: ParentNode) => showNewParts(document, within, locators, parts) } : {}),
+  });
 }
 
 function checkSafely(): void {

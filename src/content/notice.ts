@@ -1,11 +1,14 @@
 // The in-page notice. It lives in a closed shadow root: the page's CSS cannot restyle it, and the
 // page's scripts cannot read which other pages the reader has read. All page-derived text goes in
 // through textContent. It shows at a corner, shrinks to a small tab after a while so it never
-// covers the page for long, is reachable by keyboard and announced to screen readers.
+// covers the page for long, is reachable by keyboard and announced to screen readers. Where the
+// earlier page has a read set, it says what is new, and "Show what's new" marks the new parts
+// (whats-new.ts) in a layer inside this same shadow root and steps through them.
 import type { NoticeMatch } from '../messaging/protocol';
+import type { NewParts } from './whats-new';
 import { isolated, localizedNodes } from '../ui/bidi';
 import { t } from '../ui/i18n';
-import { describeMatch } from '../ui/similarity';
+import { describeFresh, describeMatch } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
 
 const HOST_TAG = 'deja-read-notice';
@@ -26,9 +29,14 @@ const STYLE = `
 }
 .head { margin: 0 0 4px; font-weight: 600; color: #4b3596; }
 .what { margin: 0; overflow-wrap: anywhere; height: 4.35em; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
+/* Two lines, always there (empty when nothing is known of what is new), so the size says nothing. */
+.fresh { margin: 4px 0 0; height: 2.9em; overflow: hidden; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-weight: 600; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 a { color: inherit; }
 .meta { color: #5d5870; }
-.actions { display: flex; gap: 8px; margin-top: 8px; }
+.actions { display: flex; gap: 8px; margin-top: 8px; height: 28px; overflow: hidden; flex-wrap: nowrap; }
+.actions button { flex: none; }
+.primary { background: #6b4fbb; border-color: #6b4fbb; color: #fff; }
 button {
   font: inherit; font-size: 13px; padding: 3px 10px; border-radius: 6px; cursor: pointer;
   border: 1px solid #c9c1e6; background: #fff; color: inherit;
@@ -42,6 +50,7 @@ button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offs
   .meta { color: #b3adc4; }
   button { background: #332d40; border-color: #5b5075; }
   button:focus-visible, a:focus-visible { outline-color: #c4b5fd; }
+  .primary { background: #c4b5fd; border-color: #c4b5fd; color: #1d1b26; }
 }
 /* The pill's ring inside it, on its own background: outside, it would be on the page's, which may be any colour. */
 .pill:focus-visible { outline-offset: -5px; }
@@ -50,6 +59,8 @@ button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offs
 export interface NoticeActions {
   /** The reader says the two pages are not the same article. */
   notSame(match: NoticeMatch): void;
+  /** Finds and marks the new parts, drawing inside `within` (the notice's shadow root); absent when the page cannot. */
+  showWhatsNew?(within: ParentNode): Promise<NewParts>;
 }
 
 /** The notice's host while one is shown (kept, not searched for: a search goes through the whole page). */
@@ -57,8 +68,12 @@ let shown: HTMLElement | undefined;
 
 /** Moves focus into the notice shown, opened again if it has shrunk to its tab. */
 let focusShown: (() => void) | undefined;
+/** The marks of "Show what's new" while shown. */
+let marks: NewParts | undefined;
 
 export function removeNotice(): void {
+  marks?.clear();
+  marks = undefined;
   shown?.remove();
   shown = undefined;
   focusShown = undefined;
@@ -110,27 +125,117 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   meta.append(' — ', ...localizedNodes('noticeWhere', [isolated(siteOf(match.url), doc), match.when], doc), ` · ${describeMatch(match)}${others}`);
   what.append(meta);
 
+  const freshText = match.fresh ? describeFresh(match.fresh) : '';
+  const fresh = el(doc, 'p', 'fresh', freshText);
+  fresh.title = freshText;
+  // Announces what "Show what's new" found, and where the reader is among the new parts.
+  const status = el(doc, 'p', 'sr');
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+
+  const button = (text: string, className?: string) => {
+    const b = el(doc, 'button', className, text);
+    b.type = 'button';
+    return b;
+  };
   const actionsRow = el(doc, 'div', 'actions');
-  const dismiss = el(doc, 'button', undefined, t('noticeDismiss'));
-  const notSame = el(doc, 'button', undefined, t('noticeNotSame'));
-  dismiss.type = notSame.type = 'button';
+  const dismiss = button(t('noticeDismiss'));
+  const notSame = button(t('noticeNotSame'));
   notSame.title = t('noticeNotSameHint');
-  actionsRow.append(dismiss, notSame);
-  box.append(head, what, actionsRow);
+  const show = button(t('freshShow'), 'primary');
+  show.title = t('freshKeysHint');
+  show.hidden = !(match.fresh && match.fresh.parts.length > 0 && actions.showWhatsNew);
+  // While the new parts are marked: previous, next, clear (the same row, the same size).
+  const previous = button(t('freshPrevious'));
+  const next = button(t('freshNext'));
+  const clear = button(t('freshClear'));
+  previous.title = next.title = clear.title = t('freshKeysHint');
+  const stepping = [previous, next, clear];
+  for (const b of stepping) b.hidden = true;
+  // While stepping, "Not the same" makes room for the three (Clear or Esc brings it back).
+  const showStepping = (on: boolean) => {
+    for (const b of stepping) b.hidden = !on;
+    notSame.hidden = on;
+    show.hidden = on;
+  };
+  actionsRow.append(show, previous, next, clear, dismiss, notSame);
+  box.append(head, what, fresh, actionsRow, status);
 
   const pill = el(doc, 'button', 'box pill', t('noticePill'));
   pill.type = 'button';
   pill.hidden = true;
   pill.setAttribute('aria-expanded', 'false');
 
-  const close = () => host.remove();
+  const close = () => {
+    marks?.clear();
+    marks = undefined;
+    host.remove();
+  };
   dismiss.addEventListener('click', close);
   notSame.addEventListener('click', () => {
     actions.notSame(match);
     close();
   });
+
+  const step = (by: number) => {
+    if (!marks?.count) return;
+    marks.go(marks.current + by);
+    fresh.textContent = t('freshPosition', marks.current + 1, marks.count);
+    status.textContent = fresh.textContent;
+  };
+  const clearMarks = () => {
+    if (!marks) return;
+    marks.clear();
+    marks = undefined;
+    fresh.textContent = freshText;
+    status.textContent = t('freshCleared');
+    showStepping(false);
+    show.focus();
+  };
+  show.addEventListener('click', () => {
+    if (!actions.showWhatsNew || show.disabled) return;
+    show.disabled = true;
+    actions.showWhatsNew(root).then(
+      (found) => {
+        show.disabled = false;
+        marks?.clear();
+        marks = found;
+        if (!found.count) {
+          found.clear();
+          marks = undefined;
+          status.textContent = fresh.textContent = t('freshNotFound');
+          return;
+        }
+        showStepping(true);
+        step(1);
+        status.textContent = `${t('freshFound', found.count)} ${t('freshKeysHint')}`;
+        next.focus();
+      },
+      () => {
+        show.disabled = false;
+        status.textContent = fresh.textContent = t('freshNotFound');
+      },
+    );
+  });
+  previous.addEventListener('click', () => step(-1));
+  next.addEventListener('click', () => step(1));
+  clear.addEventListener('click', clearMarks);
   box.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') close();
+    if (e.key === 'Escape') {
+      if (marks) clearMarks();
+      else close();
+    } else if (marks && (e.key === 'n' || e.key === 'j' || e.key === 'ArrowDown')) {
+      e.preventDefault();
+      step(1);
+    } else if (marks && (e.key === 'p' || e.key === 'k' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      step(-1);
+    }
+  });
+  // Esc clears the marks wherever the focus is (the listener is the extension's: the page sees
+  // neither it nor any change to the event).
+  doc.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && marks && !box.contains(root.activeElement)) clearMarks();
   });
 
   // Shrink to a small tab after a while, unless the reader is using the notice.
@@ -138,7 +243,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const collapseLater = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      if (box.matches(':hover') || box.contains(root.activeElement)) return collapseLater();
+      if (marks || box.matches(':hover') || box.contains(root.activeElement)) return collapseLater();
       box.hidden = true;
       pill.hidden = false;
     }, COLLAPSE_AFTER_MS);

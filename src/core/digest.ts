@@ -15,6 +15,7 @@ import { FINGERPRINT_OPTIONS } from './fingerprint';
 import { toHex } from './fingerprint-hex';
 import { normalizeText } from './normalize';
 import { encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageSignatureWith } from './passage-signature';
+import { readSetOf } from './read-set';
 import { FeatureCounter, simhashOfCounts } from './simhash';
 import { encodeSketch, SketchBuilder } from './sketch';
 import { statsFromCounts, type ScriptCounts } from './text-stats';
@@ -32,6 +33,8 @@ export interface ArticleDigest {
   sketch: string;
   /** The passage signature, encoded (encodePassages). */
   passages: string;
+  /** The read set (read-set.ts): what a later page needs to tell which of its passages were read here. */
+  readSet: string;
 }
 
 // Scratch tables reused from page to page (nothing of one text survives into the next digest).
@@ -47,5 +50,5 @@ export function digestArticle(text: string): ArticleDigest {
   const counts: ScriptCounts = { latinWords: 0, hanKana: 0, kana: 0, hangul: 0, thai: 0, cyrillic: 0 };
   const passages = passageSignatureWith(text, PASSAGE_MIN_WORDS, PASSAGE_CAP, counts);
   const { words, lang } = statsFromCounts(text, counts);
-  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passages) };
+  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passages), readSet: readSetOf(text) };
 }

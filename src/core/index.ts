@@ -15,3 +15,5 @@ export { cutPassages, type Passage } from './passages';
 export { ANCHOR_COUNT, anchorsOf, decodePassages, encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSignature, shareAnchor, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
+export { LOCATOR_CHARS, passageLocator, withoutSpaces, type PassageLocator } from './locator';
+export { decodeReadSet, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';

@@ -8,6 +8,7 @@ import { localizePage, t, uiLocale } from '../ui/i18n';
 import { errorText } from '../ui/error-text';
 import { describeMatch } from '../ui/similarity';
 import { isOpenableUrl, placeOf } from '../ui/site';
+import { relativeTime } from '../ui/relative-time';
 import { timeAgo } from '../ui/time-ago';
 
 const PAGE = 50;
@@ -50,7 +51,16 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   label.className = 'label';
   label.append(' — ', isolated(placeOf(m.url)), ` · ${describeMatch(m)} · `, timeAgo(m.lastSeen, now));
   li.append(link(m.url, m.title), label);
+  if (m.changed) li.append(' ', changedMark(m.changed, now));
   return li;
+}
+
+/** "changed since you read it: 3 new parts, met again 2 days ago". */
+function changedMark(changed: NonNullable<HistoryItem['changed']>, now: number): HTMLSpanElement {
+  const mark = document.createElement('span');
+  mark.className = 'changed';
+  mark.textContent = t('historyChanged', changed.parts, relativeTime(changed.at, now, uiLocale(), t('timeJustNow')));
+  return mark;
 }
 
 function pageItem(item: HistoryItem, now: number): HTMLLIElement {
@@ -70,6 +80,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
     void forgetPage(li, item.url, copies.map((c) => c.url)).catch(showError);
   });
   li.append(link(item.url, item.title), forget, meta);
+  if (item.changed) li.append(changedMark(item.changed, now));
   if (copies.length) {
     const sub = document.createElement('ul');
     sub.className = 'copies';

@@ -2,7 +2,7 @@
 // JSON-safe: fingerprints travel as 16 hex digits.
 import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
-import type { ArticleDigest } from '../core';
+import type { ArticleDigest, PagePassage } from '../core';
 import type { ImportOutcome, PageRecord } from '../storage';
 
 /** What the content script extracted from a page. */
@@ -17,6 +17,18 @@ export interface PageReport {
   canonical?: string[];
   /** With `content:pageRead`: one id per visit, so a visit sent again (its answer lost) counts once. */
   visitId?: string;
+  /** With `content:pageSeen`: the page's passages as hashes, in order, to tell which are new against an earlier page. */
+  passages?: PagePassage[];
+}
+
+/** What is new in this page against an earlier one, from the earlier page's read set (hashes only). */
+export interface Freshness {
+  /** Share of this page's text (by characters) read on the earlier page, 0..1. */
+  read: number;
+  /** The new parts, in order, each the indices of its passages in the page's passage list. */
+  parts: number[][];
+  /** When the earlier page was the start of this one (a preview): the share of this page it reached, 0..1. */
+  readUpTo?: number;
 }
 
 /** An earlier page that matches the one being looked at. */
@@ -34,13 +46,17 @@ export interface MatchSummary {
   containment?: number;
   /** Estimated share of this page's text found in the earlier one, 0..1, from shared passages (absent for records without passages). */
   read?: number;
+  /** What is new since the earlier page, passage by passage (absent for records made before read sets, or without the page's passages). */
+  fresh?: Freshness;
+  /** The earlier page was met again with text not read on it (HistoryItem's `changed`). */
+  changed?: HistoryItem['changed'];
   firstSeen: number;
   lastSeen: number;
   visits: number;
 }
 
 /** An earlier page as the in-page notice shows it: nothing more about the history crosses into a page's content script. */
-export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment'> & {
+export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment' | 'fresh'> & {
   /** When it was last read, in the reader's language ("3 days ago"): written by the background, whose
    * Intl formatters are warm, where the content script's first would hold the page for 30-40 ms. */
   when: string;
@@ -79,6 +95,8 @@ export interface HistoryItem {
   visits: number;
   /** Other recorded pages with the same content (near-duplicates), best first. */
   copies: MatchSummary[];
+  /** The reader met this page again with text not read here: when, how many new parts, the share read. */
+  changed?: { at: number; parts: number; read: number };
 }
 
 export type TabStatus =

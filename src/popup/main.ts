@@ -9,7 +9,7 @@ import { isExcluded, normalizeSitePattern, type Settings } from '../settings/set
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t } from '../ui/i18n';
-import { describeMatch } from '../ui/similarity';
+import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
 import { errorText } from '../ui/error-text';
@@ -68,7 +68,7 @@ function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => 
   }
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)} · `, timeAgo(m.lastSeen, now));
+  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)}${m.fresh ? ` · ${describeReadShare(m.fresh)}` : ''} · `, timeAgo(m.lastSeen, now));
   if (notSame) {
     const button = document.createElement('button');
     button.type = 'button';

@@ -16,7 +16,7 @@ export interface ExportDocument {
 }
 
 /** The columns of a record, in export order (JSON keys and CSV header alike). */
-export const COLUMNS = ['url', 'canonicalUrl', 'site', 'title', 'fp', 'b0', 'b1', 'b2', 'b3', 'algo', 'textHash', 'sketch', 'passages', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits'] as const;
+export const COLUMNS = ['url', 'canonicalUrl', 'site', 'title', 'fp', 'b0', 'b1', 'b2', 'b3', 'algo', 'textHash', 'sketch', 'passages', 'readSet', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits'] as const;
 
 function ordered(page: PageRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};

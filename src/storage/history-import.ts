@@ -2,7 +2,7 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, anchorsOf, blocksOf, canonicalizeUrl, decodePassages, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
+import { ALGORITHM, anchorsOf, blocksOf, canonicalizeUrl, decodePassages, decodeReadSet, MAX_READ_SET_LENGTH, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
 import { mergePage } from './merge';
 import type { PageRecord } from './schema';
@@ -12,6 +12,7 @@ export const LIMITS = {
   titleLength: 500,
   langLength: 35,
   sketchLength: 1024,
+  readSetLength: MAX_READ_SET_LENGTH,
   visits: 1e9,
   records: 5_000_000,
 } as const;
@@ -109,6 +110,7 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
   // The passage index is derived from the signature, so a signature that does not decode is refused.
   const passages = r.passages === undefined ? undefined : typeof r.passages === 'string' && r.passages.length <= LIMITS.sketchLength ? decodePassages(r.passages) : null;
   if (passages === null) return wrong('passages', 'importPagePassages');
+  if (r.readSet !== undefined && (typeof r.readSet !== 'string' || r.readSet.length > LIMITS.readSetLength || decodeReadSet(r.readSet) === null)) return wrong('readSet', 'importPageReadSet');
   if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
   if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return wrong('lang', 'importPageLang', LIMITS.langLength);
   if (!isTime(r.firstSeen, now)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
@@ -129,6 +131,7 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
     ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}),
     ...(r.sketch !== undefined ? { sketch: r.sketch as string } : {}),
     ...(passages ? { passages: r.passages as string, anchors: anchorsOf(passages) } : {}),
+    ...(r.readSet !== undefined ? { readSet: r.readSet as string } : {}),
     textLength: r.textLength,
     lang: r.lang,
     firstSeen: r.firstSeen,
@@ -232,7 +235,7 @@ function validateJson(text: string, now: number, progress?: CheckProgress): Vali
 const CSV_COLUMNS = COLUMNS.join(',');
 const NUMBER_COLUMNS = new Set<string>(['b0', 'b1', 'b2', 'b3', 'textLength', 'firstSeen', 'lastSeen', 'visits']);
 /** Columns a record may leave out; an empty cell means the field is absent. */
-const OPTIONAL_COLUMNS = new Set<string>(['canonicalUrl', 'site', 'b0', 'b1', 'b2', 'b3', 'textHash', 'sketch', 'passages']);
+const OPTIONAL_COLUMNS = new Set<string>(['canonicalUrl', 'site', 'b0', 'b1', 'b2', 'b3', 'textHash', 'sketch', 'passages', 'readSet']);
 
 /** One CSV row as the record it was written from: numbers where the export wrote numbers. */
 function csvRecord(row: string[]): Record<string, unknown> {

@@ -23,6 +23,8 @@ export interface Visit {
   /** Passage signature (base64) and its anchors, the page's entries in the passage index. */
   passages?: string;
   anchors?: number[];
+  /** The read set (base64, core's read-set.ts): which passages a later page shares with this one. */
+  readSet?: string;
   textLength: number;
   lang: string;
   /** Names this visit: recording it again changes nothing. */
@@ -98,6 +100,8 @@ export class PageRepository {
         firstSeen: previous ? Math.min(previous.firstSeen, now) : now,
         lastSeen: now,
         visits: (previous?.visits ?? 0) + 1,
+        // The mark "changed since read" stays until the page changes again.
+        ...(previous?.changed ? { changed: previous.changed } : {}),
       };
       await Promise.all([tx.store.put(record), tx.done]);
       return { record, previous };
@@ -253,6 +257,22 @@ export class PageRepository {
   /** Remembers that two pages are not the same article. */
   async dismiss(a: string, b: string, now: number): Promise<void> {
     await this.db.put('dismissals', { pair: dismissalKey(a, b), at: now });
+  }
+
+  /** Marks a recorded page as met again with text not read on it (the history shows it); false if it is not recorded. */
+  async markChanged(url: string, changed: NonNullable<PageRecord['changed']>): Promise<boolean> {
+    try {
+      const tx = this.db.transaction('pages', 'readwrite');
+      const record = await tx.store.get(pageIdentity(url));
+      if (!record) {
+        await tx.done;
+        return false;
+      }
+      await Promise.all([tx.store.put({ ...record, changed }), tx.done]);
+      return true;
+    } catch (e) {
+      throw asStorageError(e);
+    }
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {

@@ -30,6 +30,10 @@ export interface PageRecord {
   passages?: string;
   /** The signature's smallest passage hashes: this page's entries in the passage index. Derived from `passages`, never exported. */
   anchors?: number[];
+  /** Read set of the text (base64), see core/read-set.ts: tells a later page which of its passages were read here. Absent on records made before it existed (they tell no "what's new"). */
+  readSet?: string;
+  /** The last time this page was met again with text not read before: when, how many new parts, and the share read. */
+  changed?: { at: number; parts: number; read: number };
   /** Reading length of the extracted text, in word-equivalents. */
   textLength: number;
   lang: string;

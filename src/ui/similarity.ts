@@ -1,5 +1,5 @@
 // How a match is put into words: the similarity comes from the verification sketch's estimate.
-import type { MatchSummary } from '../messaging/protocol';
+import type { Freshness, MatchSummary } from '../messaging/protocol';
 import { t } from './i18n';
 
 export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'containment'>): string {
@@ -15,4 +15,24 @@ export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'co
     case 'fingerprint':
       return t('matchNearly');
   }
+}
+
+/** A share as a whole percentage that never claims all of a page that has something new, nor none of one with something read. */
+function percent(share: number, somethingNew: boolean): number {
+  const p = Math.round(100 * share);
+  if (somethingNew && p >= 100) return 99;
+  return share > 0 && p === 0 ? 1 : p;
+}
+
+/** What is new since the earlier page, in words: "You've read 80 % of this — 3 new paragraphs". */
+export function describeFresh(f: Freshness): string {
+  const n = f.parts.length;
+  if (n === 0) return t('freshNothingNew');
+  if (f.readUpTo !== undefined) return t('freshPreview', percent(f.readUpTo, true));
+  return n === 1 ? t('freshReadNewOne', percent(f.read, true)) : t('freshReadNew', percent(f.read, true), n);
+}
+
+/** The read share alone, for lists: "read 80 %". */
+export function describeReadShare(f: Freshness): string {
+  return t('freshReadShare', percent(f.read, f.parts.length > 0));
 }

@@ -1,4 +1,5 @@
 // What both browser suites check the same way.
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { pinnedVectors, VECTORS } from '../fixtures/vectors';
 import type { Site } from './site';
@@ -47,10 +48,14 @@ export interface ExportedDoc {
 /** The vectors long enough for the extension to fingerprint as pages. */
 export const browserVectors = Object.keys(VECTORS).filter((name) => VECTORS[name].browser);
 
-/** Each vector page was recorded with the fingerprint and passage signature pinned in vectors.json (computed in Node). */
+/**
+ * Each vector page was recorded with the fingerprint and passage signature pinned in vectors.json,
+ * and the read set pinned in digests.json (computed in Node).
+ */
 export function expectVectorFingerprints(doc: ExportedDoc, site: Site): void {
   const pinned = pinnedVectors();
+  const digests = (JSON.parse(readFileSync(new URL('../fixtures/digests.json', import.meta.url), 'utf8')) as { digests: Record<string, { readSet: string }> }).digests;
   const page = (name: string) => doc.pages.find((p) => p.url === site.vectorUrl(name));
-  const seen = Object.fromEntries(browserVectors.map((name) => [name, { fp: page(name)?.fp, passages: page(name)?.passages }]));
-  expect(seen).toEqual(Object.fromEntries(browserVectors.map((name) => [name, { fp: pinned.fingerprints[name], passages: pinned.passages[name] }])));
+  const seen = Object.fromEntries(browserVectors.map((name) => [name, { fp: page(name)?.fp, passages: page(name)?.passages, readSet: page(name)?.readSet }]));
+  expect(seen).toEqual(Object.fromEntries(browserVectors.map((name) => [name, { fp: pinned.fingerprints[name], passages: pinned.passages[name], readSet: digests[name].readSet }])));
 }

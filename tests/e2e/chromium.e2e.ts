@@ -210,17 +210,19 @@ describe('Chromium, matching layers', () => {
     expect((await toolbarOf(page)).text).toBe('2'); // the original and the other copy read earlier
   });
 
-  it('flags a preview of an article read in full', async () => {
+  it('flags a preview of an article read in full, with nothing new in it', async () => {
     await openAndSettle(page, site.url('enPreviewOfRead'));
     await expect.poll(() => noticeText(page)).toContain('part of a longer page you read');
     expect(await noticeText(page)).toContain(site.title('enA'));
+    expect(await noticeText(page)).toContain('Nothing new since you read it');
   });
 
-  it('flags the full article after its preview was read', async () => {
+  it('flags the full article after its preview was read, and says how far the preview went', async () => {
     await openAndSettle(page, site.url('enPreviewFirst'));
     expect(await noticeText(page)).toBeNull();
     await openAndSettle(page, site.url('enFullAfterPreview'));
     await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
+    expect(await noticeText(page)).toMatch(/You read the first [5-7]\d % — continue where the preview ended/);
   });
 
   it('flags a short preview of an article read in full, too far for the fingerprint: found through its passages', async () => {
@@ -235,6 +237,7 @@ describe('Chromium, matching layers', () => {
     await openAndSettle(page, site.url('enFullAfterTeaser'));
     await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
     expect(await noticeText(page)).toContain(site.title('enTeaserFirst'));
+    expect(await noticeText(page)).toMatch(/You read the first [1-3]\d % — continue where the preview ended/);
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {
@@ -688,3 +691,88 @@ describe('Chromium, importing a large file', () => {
   }, 180_000);
 });
 
+
+/** The boxes "Show what's new" draws (in the overlay inside the notice's closed shadow root), read through the DevTools protocol. */
+async function highlightBoxes(page: Page): Promise<Array<{ left: number; top: number; right: number; bottom: number; current: boolean }>> {
+  const found = await noticeRoot(page);
+  if (!found) return [];
+  const boxes: DomNode[] = [];
+  const walk = (n: DomNode) => {
+    if (n.localName === 'div' && /\bbox\b/.test(JSON.stringify((n as { attributes?: string[] }).attributes ?? []))) boxes.push(n);
+    [...(n.children ?? []), ...(n.shadowRoots ?? [])].forEach(walk);
+  };
+  walk(found.root);
+  const out = [];
+  for (const b of boxes) {
+    const { object } = (await found.cdp.send('DOM.resolveNode', { backendNodeId: b.backendNodeId })) as { object: { objectId: string } };
+    const { result } = (await found.cdp.send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      returnByValue: true,
+      functionDeclaration: 'function () { const r = this.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, current: this.classList.contains("current"), shown: !this.hidden && r.width > 0 }; }',
+    })) as { result: { value: { left: number; top: number; right: number; bottom: number; current: boolean; shown: boolean } } };
+    if (result.value.shown) out.push(result.value);
+  }
+  await found.cdp.detach();
+  return out;
+}
+
+describe("Chromium, what's new since it was read", () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await context.newPage();
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+  });
+  afterAll(async () => {
+    await page.close();
+  });
+
+  /** The added paragraphs' rectangles in the viewport, in order. */
+  const addedRects = () => page.evaluate(() => [...document.querySelectorAll('p.added')].map((p) => p.getBoundingClientRect().toJSON() as { left: number; top: number; right: number; bottom: number }));
+  const pageState = () => page.evaluate(() => (window as unknown as { pageState(): { highlights: number; height: number; width: number; paragraphs: string; elements: number; mutations: string[] } }).pageState());
+
+  it('gives the share read and "3 new" for a revision at another URL; "Show what\'s new" marks exactly the new paragraphs, and the page sees no change', async () => {
+    await openAndSettle(page, site.url('enBalconyRead'));
+    await openAndSettle(page, site.url('enBalconyRevised'));
+    await expect.poll(() => noticeText(page)).toMatch(/You've read [6-8]\d % of this — 3 new paragraphs/);
+    const before = await pageState();
+    expect(before.mutations).toEqual([]);
+
+    await clickInNotice(page, "Show what's new");
+    await expect.poll(async () => (await highlightBoxes(page)).some((b) => b.current)).toBe(true);
+    expect(await noticeText(page)).toContain('New part 1 of 3');
+    const within = (b: { left: number; top: number; right: number; bottom: number }, r: { left: number; top: number; right: number; bottom: number }) => b.left >= r.left - 3 && b.right <= r.right + 3 && b.top >= r.top - 3 && b.bottom <= r.bottom + 3;
+    for (let k = 0; k < 3; k++) {
+      if (k > 0) await clickInNotice(page, 'Next');
+      await expect.poll(async () => {
+        const target = (await addedRects())[k];
+        const current = (await highlightBoxes(page)).filter((b) => b.current);
+        // The boxes cover the paragraph's lines: its rectangle less the half-leading above and below.
+        return current.length > 0 && current.every((b) => within(b, target)) && Math.min(...current.map((b) => b.top)) <= target.top + 8 && Math.max(...current.map((b) => b.bottom)) >= target.bottom - 8;
+      }).toBe(true);
+      // Every box drawn is over one of the added paragraphs, none over the text read before.
+      const rects = await addedRects();
+      expect((await highlightBoxes(page)).every((b) => rects.some((r) => within(b, r)))).toBe(true);
+      expect(await noticeText(page)).toContain(`New part ${k + 1} of 3`);
+    }
+    // The page's DOM, CSS.highlights and layout are as they were; only its scroll position moved.
+    const after = await pageState();
+    expect(after).toEqual(before);
+    expect(await page.evaluate(() => (window as unknown as { observed: { scrolls: number } }).observed.scrolls)).toBeGreaterThan(0);
+
+    await clickInNotice(page, 'Clear');
+    await expect.poll(async () => (await highlightBoxes(page)).length).toBe(0);
+    expect(await pageState()).toEqual(before);
+  });
+
+  it('shows the read share in the popup', async () => {
+    const { tabId } = await toolbarOf(page);
+    const popup = await popupFor(tabId);
+    expect(popup.items[0]).toMatch(/read [6-8]\d %/);
+  });
+
+  it('says nothing is new on a copy of an article read', async () => {
+    await openAndSettle(page, site.url('enBalconyRead'));
+    await openAndSettle(page, site.url('enC'));
+    await expect.poll(() => noticeText(page)).toContain('Nothing new since you read it');
+  });
+});

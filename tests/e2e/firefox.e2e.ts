@@ -175,6 +175,7 @@ describe('Firefox, matching layers', () => {
     const popup = await popupFor(site.url('enPreviewOfRead'));
     expect(popup.items[0]).toContain(site.title('enA'));
     expect(popup.items[0]).toContain('part of a longer page you read');
+    expect(popup.items[0]).toContain('read 100 %');
   });
 
   it('flags the full article after its preview was read', async () => {
@@ -183,6 +184,7 @@ describe('Firefox, matching layers', () => {
     await openAndSettle(page, site.url('enFullAfterPreview'));
     await expect.poll(() => noticeShown(page)).toBe(true);
     expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toContain('contains most of what you read');
+    expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toMatch(/read [5-7]\d %/);
   });
 
   it('flags a short preview of an article read in full, too far for the fingerprint: found through its passages', async () => {
@@ -201,6 +203,7 @@ describe('Firefox, matching layers', () => {
     const popup = await popupFor(site.url('enFullAfterTeaser'));
     expect(popup.items[0]).toContain(site.title('enTeaserFirst'));
     expect(popup.items[0]).toContain('contains most of what you read');
+    expect(popup.items[0]).toMatch(/read [1-3]\d %/);
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {
@@ -335,5 +338,48 @@ describe('Firefox, in-page navigation and a hostile page', () => {
       // @ts-expect-error -- the WebExtension API of the add-on's page
       await extensionPage.evaluate(() => browser.storage.sync.set({ settings: { dwellSeconds: 0 } }));
     }
+  });
+});
+
+describe("Firefox, what's new since it was read", () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await page.close();
+  });
+  type PageState = { highlights: number; height: number; width: number; paragraphs: string; elements: number; mutations: string[] };
+  const pageState = () => page.evaluate(() => (window as unknown as { pageState(): PageState }).pageState());
+
+  it('gives the share read of a revision at another URL; "Show what\'s new", reached by keyboard, scrolls to the first new paragraph, and the page sees no change', async () => {
+    await openAndSettle(page, site.url('enBalconyRead'));
+    await openAndSettle(page, site.url('enBalconyRevised'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    const before = await pageState();
+    expect(before.mutations).toEqual([]);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    // The notice's content is in a closed shadow root BiDi cannot read: the reader's keys reach it.
+    // The page has no link, so Tab goes to the notice: its title link, then "Show what's new".
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    // The first new paragraph is brought into view, a quarter down the window.
+    await expect
+      .poll(() => page.evaluate(() => {
+        const r = document.querySelector('p.added')?.getBoundingClientRect();
+        return !!r && scrollY > 0 && r.top >= 0 && r.bottom <= innerHeight / 2;
+      }))
+      .toBe(true);
+    expect(await pageState()).toEqual(before);
+    const popup = await popupFor(site.url('enBalconyRevised'));
+    expect(popup.items[0]).toMatch(/read [6-8]\d %/);
+  });
+
+  it('marks in the history the page read before as changed, with its three new parts', async () => {
+    await goToExtensionPage('/src/history/index.html');
+    await extensionPage.waitForFunction(() => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
+    const changed = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => li.querySelector('.changed')?.textContent ?? '').filter(Boolean));
+    expect(changed.some((c) => c.startsWith('changed since you read it: 3 new parts'))).toBe(true);
   });
 });

@@ -110,6 +110,65 @@ function teaser(a: Article): string {
 <p class="more"><a href="/full">Continue reading on the publisher's site</a></p></article></main></body></html>`;
 }
 
+/**
+ * Three paragraphs of our own, added to a revision of the balcony article ("what's new"): none is
+ * in any other fixture, so they are new whatever the tests read before.
+ */
+export const ADDED_PARAGRAPHS = [
+  'Update, two weeks later: the frost came early, and the kale we had written off as too tender survived three cold nights under an old bedsheet pegged to the railing.',
+  'Several readers wrote in to ask about watering in winter. Once a week is plenty for most pots, less when the soil stays cold, and never in the evening before a freezing night.',
+  'One correction: the neighbour who lent us the worm bin lives on the fourth floor, not the third, and she would like everyone to know that it does not smell at all.',
+];
+/** The same for a Chinese article: three paragraphs of our own. */
+export const ADDED_PARAGRAPHS_ZH = [
+  '两周后补记：霜来得比预想的早，本以为撑不过去的羽衣甘蓝，盖着一条夹在栏杆上的旧床单，熬过了三个寒夜。',
+  '不少读者来信问冬天怎么浇水。大多数花盆一周浇一次就够了，土一直发凉的时候还要更少，冰冻的前一晚千万别浇。',
+  '更正一处：借给我们蚯蚓箱的邻居住在五楼，不是四楼。她还特意嘱咐，要让大家知道那个箱子一点也不臭。',
+];
+
+/**
+ * A revision of an article: `added` paragraphs at its second place, its fourth, and its end, with
+ * a script of the page's own that records what the page could observe (DOM mutations, the
+ * CSS.highlights registry, layout, scrolling) into window.observed.
+ */
+function revision(a: Article): string {
+  const p = a.paragraphs;
+  const added = a.lang.startsWith('zh') ? ADDED_PARAGRAPHS_ZH : ADDED_PARAGRAPHS;
+  const body = [p[0], added[0], p[1], p[2], added[1], ...p.slice(3), added[2]];
+  const isAdded = (text: string) => added.includes(text);
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} (updated) — Weekend Digest</title>
+<style>body{font-family:Georgia,serif;max-width:640px;margin:auto;line-height:1.6}p{margin:0 0 1.2em}</style></head>
+<body><main><article><h1>${esc(a.title)}</h1>
+${body.map((t) => `<p${isAdded(t) ? ' class="added"' : ''}>${esc(t)}</p>`).join('\n')}
+<div style="height:150vh"></div>
+</article></main>
+<script>${OBSERVER}</script></body></html>`;
+}
+
+/**
+ * What a page's own script can observe, kept in window.observed: every DOM mutation (but the
+ * notice's host, the one element the notice may add), CSS.highlights, the layout of its paragraphs
+ * (in document coordinates), and scroll events.
+ */
+const OBSERVER = `
+window.observed = { mutations: [], scrolls: 0 };
+new MutationObserver((list) => {
+  for (const m of list) {
+    const nodes = [...m.addedNodes, ...m.removedNodes].filter((n) => n.nodeName !== 'DEJA-READ-NOTICE');
+    if (m.type !== 'childList' || nodes.length) window.observed.mutations.push(m.type + ' ' + (m.target.nodeName || '') + ' ' + nodes.map((n) => n.nodeName).join(','));
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+addEventListener('scroll', () => window.observed.scrolls++);
+window.pageState = () => ({
+  highlights: typeof CSS !== 'undefined' && CSS.highlights ? CSS.highlights.size : -1,
+  height: document.documentElement.scrollHeight,
+  width: document.documentElement.scrollWidth,
+  paragraphs: [...document.querySelectorAll('p')].map((p) => { const r = p.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top + scrollY), Math.round(r.width), Math.round(r.height)].join(','); }).join(' '),
+  elements: document.getElementsByTagName('*').length,
+  mutations: window.observed.mutations.slice(),
+});
+`;
+
 /** A (original), B (the same article on another site), C (an unrelated article) per language. */
 export const PAGES = {
   enA: { path: '/courier/en/tool-libraries.html', article: 'en-library', template: courier },
@@ -130,6 +189,10 @@ export const PAGES = {
   // A long read and a repost of it: about a megabyte each
   longRead: { path: '/courier/en/a-year-of-crossings.html', article: LONG_READ, template: courier },
   longReadRepost: { path: '/digest/2026/11/a-year-of-crossings.html', article: LONG_READ, template: digest },
+  // What's new: an article, then its revision with three paragraphs added, at another address
+  enBalconyRead: { path: '/courier/en/balcony-in-winter.html', article: 'en-balcony', template: courier },
+  enBalconyRevised: { path: '/digest/2026/12/balcony-in-winter-updated.html', article: 'en-balcony', template: revision },
+  zhBalconyRevised: { path: '/digest/2026/12/zh-balcony-updated.html', article: 'zh-balcony', template: revision },
   // Read only by the dwell-time test
   dwell: { path: '/digest/2026/11/stone-bridges.html', article: 'en-bridges', template: digest },
 } as const;

@@ -4,7 +4,7 @@
 // run time, never copied).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, digestArticle, encodePassages, encodeSketch, fingerprint, passageSignature, sketchOf, textHash, textStats, type ArticleDigest } from '../../src/core';
+import { ALGORITHM, digestArticle, encodePassages, encodeSketch, fingerprint, passageSignature, readSetOf, sketchOf, textHash, textStats, type ArticleDigest } from '../../src/core';
 import { scanPassages } from '../../src/core/passages';
 import { countScripts, type ScriptCounts } from '../../src/core/text-stats';
 import { VECTORS } from '../fixtures/vectors';
@@ -12,7 +12,7 @@ import { VECTORS } from '../fixtures/vectors';
 /** The digest as the separate functions compute it, one at a time. */
 function composed(text: string): ArticleDigest {
   const { words, lang } = textStats(text);
-  return { fp: fingerprint(text), words, lang, textHash: textHash(text), sketch: encodeSketch(sketchOf(text)), passages: encodePassages(passageSignature(text)) };
+  return { fp: fingerprint(text), words, lang, textHash: textHash(text), sketch: encodeSketch(sketchOf(text)), passages: encodePassages(passageSignature(text)), readSet: readSetOf(text) };
 }
 
 /**

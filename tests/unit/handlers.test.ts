@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestArticle } from '../../src/core';
+import { digestArticle, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { fromTab, makeBackground } from './helpers';
 
@@ -203,5 +203,63 @@ describe('forgetting', () => {
     expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: true });
     expect(await bg.call('popup:forgetSite', { site: 'www.B.example' })).toEqual({ forgotten: 1 });
     expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+  });
+});
+
+describe("what's new since the reader read it", () => {
+  const ferry = loadArticle('en-ferry');
+  const added = ferry.paragraphs.slice(1, 4);
+  const revised = [en.paragraphs[0], added[0], en.paragraphs[1], added[1], ...en.paragraphs.slice(2), added[2]].join('\n\n');
+  /** A report with the page's passages, as the content script sends it since read sets exist. */
+  const withPassages = (url: string, body: string) => ({ ...report(url, en, en.title, body), passages: pagePassages(body).map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })) });
+
+  it('tells the content script the share read and the three new paragraphs of a revision at another URL', async () => {
+    const bg = makeBackground();
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    const answer = await bg.handlers['content:pageSeen'](withPassages('https://b.example/story-updated', revised), fromTab(2, 'https://b.example/story-updated'));
+    const fresh = answer.match?.fresh;
+    expect(fresh?.parts).toHaveLength(3);
+    const passages = pagePassages(revised);
+    expect(fresh?.parts.map((part) => revised.slice(passages[part[0]].start, passages[part[part.length - 1]].end))).toEqual(added);
+    expect(fresh?.read).toBeCloseTo(whatsNew(text(en), revised).read, 1);
+    expect(fresh?.readUpTo).toBeUndefined();
+  });
+
+  it('says nothing is new for a copy, and tells nothing of what is new against a record without a read set', async () => {
+    const bg = makeBackground();
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    const copy = await bg.handlers['content:pageSeen'](withPassages('https://b.example/copy', text(en)), fromTab(2, 'https://b.example/copy'));
+    expect(copy.match?.fresh).toEqual({ read: 1, parts: [] });
+    // A record made before read sets existed: the notice says what it said before.
+    const old = makeBackground();
+    const { readSet: _none, ...digest } = digestArticle(text(en));
+    await old.read({ ...report('https://a.example/story'), digest } as never);
+    const answer = await old.handlers['content:pageSeen'](withPassages('https://b.example/story-updated', revised), fromTab(2, 'https://b.example/story-updated'));
+    expect(answer.match?.url).toBe('https://a.example/story');
+    expect(answer.match?.fresh).toBeUndefined();
+  });
+
+  it('marks in the history a page met again with new paragraphs, at its own address and as a copy elsewhere', async () => {
+    const bg = makeBackground();
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    await bg.read(withPassages('https://b.example/story-updated', revised));
+    const { items } = await bg.call('history:list', { limit: 10 });
+    expect(items.find((i) => i.url === 'https://a.example/story')?.changed).toMatchObject({ parts: 3 });
+    expect(items.find((i) => i.url === 'https://b.example/story-updated')?.changed).toBeUndefined();
+    // The same address, changed: its own record is marked.
+    const same = makeBackground();
+    await same.read(withPassages('https://a.example/story', text(en)));
+    await same.read(withPassages('https://a.example/story', revised));
+    const again = await same.call('history:list', { limit: 10 });
+    expect(again.items.map((i) => [i.url, i.changed?.parts])).toEqual([['https://a.example/story', 3]]);
+  });
+
+  it('drops passages that are malformed instead of trusting them', async () => {
+    const bg = makeBackground();
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    const bad = { ...withPassages('https://b.example/x', revised), passages: [{ hash: -1, chars: 'many', runs: [], para: true }] } as never;
+    const answer = await bg.handlers['content:pageSeen'](bad, fromTab(2, 'https://b.example/x'));
+    expect(answer.match).toBeDefined();
+    expect(answer.match?.fresh).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 // page itself, be made without changing the page, and travel in small pieces.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { digestArticle, textStats } from '../../src/core';
+import { digestArticle, pagePassages, passageLocator, textStats } from '../../src/core';
 import { digestFromHtml, extractArticle, extractFromHtml, MAX_TEXT_LENGTH } from '../../src/content/extract';
 import { hasEnoughProse, pieces, serialise, snapshotDocument, type Slicer } from '../../src/content/snapshot';
 import { VECTORS } from '../fixtures/vectors';
@@ -38,13 +38,25 @@ describe('the copy of the page', () => {
     expect(extractFromHtml(await html(page), 30, parser())).toEqual(extractArticle(page, 30));
   }, 120_000); // the megabyte goes through Readability twice, in jsdom
 
-  it('digests the article where it is extracted: the text stays there, its digest travels', async () => {
+  it('digests the article where it is extracted: the text stays there, its digest and passage hashes and locators travel', async () => {
     const page = doc(renderPage('enA'));
     const full = extractArticle(page, 30);
     const digested = digestFromHtml(await html(page), 30, parser());
     if (!full.ok || !digested.ok) throw new Error('no article');
-    expect(digested.article).toEqual({ title: full.article.title, lang: full.article.lang, digest: digestArticle(full.article.text) });
-    expect(JSON.stringify(digested).length).toBeLessThan(1500);
+    const text = full.article.text;
+    const passages = pagePassages(text);
+    expect(digested.article).toEqual({
+      title: full.article.title,
+      lang: full.article.lang,
+      digest: digestArticle(text),
+      passages: passages.map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })),
+      locators: passages.map((p) => passageLocator(text, p.start, p.end)),
+    });
+    // No run of the text's words travels, only the ends of each passage without their spaces.
+    const sent = JSON.stringify(digested);
+    const openings = passages.map((p) => text.slice(p.start, p.end).slice(0, 40)).filter((s) => /\s/.test(s));
+    expect(openings.length).toBeGreaterThan(5);
+    for (const s of openings) expect(sent).not.toContain(s);
     expect(digestFromHtml('<p>Too short.</p>', 30, parser())).toEqual({ ok: false, reason: 'too little text' });
   });
 

@@ -1,0 +1,24 @@
+// Where a passage is on its own page, in a form the content script can find in the page's DOM
+// without the article's text: its first and last few characters, spaces left out (the DOM and the
+// extracted text space and break lines differently). Made from the page's own text, for that page.
+
+/** Characters (not counting spaces) kept from each end of a passage. */
+export const LOCATOR_CHARS = 24;
+
+export interface PassageLocator {
+  /** The passage's first LOCATOR_CHARS characters without spaces (all of it if short). */
+  head: string;
+  /** Its last LOCATOR_CHARS characters without spaces ('' if `head` holds it all). */
+  tail: string;
+  /** Its length without spaces. */
+  length: number;
+}
+
+/** The text without any space or line break: what the finder compares. */
+export const withoutSpaces = (s: string) => s.replace(/\s+/g, '');
+
+export function passageLocator(text: string, start: number, end: number): PassageLocator {
+  const compact = withoutSpaces(text.slice(start, end));
+  if (compact.length <= 2 * LOCATOR_CHARS) return { head: compact, tail: '', length: compact.length };
+  return { head: compact.slice(0, LOCATOR_CHARS), tail: compact.slice(-LOCATOR_CHARS), length: compact.length };
+}

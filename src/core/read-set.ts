@@ -1,0 +1,267 @@
+// What a page's record keeps so that a later page can be told, passage by passage, what the reader
+// already read: the *read set*. Hashes only, never text. whatsNew (whats-new.ts) needs the earlier
+// text itself, which the extension never stores; this is its hash-only counterpart.
+//
+// The set holds two kinds of keys: the 24-bit hash of every passage (an unchanged sentence is found
+// whole), and a sample of the hashes of every run of READ_RUN tokens (words, Han/kana characters),
+// those whose hash is 0 modulo the sample rate (so two texts keep the same runs of what they share):
+// an edited sentence keeps most of its runs, as in whatsNew's word-by-word comparison. The keys are
+// stored as a Golomb-Rice coded set: each key is mapped into [0, n · 2^p) for n keys, sorted, and the
+// gaps written in p + about 1.5 bits; a key not in the set is taken for one with chance 2^-p.
+// A long page keeps its passages first; the run sample thins (the rate doubles) until the set holds
+// at most READ_SET_CAP keys, and beyond that many passages only the first READ_SET_CAP are kept.
+import { fromBase64, toBase64 } from './base64';
+import { fmix32 } from './hash';
+import { normalizeText } from './normalize';
+import { cutPassages, type Passage } from './passages';
+import { runHash, tokenize } from './tokens';
+
+/** Tokens per run: the same as whatsNew's EDIT_RUN, so an edited passage is judged alike. */
+export const READ_RUN = 6;
+/** One run in this many is kept (by hash value), at most; a long page keeps fewer. */
+export const RUN_SAMPLE = 4;
+/** Bits of the Golomb-Rice parameter: a key not in the set passes for one with chance 2^-bits. */
+export const READ_SET_BITS = 8;
+/** At most this many keys per page (about 2.5 KB, 3,300 base64 characters, at 8 bits). */
+export const READ_SET_CAP = 2048;
+/** Longest stored form accepted (a cap's worth of keys at up to 12 bits, with room). */
+export const MAX_READ_SET_LENGTH = 6000;
+/** A passage is new when less than this share of it was read (as in whatsNew). */
+const READ_SHARE = 0.5;
+const READ_SET_VERSION = 1;
+/** Keeps a run key apart from a passage hash with the same value. */
+const RUN_SALT = 0x5f1d3c2b;
+
+export interface ReadSetOptions {
+  /** Keep one run in `runSample` (a power of two; 0: no runs). */
+  runSample: number;
+  /** Golomb-Rice parameter. */
+  bits: number;
+  cap: number;
+}
+
+export const READ_SET_OPTIONS: ReadSetOptions = { runSample: RUN_SAMPLE, bits: READ_SET_BITS, cap: READ_SET_CAP };
+
+/** A passage of the page being read, as the background gets it: no text. */
+export interface PagePassage {
+  /** Its 24-bit passage hash. */
+  hash: number;
+  /** Characters of its words and Han/kana (the unit of the read share). */
+  chars: number;
+  /** Hashes of its sampled runs (32 bits; those 0 modulo RUN_SAMPLE), in order. */
+  runs: number[];
+  /** Its tokens (words, Han/kana characters): it has tokens − READ_RUN + 1 runs in all. */
+  tokens: number;
+  /** It starts a paragraph: a line break (or nothing) comes before it in the text. */
+  para: boolean;
+}
+
+/** The key of a run: its hash mixed apart from passage hashes. */
+const runKey = (h: number) => fmix32(h ^ RUN_SALT);
+
+/** Whether a run key is in the sample at rate `sample` (a power of two). */
+const sampled = (key: number, sample: number) => (key & (sample - 1)) === 0;
+
+/** The keys of READ_RUN-token runs of `text` (already normalised), in order, and how many tokens it has. */
+function runKeys(text: string): { keys: number[]; tokens: number } {
+  const { hashes } = tokenize(text);
+  const keys: number[] = [];
+  for (let i = 0; i + READ_RUN <= hashes.length; i++) keys.push(runKey(runHash(hashes, i, READ_RUN)));
+  return { keys, tokens: hashes.length };
+}
+
+/**
+ * The passages of the page being read, each with the keys of its own sampled runs, and where each
+ * is in `text` (for the page's own use: never sent with the hashes).
+ */
+export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinity): Array<PagePassage & Pick<Passage, 'start' | 'end'>> {
+  let previousEnd = 0;
+  const cut = cutPassages(text);
+  return (cut.length > max ? cut.slice(0, max) : cut).map((p) => {
+    const para = previousEnd === 0 || text.slice(previousEnd, p.start).includes('\n');
+    previousEnd = p.end;
+    const { keys, tokens } = runKeys(normalizeText(text.slice(p.start, p.end)));
+    return { hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs: runSample ? keys.filter((k) => sampled(k, runSample)) : [], tokens, para };
+  });
+}
+
+/** The read set of a text, encoded (base64). */
+export function readSetOf(text: string, options: ReadSetOptions = READ_SET_OPTIONS): string {
+  const passages = [...new Set(cutPassages(text).map((p) => p.hash))];
+  let sample = options.runSample;
+  let runs: number[] = [];
+  if (sample && passages.length < options.cap) {
+    const all = runKeys(normalizeText(text)).keys;
+    runs = [...new Set(all.filter((k) => sampled(k, sample)))];
+    while (passages.length + runs.length > options.cap) {
+      sample *= 2;
+      runs = runs.filter((k) => sampled(k, sample));
+    }
+  } else sample = 0;
+  // Runs are keyed on their high 24 bits (the low bits chose the sample); passages on their hash.
+  const keys = [...passages.slice(0, options.cap), ...runs.map((k) => k >>> 8)];
+  return encodeReadSet(keys, options.bits, sample);
+}
+
+/** A decoded read set. */
+export interface ReadSet {
+  /** Run sample rate the set was made with (0: no runs). */
+  runSample: number;
+  has(key24: number): boolean;
+}
+
+/** Where a 24-bit key lands in [0, n · 2^bits). Exact in doubles: 24 + 16 + 12 bits < 53. */
+const slot = (key24: number, n: number, bits: number) => Math.floor((key24 * n * 2 ** bits) / 0x1000000);
+
+/** Header: version, bits (4 bits) and log2 of the run sample + 1 (4 bits, 0: no runs), key count (2 bytes). */
+function encodeReadSet(keys24: number[], bits: number, runSample: number): string {
+  const n = Math.min(keys24.length, 0xffff);
+  const slots = [...new Set(keys24.slice(0, n).map((k) => slot(k, n, bits)))].sort((a, b) => a - b);
+  const out: number[] = [READ_SET_VERSION, (bits << 4) | (runSample ? Math.log2(runSample) + 1 : 0), n >>> 8, n & 0xff];
+  let acc = 0;
+  let used = 0;
+  const put = (bit: number) => {
+    acc = (acc << 1) | bit;
+    if (++used === 8) {
+      out.push(acc);
+      acc = used = 0;
+    }
+  };
+  let previous = 0;
+  for (const s of slots) {
+    const gap = s - previous;
+    previous = s;
+    for (let q = gap >>> bits; q > 0; q--) put(1);
+    put(0);
+    for (let b = bits - 1; b >= 0; b--) put((gap >>> b) & 1);
+  }
+  if (used) out.push(acc << (8 - used));
+  return toBase64(Uint8Array.from(out));
+}
+
+/** The read set in a stored string, or null if it is not one. */
+export function decodeReadSet(encoded: string): ReadSet | null {
+  const bytes = fromBase64(encoded);
+  if (!bytes || bytes.length < 4 || bytes[0] !== READ_SET_VERSION) return null;
+  const bits = bytes[1] >>> 4;
+  const sampleLog = bytes[1] & 15;
+  const n = (bytes[2] << 8) | bytes[3];
+  if (bits < 1 || bits > 12) return null;
+  const slots = new Set<number>();
+  let at = 32;
+  const end = 8 * bytes.length;
+  const get = () => (bytes[at >>> 3] >>> (7 - (at++ & 7))) & 1;
+  let value = 0;
+  for (let k = 0; k < n; k++) {
+    let q = 0;
+    while (at < end && get()) q++;
+    if (at + bits > end) break; // duplicates shortened the list: the set ends here
+    let r = 0;
+    for (let b = 0; b < bits; b++) r = (r << 1) | get();
+    value += q * 2 ** bits + r;
+    slots.add(value);
+  }
+  if (slots.size === 0 && n > 0) return null;
+  return { runSample: sampleLog ? 2 ** (sampleLog - 1) : 0, has: (key24) => slots.has(slot(key24, n, bits)) };
+}
+
+export interface PassageVerdict {
+  isNew: boolean;
+  /** Characters of the passage taken as read. */
+  readChars: number;
+}
+
+export interface HashedWhatsNew {
+  /** Share of the page's characters read before (0..1). */
+  read: number;
+  /** One per passage of the page, in order. */
+  passages: PassageVerdict[];
+  /**
+   * When what was read is the start of this page (a preview, then the full article): the share of
+   * the page's characters up to the end of the last passage read; else undefined.
+   */
+  readUpTo?: number;
+}
+
+/** A read prefix counts as a preview when nearly all of it was read (new paragraphs inside it make a revision)... */
+const PREFIX_READ = 0.95;
+/** ...at most this little of what follows it... */
+const AFTER_READ = 0.05;
+/** ...and a good part of the page follows it (a paragraph added at the end is an update, not the rest of an article). */
+const MAX_PREVIEW = 0.9;
+
+/**
+ * What is new in the page whose passages are given, against the read set of an earlier page: a
+ * passage whose hash is in the set was read; any other was read in the share of its sampled runs
+ * found in the set, and is new when less than half was. A short passage may have no sampled run
+ * (and a changed hash: cut differently, a word changed): it goes with its neighbours, read when the
+ * nearest passages before and after it with evidence were both read, else new.
+ */
+export function whatsNewByHashes(set: ReadSet, passages: PagePassage[]): HashedWhatsNew {
+  // The share read of each passage, or -1 when there is no evidence. From the share f of its
+  // sampled runs found: its f·R runs (of R) were read, and a block of read runs covers READ_RUN − 1
+  // tokens more than it has runs, as whatsNew counts the tokens of a shared run.
+  const shares = passages.map((p) => {
+    if (set.has(p.hash)) return 1;
+    const runs = set.runSample ? p.runs.filter((k) => sampled(k, set.runSample)) : [];
+    if (!runs.length) return -1;
+    const f = runs.filter((k) => set.has(k >>> 8)).length / runs.length;
+    const all = p.tokens - READ_RUN + 1;
+    return f === 0 || all <= 0 ? f : Math.min(1, (f * all + READ_RUN - 1) / p.tokens);
+  });
+  // Whether the nearest passage with evidence before (after) each one was read.
+  const before: boolean[] = [];
+  const after: boolean[] = [];
+  for (let k = 0, last = false; k < shares.length; k++) {
+    before.push(last);
+    if (shares[k] >= 0) last = shares[k] >= READ_SHARE;
+  }
+  for (let k = shares.length - 1, last = false; k >= 0; k--) {
+    after[k] = last;
+    if (shares[k] >= 0) last = shares[k] >= READ_SHARE;
+  }
+  let total = 0;
+  let read = 0;
+  const verdicts = passages.map((p, k): PassageVerdict => {
+    const share = shares[k] >= 0 ? shares[k] : before[k] && after[k] ? 1 : 0;
+    const readChars = share * p.chars;
+    total += p.chars;
+    read += readChars;
+    return { isNew: share < READ_SHARE, readChars };
+  });
+  return { read: total ? read / total : 0, passages: verdicts, ...previewEnd(passages, verdicts, total) };
+}
+
+/** Where the read part ends, when the read part is the start of the page and something follows it. */
+function previewEnd(passages: PagePassage[], verdicts: PassageVerdict[], total: number): { readUpTo?: number } {
+  let last = verdicts.length - 1;
+  while (last >= 0 && verdicts[last].isNew) last--;
+  if (last < 0 || last === verdicts.length - 1 || !total) return {};
+  let upTo = 0;
+  let readBefore = 0;
+  let readAfter = 0;
+  passages.forEach((p, k) => {
+    if (k <= last) {
+      upTo += p.chars;
+      readBefore += verdicts[k].readChars;
+    } else readAfter += verdicts[k].readChars;
+  });
+  if (readBefore < PREFIX_READ * upTo || readAfter > AFTER_READ * (total - upTo) || upTo > MAX_PREVIEW * total) return {};
+  return { readUpTo: upTo / total };
+}
+
+/**
+ * The new parts of a page, each the indices of its new passages: a run of consecutive new passages
+ * within one paragraph. A new paragraph is one part; a sentence added inside an old one is one too.
+ * These are what the notice counts ("3 new paragraphs") and what "Show what's new" steps through.
+ */
+export function newParts(passages: Array<Pick<PagePassage, 'para'>>, verdicts: PassageVerdict[]): number[][] {
+  const parts: number[][] = [];
+  let current: number[] | undefined;
+  verdicts.forEach((v, k) => {
+    if (!v.isNew) current = undefined;
+    else if (current && !passages[k].para) current.push(k);
+    else parts.push((current = [k]));
+  });
+  return parts;
+}

@@ -1,0 +1,104 @@
+// @vitest-environment jsdom
+// What the notice says of what is new, in English and Chinese, and how "Show what's new" is
+// stepped through from the keyboard and the buttons.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { NoticeMatch } from '../../src/messaging/protocol';
+import { message, type MESSAGES } from './messages';
+
+const fake = vi.hoisted(() => ({ locale: 'en' as keyof typeof MESSAGES }));
+vi.mock('webextension-polyfill', () => ({
+  default: { i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs, fake.locale), getUILanguage: () => 'en' } },
+}));
+
+const { describeFresh, describeReadShare } = await import('../../src/ui/similarity');
+const { removeNotice, showNotice } = await import('../../src/content/notice');
+
+const parts = (n: number) => Array.from({ length: n }, (_, k) => [2 * k]);
+
+describe('the wording of what is new', () => {
+  afterEach(() => void (fake.locale = 'en'));
+
+  it('gives the share read and the number of new paragraphs', () => {
+    expect(describeFresh({ read: 0.8, parts: parts(3) })).toBe("You've read 80 % of this — 3 new paragraphs");
+    expect(describeFresh({ read: 0.93, parts: parts(1) })).toBe("You've read 93 % of this — 1 new paragraph");
+    expect(describeFresh({ read: 1, parts: [] })).toBe('Nothing new since you read it');
+    expect(describeFresh({ read: 0.35, parts: parts(2), readUpTo: 0.35 })).toBe('You read the first 35 % — continue where the preview ended');
+    // Never "100 %" of a page that has something new.
+    expect(describeFresh({ read: 0.998, parts: parts(1) })).toBe("You've read 99 % of this — 1 new paragraph");
+    expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('read 80 %');
+  });
+
+  it('says it in Chinese', () => {
+    fake.locale = 'zh_CN';
+    expect(describeFresh({ read: 0.8, parts: parts(3) })).toBe('你读过其中的 80%，有 3 段是新的');
+    expect(describeFresh({ read: 1, parts: [] })).toBe('自你读过以来没有新内容');
+    expect(describeFresh({ read: 0.35, parts: parts(2), readUpTo: 0.35 })).toBe('你读过前 35%，可从预览结束处接着读');
+    expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('读过 80%');
+  });
+});
+
+describe('"Show what\'s new" in the notice', () => {
+  const match: NoticeMatch = { url: 'https://a.example/story', title: 'The story', kind: 'contains-earlier', when: '2 days ago', fresh: { read: 0.8, parts: parts(3) } };
+
+  /** Shows the notice and hands back its closed shadow root (captured as it is attached). */
+  function shownNotice(actions: Parameters<typeof showNotice>[2]): ShadowRoot {
+    let root: ShadowRoot | undefined;
+    const attach = Element.prototype.attachShadow;
+    const spy = vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init) {
+      root = attach.call(this, init);
+      return root;
+    });
+    showNotice(match, 0, actions);
+    spy.mockRestore();
+    if (!root) throw new Error('no shadow root');
+    return root;
+  }
+  const button = (root: ShadowRoot, label: string) => [...root.querySelectorAll('button')].find((b) => b.textContent === label) as HTMLButtonElement;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('steps through the new parts with the buttons and keys, announces where it is, and Esc clears', async () => {
+    const went: number[] = [];
+    let cleared = 0;
+    let within: ParentNode | undefined;
+    const root = shownNotice({
+      notSame: () => undefined,
+      showWhatsNew: async (w) => {
+        within = w;
+        const view = { count: 3, current: -1, go: (k: number) => void went.push((view.current = ((k % 3) + 3) % 3)), clear: () => void cleared++ };
+        return view;
+      },
+    });
+    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80 % of this — 3 new paragraphs");
+    const show = button(root, "Show what's new");
+    expect(show.hidden).toBe(false);
+    expect(button(root, 'Next').hidden).toBe(true);
+    show.click();
+    await settle();
+    expect(within).toBe(root);
+    expect(went).toEqual([0]);
+    expect(root.querySelector('.fresh')?.textContent).toBe('New part 1 of 3');
+    expect(root.querySelector('[role=status].sr')?.textContent).toContain('3 new parts marked on the page.');
+    button(root, 'Next').click();
+    root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
+    root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'p', bubbles: true }));
+    button(root, 'Previous').click();
+    expect(went).toEqual([0, 1, 2, 1, 0]);
+    expect(root.querySelector('.fresh')?.textContent).toBe('New part 1 of 3');
+    root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(cleared).toBe(1);
+    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80 % of this — 3 new paragraphs");
+    expect(button(root, "Show what's new").hidden).toBe(false);
+    expect(document.querySelector('deja-read-notice')).not.toBeNull();
+    removeNotice();
+  });
+
+  it('has no "Show what\'s new" when nothing is new, and the same rows either way', () => {
+    const root = shownNotice({ notSame: () => undefined });
+    const rows = [...(root.querySelector('.box')?.children ?? [])].map((e) => e.className);
+    expect(button(root, "Show what's new").hidden).toBe(true);
+    removeNotice();
+    const other = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 0, current: -1, go: () => undefined, clear: () => undefined }) });
+    expect([...(other.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
+    removeNotice();
+  });
+});

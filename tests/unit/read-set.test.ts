@@ -1,0 +1,131 @@
+// The hash-only "what's new" (core/read-set.ts) against the reference, whatsNew on the two texts:
+// what the reader would check is which paragraphs come out new, how many, and the share read.
+import { describe, expect, it } from 'vitest';
+import { cutPassages, decodeReadSet, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNew, whatsNewByHashes, type HashedWhatsNew } from '../../src/core';
+import { MAX_READ_SET_LENGTH, READ_SET_CAP } from '../../src/core/read-set';
+import { loadArticle } from '../e2e/site';
+
+const paragraphs = (name: string) => loadArticle(name).paragraphs;
+
+/** What the extension computes: the old text's stored read set against the new text's passages. */
+function byHashes(oldText: string, newText: string): HashedWhatsNew & { parts: number[][]; texts: string[] } {
+  const set = decodeReadSet(readSetOf(oldText));
+  if (!set) throw new Error('read set does not decode');
+  const passages = pagePassages(newText);
+  const r = whatsNewByHashes(set, passages);
+  const parts = newParts(passages, r.passages);
+  return { ...r, parts, texts: parts.map((part) => newText.slice(passages[part[0]].start, passages[part[part.length - 1]].end)) };
+}
+
+/** The reference: passages of the new text whatsNew marks new. */
+const referenceNew = (oldText: string, newText: string) => whatsNew(oldText, newText).passages.filter((p) => p.isNew).map((p) => newText.slice(p.start, p.end));
+
+describe('hash-only what is new', () => {
+  for (const [lang, base, extra] of [
+    ['English', 'en-library', 'en-ferry'],
+    ['Chinese', 'zh-library', 'zh-balcony'],
+  ] as const) {
+    it(`finds the three paragraphs added to a revision, as whatsNew does (${lang})`, () => {
+      const old = paragraphs(base);
+      const added = paragraphs(extra).slice(1, 4);
+      const revised = [old[0], added[0], old[1], old[2], added[1], ...old.slice(3), added[2]];
+      const oldText = old.join('\n\n');
+      const newText = revised.join('\n\n');
+      const r = byHashes(oldText, newText);
+      expect(r.texts).toEqual(added);
+      expect(r.parts).toHaveLength(3);
+      // Every passage the reference marks new is in one of the parts, and nothing else is.
+      expect(r.texts.join('\n\n').replace(/\s+/g, '')).toBe(referenceNew(oldText, newText).join('').replace(/\s+/g, ''));
+      expect(Math.abs(r.read - whatsNew(oldText, newText).read)).toBeLessThan(0.05);
+      expect(r.readUpTo).toBeUndefined();
+    });
+  }
+
+  it('takes a sentence with one word changed as read, like whatsNew', () => {
+    const old = paragraphs('en-bridges');
+    const oldText = old.join('\n\n');
+    const edited = old.map((p, k) => (k === 2 ? p.replace(/\b(the)\b/, 'a') : p));
+    expect(edited[2]).not.toBe(old[2]);
+    const newText = edited.join('\n\n');
+    expect(referenceNew(oldText, newText)).toEqual([]);
+    const r = byHashes(oldText, newText);
+    expect(r.parts).toEqual([]);
+    expect(r.read).toBeGreaterThan(0.95);
+  });
+
+  it('says how far a preview reached when the full article follows it, and nothing is new the other way round', () => {
+    const full = [...paragraphs('en-ferry')];
+    const fullText = full.join('\n\n');
+    const preview = full.slice(0, 3).join('\n\n');
+    const r = byHashes(preview, fullText);
+    const share = cutPassages(preview).reduce((n, p) => n + p.chars, 0) / cutPassages(fullText).reduce((n, p) => n + p.chars, 0);
+    expect(r.readUpTo).toBeDefined();
+    expect(Math.abs((r.readUpTo ?? 0) - share)).toBeLessThan(0.02);
+    expect(r.parts.length).toBeGreaterThan(0);
+    expect(r.texts[0].startsWith(full[3].slice(0, 20))).toBe(true);
+    // Full article first, then its preview: nothing new.
+    const back = byHashes(fullText, preview);
+    expect(back.parts).toEqual([]);
+    expect(back.read).toBe(1);
+    expect(back.readUpTo).toBeUndefined();
+  });
+
+  it('says nothing is new for the same text, and all is new for another article', () => {
+    const text = paragraphs('zh-library').join('\n');
+    expect(byHashes(text, text)).toMatchObject({ read: 1, parts: [] });
+    const other = byHashes(text, paragraphs('en-balcony').join('\n'));
+    expect(other.read).toBeLessThan(0.05);
+    expect(other.parts.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the read set as stored', () => {
+  it('holds every passage of the text, and lets few others pass (about 1 in 256)', () => {
+    const text = ['en-library', 'en-ferry', 'en-bridges', 'zh-library'].flatMap(paragraphs).join('\n\n');
+    const set = decodeReadSet(readSetOf(text));
+    expect(set).not.toBeNull();
+    for (const p of cutPassages(text)) expect(set?.has(p.hash)).toBe(true);
+    let passed = 0;
+    for (let k = 0; k < 20_000; k++) if (set?.has((Math.imul(k, 2654435761) >>> 8) & 0xffffff)) passed++;
+    expect(passed / 20_000).toBeLessThan(0.01);
+  });
+
+  it('stays within its cap on a very long page, keeping the first passages', () => {
+    const text = Array.from({ length: 3000 }, (_, k) => `Sentence number ${k} tells of harbour ${k * 7} and the ferry ${k % 13} that left late.`).join(' ');
+    const encoded = readSetOf(text);
+    expect(encoded.length).toBeLessThanOrEqual(MAX_READ_SET_LENGTH);
+    const set = decodeReadSet(encoded);
+    const passages = cutPassages(text);
+    expect(passages.length).toBeGreaterThan(READ_SET_CAP);
+    expect(passages.slice(0, READ_SET_CAP).every((p) => set?.has(p.hash))).toBe(true);
+  });
+
+  it('thins the run sample of a long page rather than dropping passages', () => {
+    const text = ['en-library', 'en-ferry', 'en-bridges', 'en-balcony'].flatMap(paragraphs).join('\n\n').repeat(1);
+    const small = decodeReadSet(readSetOf(text, { ...READ_SET_OPTIONS, cap: cutPassages(text).length + 10 }));
+    expect(small?.runSample).toBeGreaterThan(READ_SET_OPTIONS.runSample);
+    for (const p of cutPassages(text)) expect(small?.has(p.hash)).toBe(true);
+  });
+
+  it('refuses what is not a read set', () => {
+    expect(decodeReadSet('')).toBeNull();
+    expect(decodeReadSet('not base64!')).toBeNull();
+    expect(decodeReadSet('AAAA')).toBeNull();
+  });
+});
+
+describe('new parts', () => {
+  it('counts a run of new passages in one paragraph once, and new paragraphs one by one', () => {
+    const v = (isNew: boolean) => ({ isNew, readChars: 0 });
+    const passages = [true, false, false, true, false, true, false].map((para) => ({ para }));
+    expect(newParts(passages, [v(false), v(true), v(true), v(true), v(true), v(false), v(true)])).toEqual([[1, 2], [3, 4], [6]]);
+  });
+});
+
+describe('a preview is told from a revision', () => {
+  it('does not take a revision with new paragraphs inside the part read before for a preview', () => {
+    const old = paragraphs('en-balcony');
+    const added = paragraphs('en-ferry').slice(1, 4);
+    expect(byHashes(old.join('\n\n'), [old[0], added[0], ...old.slice(1, 3), added[1], added[2]].join('\n\n')).readUpTo).toBeUndefined();
+  });
+});
