@@ -1,0 +1,243 @@
+// The overlay: one layer over the page, in a closed shadow root, where features of the content
+// script draw boxes and labels over parts of the page (links read before, passages that are new)
+// without touching the page. The page's scripts cannot read what it shows: the host is fixed over
+// the viewport whatever is drawn (its existence, size and position say nothing of the history), it
+// takes no pointer events (hit testing, elementFromPoint and hover see through it), holds nothing
+// focusable (the page's focus order is unchanged), and it only reads the page's layout, never
+// writes it. Boxes follow scrolling and resizing, re-placed at most once a frame.
+//
+//   const overlay = createOverlay(document, { css: '.read { outline: 2px solid var(--dr-accent); }' });
+//   overlay.set('links', [{ anchor: a, boxClass: 'read', label: 'read', shown: true }]);
+//   overlay.showTip(a, [text]);   // a small tip by the anchor, announced to screen readers
+//   overlay.set('links', []);     // removes the group's marks; overlay.destroy() removes the layer
+//
+// Marks with `shown: false` are laid out exactly like shown ones but invisible, so a feature can
+// make the layer's work the same whichever of its anchors it really marks.
+
+/** What a mark is anchored to: an element (each of its client rects) or a range of text. */
+export type OverlayAnchor = Element | Range;
+
+export interface OverlayMark {
+  anchor: OverlayAnchor;
+  /** Class of the box drawn over each of the anchor's client rects; none when omitted. */
+  boxClass?: string;
+  /** A short label drawn just after the anchor's last rect (at its end, on its line). */
+  label?: string;
+  /** Class of the label (default `label`). */
+  labelClass?: string;
+  /** Visible, or laid out the same but invisible (default true). */
+  shown?: boolean;
+}
+
+export interface Overlay {
+  /** Replaces the marks of `group` (each feature keeps its own group); an empty list removes them. */
+  set(group: string, marks: readonly OverlayMark[]): void;
+  /** Shows a tip by `anchor` (untrusted text must come as isolated nodes, see ui/bidi.ts); it is announced politely. */
+  showTip(anchor: OverlayAnchor, content: ReadonlyArray<Node | string>): void;
+  hideTip(): void;
+  /** Places every mark again at the next frame (after the feature knows the page's layout changed). */
+  refresh(): void;
+  /** Removes the layer and its listeners. */
+  destroy(): void;
+}
+
+export interface OverlayOptions {
+  /** The feature's own CSS, added to the layer's (classes used in `boxClass` / `labelClass`). */
+  css?: string;
+  /** The host element's tag (default `deja-read-overlay`). */
+  tag?: string;
+}
+
+// Fixed over the viewport, inline and !important so that the page's CSS cannot move or size it
+// (which would not leak anything, but would misplace the marks). `contain: strict` keeps its
+// content out of the page's layout; fixed elements add nothing to the document's scroll size.
+const HOST_STYLE = [
+  'all: initial', 'display: block', 'position: fixed', 'top: 0', 'left: 0', 'width: 100%', 'height: 100%',
+  'margin: 0', 'padding: 0', 'border: 0', 'overflow: hidden', 'contain: strict', 'pointer-events: none',
+  'z-index: 2147483646', 'transform: none', 'opacity: 1', 'visibility: visible',
+].map((d) => `${d} !important`).join('; ');
+
+const BASE_CSS = `
+:host { --dr-accent: #6b4fbb; --dr-ink: #1d1b26; --dr-paper: #fbfaff; --dr-line: #d9d2f2; --dr-soft: rgba(107, 79, 187, .14); }
+@media (prefers-color-scheme: dark) {
+  :host { --dr-accent: #c4b5fd; --dr-ink: #ece9f6; --dr-paper: #25212f; --dr-line: #4a4063; --dr-soft: rgba(196, 181, 253, .18); }
+}
+* { pointer-events: none; }
+.box, .label, .tip { position: absolute; top: 0; left: 0; box-sizing: border-box; will-change: transform; }
+.label {
+  font: 600 10px/14px system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
+  padding: 0 4px; border-radius: 7px; white-space: nowrap; color: var(--dr-paper); background: var(--dr-accent);
+}
+.tip {
+  max-width: min(360px, calc(100vw - 16px)); padding: 6px 10px; border-radius: 8px; overflow-wrap: anywhere;
+  font: 13px/1.4 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
+  color: var(--dr-ink); background: var(--dr-paper); border: 1px solid var(--dr-line); box-shadow: 0 4px 16px rgba(30, 20, 60, .18);
+}
+.unshown { visibility: hidden; }
+[hidden] { display: none !important; }
+`;
+
+interface Placed {
+  mark: OverlayMark;
+  boxes: HTMLElement[];
+  label: HTMLElement | null;
+}
+
+/** Creates the layer and puts its host at the end of the document. */
+export function createOverlay(doc: Document = document, options: OverlayOptions = {}): Overlay {
+  const win = doc.defaultView ?? window;
+  const host = doc.createElement(options.tag ?? 'deja-read-overlay');
+  host.setAttribute('style', HOST_STYLE);
+  const root = host.attachShadow({ mode: 'closed' });
+  const style = doc.createElement('style');
+  style.textContent = BASE_CSS + (options.css ?? '');
+  const layer = doc.createElement('div');
+  const tip = doc.createElement('div');
+  tip.className = 'tip';
+  tip.hidden = true;
+  tip.setAttribute('role', 'status');
+  tip.setAttribute('aria-live', 'polite');
+  root.append(style, layer, tip);
+  doc.documentElement.append(host);
+
+  const groups = new Map<string, Placed[]>();
+  let tipAnchor: OverlayAnchor | null = null;
+  let frame = 0;
+
+  const el = (className: string) => {
+    const e = doc.createElement('div');
+    e.className = className;
+    return e;
+  };
+  const move = (e: HTMLElement, x: number, y: number) => {
+    e.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+  };
+
+  // Labels of the same text have the same width: measured once, not once a frame.
+  const labelWidths = new Map<string, number>();
+  const labelWidth = (label: HTMLElement) => {
+    const text = label.textContent ?? '';
+    let width = labelWidths.get(text);
+    if (width === undefined) {
+      width = label.offsetWidth;
+      labelWidths.set(text, width);
+    }
+    return width;
+  };
+
+  // Writes after all the reads: a read after a write would make the browser lay out again.
+  function place(p: Placed, rects: DOMRect[]): void {
+    if (p.mark.boxClass) {
+      while (p.boxes.length < rects.length) {
+        const box = el(`box ${p.mark.boxClass}${p.mark.shown === false ? ' unshown' : ''}`);
+        layer.append(box);
+        p.boxes.push(box);
+      }
+      p.boxes.forEach((box, i) => {
+        const r = rects[i];
+        box.hidden = !r;
+        if (!r) return;
+        box.style.width = `${Math.round(r.width)}px`;
+        box.style.height = `${Math.round(r.height)}px`;
+        move(box, r.left, r.top);
+      });
+    }
+    if (p.label) {
+      const last = rects[rects.length - 1];
+      p.label.hidden = !last;
+      if (last) move(p.label, Math.min(last.right + 3, win.innerWidth - labelWidth(p.label) - 2), last.top + Math.max(0, (last.height - 14) / 2));
+    }
+  }
+
+  function placeTip(): void {
+    if (!tipAnchor) return;
+    const first = visibleRects(tipAnchor, win)[0];
+    if (!first) {
+      tip.hidden = true;
+      return;
+    }
+    tip.hidden = false;
+    const below = first.bottom + 6;
+    const y = below + tip.offsetHeight > win.innerHeight ? first.top - tip.offsetHeight - 6 : below;
+    move(tip, Math.max(4, Math.min(first.left, win.innerWidth - tip.offsetWidth - 4)), Math.max(4, y));
+  }
+
+  function placeAll(): void {
+    frame = 0;
+    const all = [...groups.values()].flat();
+    const rects = all.map((p) => visibleRects(p.mark.anchor, win));
+    all.forEach((p, i) => place(p, rects[i]));
+    placeTip();
+  }
+
+  const refresh = () => {
+    if (!frame) frame = win.requestAnimationFrame(placeAll);
+  };
+
+  function remove(group: string): void {
+    for (const p of groups.get(group) ?? []) {
+      for (const b of p.boxes) b.remove();
+      p.label?.remove();
+    }
+    groups.delete(group);
+  }
+
+  // Scrolling any scroller of the page (capture: scroll does not bubble) and resizing move the page
+  // under the layer. Passive listeners in the content script's world: the page sees no difference.
+  const listen = { capture: true, passive: true } as const;
+  doc.addEventListener('scroll', refresh, listen);
+  win.addEventListener('resize', refresh, listen);
+  const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(refresh) : null;
+  if (resized && doc.body) resized.observe(doc.body);
+
+  return {
+    set(group, marks) {
+      remove(group);
+      if (marks.length === 0) return;
+      groups.set(group, marks.map((mark) => {
+        let label: HTMLElement | null = null;
+        if (mark.label !== undefined) {
+          label = el(`${mark.labelClass ?? 'label'}${mark.shown === false ? ' unshown' : ''}`);
+          label.textContent = mark.label;
+          label.hidden = true;
+          layer.append(label);
+        }
+        return { mark, boxes: [], label };
+      }));
+      refresh();
+    },
+    showTip(anchor, content) {
+      tipAnchor = anchor;
+      tip.replaceChildren(...content);
+      tip.hidden = true;
+      refresh();
+    },
+    hideTip() {
+      tipAnchor = null;
+      tip.hidden = true;
+      tip.replaceChildren();
+    },
+    refresh,
+    destroy() {
+      if (frame) win.cancelAnimationFrame(frame);
+      doc.removeEventListener('scroll', refresh, listen);
+      win.removeEventListener('resize', refresh, listen);
+      resized?.disconnect();
+      groups.clear();
+      host.remove();
+    },
+  };
+}
+
+/** The anchor's client rects that are at least partly in the viewport (none once it is detached or hidden). */
+function visibleRects(anchor: OverlayAnchor, win: Window): DOMRect[] {
+  const out: DOMRect[] = [];
+  const w = win.innerWidth;
+  const h = win.innerHeight;
+  for (const r of Array.from(anchor.getClientRects())) {
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.bottom < 0 || r.top > h || r.right < 0 || r.left > w) continue;
+    out.push(r);
+  }
+  return out;
+}
