@@ -4,7 +4,6 @@
 import { MAX_URL_LENGTH, pageIdentity } from '../core';
 import { MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
 import { linkMarksAllowed } from '../settings/settings';
-import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
 import type { BackgroundDeps } from './handlers';
 
@@ -26,7 +25,7 @@ function keysOf(req: unknown): string[] {
   return keys as string[];
 }
 
-export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'now' | 'locale'>): Promise<LinksAnswer> {
+export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale'>): Promise<LinksAnswer> {
   const keys = keysOf(req);
   if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('links asked from a frame');
   const page = sender.url;
@@ -41,9 +40,8 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
     byIdentity.set(id, [...(byIdentity.get(id) ?? []), key]);
   }
   const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
-  const now = deps.now();
-  const locale = deps.locale();
+  const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
   return {
-    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, when: relativeTime(f.lastSeen, now, locale), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}) }))),
+    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}) }))),
   };
 }

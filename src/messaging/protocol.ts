@@ -60,8 +60,8 @@ export interface PageSeenAnswer {
 export interface LinkMark {
   /** The link key asked about (core's linkKey). */
   key: string;
-  /** When it was last read, in the reader's language ("3 days ago"). */
-  when: string;
+  /** The day it was last read, in the reader's language ("Nov 19, 2026"). */
+  date: string;
   /** The title of the page read elsewhere that this one is a known copy of (untrusted text). */
   copyOf?: string;
 }

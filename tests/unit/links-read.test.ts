@@ -29,7 +29,7 @@ describe('links read', () => {
       [A, undefined],
       [B, en.title],
     ]);
-    expect(answer.read[0].when).toMatch(/ago|now/);
+    expect(answer.read[0].date).toMatch(/^Nov 1[45], 2023$/); // the clock's day, in the machine's time zone
   });
 
   it('marks a link to the canonical address of a page read at another address of its site', async () => {
@@ -37,7 +37,7 @@ describe('links read', () => {
     const amp = 'https://news.example/amp/story-7';
     await bg.read(report(amp, other, { canonical: ['https://news.example/story-7'] }), fromTab(1, amp));
     const answer = await bg.handlers['content:linksRead']({ keys: keys(['https://news.example/story-7?utm_medium=rss', 'https://news.example/story-8']) }, fromTab(2, LIST));
-    expect(answer.read).toEqual([{ key: 'https://news.example/story-7', when: expect.any(String), copyOf: other.title }]);
+    expect(answer.read).toEqual([{ key: 'https://news.example/story-7', date: expect.any(String), copyOf: other.title }]);
   });
 
   it('answers the keys as sent, each once, however many variants of a page are asked', async () => {
@@ -79,5 +79,13 @@ describe('links read', () => {
     }
     const route = createRouter(bg.handlers, (s) => (s.tab ? 'content' : 'extension-page'));
     expect(await route({ type: 'content:linksRead', req: { keys: [A] } }, { id: 'ext', url: 'chrome-extension://ext/src/popup/index.html' })).toEqual({ error: { name: 'Forbidden', message: expect.any(String) } });
+  });
+});
+
+describe('the popup', () => {
+  it('is told how many links on the page lead to pages read, article or not', async () => {
+    const bg = makeBackground({ 4: { url: LIST, page: null, linksRead: 3 }, 5: { url: LIST, page: null } });
+    expect(await bg.call('popup:tabStatus', { tabId: 4 })).toEqual({ state: 'not-article', url: LIST, linksRead: 3 });
+    expect(await bg.call('popup:tabStatus', { tabId: 5 })).toEqual({ state: 'not-article', url: LIST });
   });
 });
