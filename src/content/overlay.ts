@@ -54,15 +54,16 @@ export interface OverlayOptions {
 }
 
 // An empty box fixed at the viewport's top left corner, inline and !important so that the page's
-// CSS cannot move or size it (which would not leak anything, but would misplace the marks). Not
-// over the whole viewport: the browser's occlusion checks (IntersectionObserver v2, which an
-// embedded sign-in or payment frame may use) would then see every element of the page covered.
-// Layout containment keeps its content out of the page's layout; what a fixed element holds adds
-// nothing to the document's scroll size.
+// CSS cannot move it or make it take room. What it shows is in a layer fixed there too, whose
+// containing block is the viewport, not the host (nothing here makes the host one: no transform,
+// filter or containment), so it adds nothing to the host's scroll size, nor to the document's,
+// which the page could read. Not a layer over the whole
+// viewport: the browser's occlusion checks (IntersectionObserver v2, which an embedded sign-in or
+// payment frame may use) would then see every element of the page covered.
 const HOST_STYLE = [
   'all: initial', 'display: block', 'position: fixed', 'top: 0', 'left: 0', 'width: 0', 'height: 0',
-  'margin: 0', 'padding: 0', 'border: 0', 'overflow: visible', 'contain: layout style', 'pointer-events: none',
-  'z-index: 2147483646', 'transform: none', 'opacity: 1', 'visibility: visible',
+  'margin: 0', 'padding: 0', 'border: 0', 'overflow: visible', 'contain: none', 'pointer-events: none',
+  'z-index: 2147483646', 'transform: none', 'filter: none', 'opacity: 1', 'visibility: visible',
 ].map((d) => `${d} !important`).join('; ');
 
 const BASE_CSS = `
@@ -71,6 +72,7 @@ const BASE_CSS = `
   :host { --dr-accent: #c4b5fd; --dr-ink: #ece9f6; --dr-paper: #25212f; --dr-line: #4a4063; --dr-soft: rgba(196, 181, 253, .18); }
 }
 * { pointer-events: none; }
+.layer { position: fixed; top: 0; left: 0; width: 0; height: 0; overflow: visible; }
 .box, .label, .tip { position: absolute; top: 0; left: 0; box-sizing: border-box; }
 .label {
   font: 600 10px/14px system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
@@ -102,13 +104,17 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
   // Marks are seen, not read out (a list of "read" at the end of the document would mean nothing);
   // a screen reader hears the tip, shown when a marked link has the focus.
   const layer = doc.createElement('div');
+  layer.className = 'layer';
   layer.setAttribute('aria-hidden', 'true');
+  const tipLayer = doc.createElement('div');
+  tipLayer.className = 'layer';
   const tip = doc.createElement('div');
   tip.className = 'tip';
   tip.hidden = true;
   tip.setAttribute('role', 'status');
   tip.setAttribute('aria-live', 'polite');
-  root.append(style, layer, tip);
+  tipLayer.append(tip);
+  root.append(style, layer, tipLayer);
   doc.documentElement.append(host);
 
   const groups = new Map<string, Placed[]>();
