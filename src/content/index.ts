@@ -123,7 +123,7 @@ function markLinksAsSettingsSay(settings: Settings): void {
 }
 
 browser.runtime.onMessage.addListener(
-  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(linkMarks ? { linksRead: linkMarks.readCount() } : {}) }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );
 
 checkSafely();

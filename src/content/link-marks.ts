@@ -22,9 +22,23 @@ const CSS = `
 .label.read-mark { font-size: 10px; }
 `;
 
+/** What the marks cost so far (for the popup's figure and `npm run bench:links`; never given to the page). */
+export interface LinkStats {
+  /** Links with a key, and the different keys asked about. */
+  links: number;
+  keys: number;
+  /** Messages to the background, and the time spent waiting for their answers. */
+  messages: number;
+  answerMs: number;
+  /** Time spent reading links (their keys), in slices, and the longest slice. */
+  scanMs: number;
+  longestSliceMs: number;
+}
+
 export interface LinkMarks {
   /** How many different pages the links on this page lead to that were read. */
   readCount(): number;
+  stats(): LinkStats;
   stop(): void;
 }
 
@@ -46,6 +60,12 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   let scanning = false;
   let scanAgain = false;
   let rescan: ReturnType<typeof setTimeout> | undefined;
+  const stats: LinkStats = { links: 0, keys: 0, messages: 0, answerMs: 0, scanMs: 0, longestSliceMs: 0 };
+  const sliceDone = (start: number) => {
+    const ms = performance.now() - start;
+    stats.scanMs += ms;
+    stats.longestSliceMs = Math.max(stats.longestSliceMs, ms);
+  };
 
   const intersection = new IntersectionObserver(
     (entries) => {
@@ -100,15 +120,20 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
           }
         }
         if (performance.now() - sliceStart > SLICE_MS) {
+          sliceDone(sliceStart);
           await nextTask();
           sliceStart = performance.now();
         }
       }
+      sliceDone(sliceStart);
       if (stopped || tracked.size === 0) return;
       // The layer exists as soon as the page has links, before any answer: its existence says nothing.
       overlay ??= createOverlay(doc, { css: CSS });
       for (let i = 0; i < fresh.length && !stopped; i += MAX_LINK_KEYS) {
+        const asking = performance.now();
         const answer = await send('content:linksRead', { keys: fresh.slice(i, i + MAX_LINK_KEYS) });
+        stats.messages++;
+        stats.answerMs += performance.now() - asking;
         for (const mark of answer.read) read.set(mark.key, mark);
       }
       // Observed after the answer, so the first drawing has it; a slice at a time too.
@@ -173,6 +198,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       }
       return keys.size;
     },
+    stats: () => ({ ...stats, links: tracked.size, keys: asked.size }),
     stop() {
       stopped = true;
       clearTimeout(rescan);

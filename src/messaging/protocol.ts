@@ -4,6 +4,7 @@ import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
 import type { ArticleDigest } from '../core';
 import type { ImportOutcome, PageRecord } from '../storage';
+import type { LinkStats } from '../content/link-marks';
 
 /** What the content script extracted from a page. */
 export interface PageReport {
@@ -172,7 +173,7 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 /** Messages a content script answers. */
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
-  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; linksRead?: number } };
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; linksRead?: number; linkStats?: LinkStats } };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */
