@@ -8,8 +8,7 @@
 // content script's own figures (time reading the links, its longest slice, the background's answer
 // time as the content script waited for it), asked of it as the popup asks; and the longest task
 // the page's own 'longtask' observer saw. Medians of --runs loads; figures per 1,000 links.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +18,7 @@ import type { LinkStats } from '../src/content/link-marks';
 import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
 import { writeSyntheticHistory } from '../tests/e2e/synthetic-history';
 import { BenchError } from './bench-error';
+import { prepareChromiumBench } from './bench-prepare';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -112,16 +112,7 @@ async function measure(context: BrowserContext, worker: Worker, url: string, mar
 
 async function main(argv: string[]): Promise<void> {
   const opts = parseArgs(argv);
-  if (!existsSync(CHROMIUM_PATH)) throw new BenchError(`Chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium", or set CHROMIUM_PATH to a Chromium binary.`, 2);
-  if (opts.build) {
-    log('npm run build');
-    try {
-      execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
-    } catch {
-      throw new BenchError('npm run build failed (its output is above)');
-    }
-  }
-  if (!existsSync(join(EXT, 'manifest.json'))) throw new BenchError(`${EXT} holds no built extension: run "npm run build", or leave out --no-build`, 2);
+  prepareChromiumBench({ build: opts.build, extension: EXT, log });
 
   const html = listPage(opts.links);
   const server = createServer((req, res) => {

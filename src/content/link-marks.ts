@@ -48,6 +48,8 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export function startLinkMarks(doc: Document = document): LinkMarks {
   const win = doc.defaultView ?? window;
   const keyOf = new WeakMap<Element, string | null>();
+  /** Keys by address: a page repeats its links (menus, "more" and "comments" links to one story). */
+  const keyOfHref = new Map<string, string | null>();
   /** Link keys already asked about, and the answers for those read. */
   const asked = new Set<string>();
   const read = new Map<string, LinkMark>();
@@ -108,7 +110,9 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       for (let i = 0; i < links.length && !stopped; i++) {
         const a = links[i] as HTMLAnchorElement | HTMLAreaElement;
         if (keyOf.has(a)) continue;
-        const key = linkKey(a.href);
+        const href = a.href;
+        let key = keyOfHref.get(href);
+        if (key === undefined) keyOfHref.set(href, (key = linkKey(href)));
         const kept = key === own ? null : key;
         keyOf.set(a, kept);
         if (kept) {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { hostileLinkPath, LINKED_TITLE, linkPages, LINKS } from './link-pages';
@@ -293,7 +293,11 @@ async function setInOptions(change: (options: Page) => Promise<void>): Promise<v
   await options.close();
 }
 
-describe('Chromium, what the reader sees', () => {
+/**
+ * One tab for the tests of a describe block (`page()` is it), each test starting from the suite's
+ * settings, whatever the one before changed or left half-done.
+ */
+function tabForEachTest(): () => Page {
   let page: Page;
   beforeAll(async () => {
     page = await context.newPage();
@@ -301,9 +305,17 @@ describe('Chromium, what the reader sees', () => {
   afterAll(async () => {
     await page.close();
   });
-  // Each test starts from the suite's settings, whatever the one before changed or left half-done.
   afterEach(async () => {
     await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+  });
+  return () => page;
+}
+
+describe('Chromium, what the reader sees', () => {
+  const tab = tabForEachTest();
+  let page: Page;
+  beforeEach(() => {
+    page = tab();
   });
 
   it('keeps the notice in a closed shadow root, and remembers "Not the same" for the pair it names', async () => {
@@ -710,15 +722,10 @@ async function importPages(urls: string[]): Promise<void> {
 }
 
 describe('Chromium, links read', () => {
+  const tab = tabForEachTest();
   let page: Page;
-  beforeAll(async () => {
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await page.close();
-  });
-  afterEach(async () => {
-    await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+  beforeEach(() => {
+    page = tab();
   });
 
   it('marks a link to a page read (tracking parameters and all) and to its copy read elsewhere, not an unread one', async () => {
