@@ -15,6 +15,8 @@ import { createOverlay, type Overlay } from './overlay';
 
 /** Time one slice of link reading may take before the page gets the thread back. */
 const SLICE_MS = 6;
+/** Links newly watched for coming into view, per frame. */
+const OBSERVED_PER_FRAME = 250;
 /** Links added after the first pass are read in a batch this long after the first of them. */
 const ADDED_LINKS_DELAY_MS = 800;
 
@@ -44,6 +46,15 @@ export interface LinkMarks {
 
 /** Lets the page run before the next slice. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Waits for the next frame (or a moment, in a tab in the background, which draws none). */
+const nextFrame = () => new Promise<void>((resolve) => {
+  const done = () => {
+    clearTimeout(fallback);
+    resolve();
+  };
+  const fallback = setTimeout(done, 100);
+  requestAnimationFrame(done);
+});
 
 export function startLinkMarks(doc: Document = document): LinkMarks {
   const win = doc.defaultView ?? window;
@@ -103,27 +114,36 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     scanning = true;
     const added: Array<HTMLAnchorElement | HTMLAreaElement> = [];
     try {
+      // Links the page has removed since (an infinite list dropping what scrolled away) are let go.
+      for (const a of tracked) {
+        if (a.isConnected) continue;
+        tracked.delete(a);
+        inView.delete(a);
+        intersection.unobserve(a);
+      }
       const own = pageIdentity(win.location.href);
       const links = doc.links;
       const fresh: string[] = [];
       let sliceStart = performance.now();
       for (let i = 0; i < links.length && !stopped; i++) {
         const a = links[i] as HTMLAnchorElement | HTMLAreaElement;
-        if (keyOf.has(a)) continue;
-        const href = a.href;
-        let key = keyOfHref.get(href);
-        if (key === undefined) keyOfHref.set(href, (key = linkKey(href)));
-        const kept = key === own ? null : key;
-        keyOf.set(a, kept);
-        if (kept) {
-          tracked.add(a);
-          added.push(a);
-          if (!asked.has(kept)) {
-            asked.add(kept);
-            fresh.push(kept);
+        if (!keyOf.has(a)) {
+          const href = a.href;
+          let key = keyOfHref.get(href);
+          if (key === undefined) keyOfHref.set(href, (key = linkKey(href)));
+          const kept = key === own ? null : key;
+          keyOf.set(a, kept);
+          if (kept) {
+            tracked.add(a);
+            added.push(a);
+            if (!asked.has(kept)) {
+              asked.add(kept);
+              fresh.push(kept);
+            }
           }
         }
-        if (performance.now() - sliceStart > SLICE_MS) {
+        // Links seen before cost little, but a page of tens of thousands of them still gets slices.
+        if ((i & 31) === 31 && performance.now() - sliceStart > SLICE_MS) {
           sliceDone(sliceStart);
           await nextTask();
           sliceStart = performance.now();
@@ -140,10 +160,11 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
         stats.answerMs += performance.now() - asking;
         for (const mark of answer.read) read.set(mark.key, mark);
       }
-      // Observed after the answer, so the first drawing has it; a slice at a time too.
-      for (let i = 0; i < added.length && !stopped; i++) {
-        intersection.observe(added[i]);
-        if (i % 500 === 499) await nextTask();
+      // Observed after the answer, so the first drawing has it. A few hundred a frame: the browser
+      // computes the intersections of newly observed links at the next frame, all in one task.
+      for (let i = 0; i < added.length && !stopped; i += OBSERVED_PER_FRAME) {
+        if (i > 0) await nextFrame();
+        for (const a of added.slice(i, i + OBSERVED_PER_FRAME)) intersection.observe(a);
       }
       drawSoon();
     } finally {
