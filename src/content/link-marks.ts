@@ -15,6 +15,13 @@ import { createOverlay, type Overlay } from './overlay';
 
 /** Time one slice of link reading may take before the page gets the thread back. */
 const SLICE_MS = 6;
+/**
+ * What is watched for coming into view is the paragraph, list item or cell that holds links, not
+ * each link: an article with links every few words has far fewer of them, and the browser computes
+ * the intersections of every target at each frame in which one changes. Not a div: one may hold
+ * the whole page.
+ */
+const LINK_BLOCKS = 'p, li, dt, dd, td, th, h1, h2, h3, h4, h5, h6, blockquote, figcaption, caption, summary';
 /** Links newly watched for coming into view, per frame. */
 const OBSERVED_PER_FRAME = 250;
 /** Links added after the first pass are read in a batch this long after the first of them. */
@@ -66,6 +73,9 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   const read = new Map<string, LinkMark>();
   /** Links seen with a key (the ones worth a mark). */
   const tracked = new Set<HTMLAnchorElement | HTMLAreaElement>();
+  /** Blocks holding links (what is watched for coming into view), their links, and those in view. */
+  const linksOf = new Map<Element, Set<Element>>();
+  const blockOf = new WeakMap<Element, Element>();
   const inView = new Set<Element>();
   let overlay: Overlay | undefined;
   let stopped = false;
@@ -101,7 +111,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     const label = t('linkMark');
     overlay.set(
       'links',
-      [...inView].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') })),
+      [...inView].flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
     );
   }
 
@@ -118,8 +128,14 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       for (const a of tracked) {
         if (a.isConnected) continue;
         tracked.delete(a);
-        inView.delete(a);
-        intersection.unobserve(a);
+        const block = blockOf.get(a) ?? a;
+        const links = linksOf.get(block);
+        links?.delete(a);
+        if (links?.size === 0) {
+          linksOf.delete(block);
+          inView.delete(block);
+          intersection.unobserve(block);
+        }
       }
       const own = pageIdentity(win.location.href);
       const links = doc.links;
@@ -164,7 +180,16 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       // computes the intersections of newly observed links at the next frame, all in one task.
       for (let i = 0; i < added.length && !stopped; i += OBSERVED_PER_FRAME) {
         if (i > 0) await nextFrame();
-        for (const a of added.slice(i, i + OBSERVED_PER_FRAME)) intersection.observe(a);
+        for (const a of added.slice(i, i + OBSERVED_PER_FRAME)) {
+          const block = a.parentElement?.closest(LINK_BLOCKS) ?? a;
+          blockOf.set(a, block);
+          const links = linksOf.get(block);
+          if (links) links.add(a);
+          else {
+            linksOf.set(block, new Set([a]));
+            intersection.observe(block);
+          }
+        }
       }
       drawSoon();
     } finally {

@@ -768,8 +768,8 @@ describe('Chromium, links read', () => {
       await page.goto(site.at(path));
       // Recorded by the page as soon as it was parsed, before the content script ran.
       const before = await page.evaluate('window.__before');
-      await page.waitForTimeout(2500);
       // Every link is in view: the marks are drawn for all of them.
+      await expect.poll(async () => (await linkMarks(page)).filter((m) => m !== '').length, { timeout: 30_000 }).toBe(200);
       const marks = await linkMarks(page);
       for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
       await page.mouse.move(30, 200);

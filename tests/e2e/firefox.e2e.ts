@@ -402,7 +402,7 @@ describe('Firefox, links read', () => {
     const observe = async (p: string) => {
       await page.goto(site.at(p));
       const before = await page.evaluate('window.__before');
-      await new Promise((r) => setTimeout(r, 2500));
+      await new Promise((r) => setTimeout(r, 4000));
       const shots = await besideLinks(page, 8);
       for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
       await page.mouse.move(30, 200);
