@@ -1,6 +1,7 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
 import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pickCanonicalUrl } from '../core';
+import { readLinksFor } from './links';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
@@ -157,6 +158,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       }
     },
 
+    async 'content:linksRead'(req, sender) {
+      return readLinksFor(req, sender, deps);
+    },
+
     async 'content:notSame'({ other }, sender) {
       if (typeof other !== 'string' || other.length > 8192) throw new TypeError('other must be a URL');
       await (await deps.repository()).dismiss(senderPage(sender), other, deps.now());
@@ -177,7 +182,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       } catch {
         return { state: 'unsupported' };
       }
-      if (!answer.page) return { state: 'not-article', url: answer.url };
+      const links = answer.linksRead === undefined ? {} : { linksRead: answer.linksRead };
+      if (!answer.page) return { state: 'not-article', url: answer.url, ...links };
       // Judged on the digest the content script reported, as the badge and the notice were: the
       // same story before the visit is recorded (within the dwell time) and after it is forgotten.
       const report = parsePageReport(answer.page);
@@ -188,12 +194,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const record = await repo.get(report.url);
       if (!record) {
         const before = await earlierVisit(repo, current);
-        return { state: 'checked', page, matches, visitedBefore: before !== undefined };
+        return { state: 'checked', page, matches, visitedBefore: before !== undefined, ...links };
       }
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
       const elsewhere = (await repo.findByCanonicalUrl(record.canonicalUrl)).filter((r) => r.url !== record.url);
-      return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0 };
+      return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0, ...links };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings),

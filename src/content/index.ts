@@ -3,15 +3,17 @@
 // once the page has been visible for the dwell time, has the visit recorded, retrying until the
 // background has it, and only then may show the in-page notice, once per page load at most, so a
 // page learns nothing of the reader's history before the reader has stayed on it (design.md,
-// "What a page may learn"). Runs again when a single-page app shows another article.
+// "What a page may learn"). Runs again when a single-page app shows another article. Where the
+// settings allow, it also marks the links on the page that lead to pages read (link-marks.ts).
 import browser from 'webextension-polyfill';
 import { isRouteFragment, MIN_RECORDED_WORDS, type PassageLocator } from '../core';
 import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { send } from '../messaging/send';
-import { isExcluded } from '../settings/settings';
+import { isExcluded, linkMarksAllowed, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
+import { startLinkMarks, type LinkMarks } from './link-marks';
 import { afterVisibleFor } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
@@ -122,11 +124,25 @@ function checkSafely(): void {
   check().catch((e: unknown) => console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e));
 }
 
+let linkMarks: LinkMarks | undefined;
+/** Starts or stops the link marks as the settings now say. */
+function markLinksAsSettingsSay(settings: Settings): void {
+  const allowed = linkMarksAllowed(location.href, settings, browser.extension.inIncognitoContext === true);
+  if (allowed && !linkMarks) linkMarks = startLinkMarks(document);
+  else if (!allowed && linkMarks) {
+    linkMarks.stop();
+    linkMarks = undefined;
+  }
+}
+
 browser.runtime.onMessage.addListener(
-  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );
 
 checkSafely();
+loadSettings()
+  .then(markLinksAsSettingsSay)
+  .catch((e: unknown) => console.info('Déjà Read: links not marked:', e instanceof Error ? e.message : e));
 
 // Single-page apps change the URL without a reload: check again once the new view has settled.
 // A fragment (#section) is not a new page.
@@ -139,6 +155,8 @@ function addressMayHaveChanged(): void {
     pending = undefined;
     removeNotice();
     checkSafely();
+    // "Search engines only" may start or stop with the new address.
+    void loadSettings().then(markLinksAsSettingsSay, () => undefined);
   }, 1500);
 }
 // The Navigation API tells of every same-document navigation (pushState, replaceState, back and
@@ -146,6 +164,7 @@ function addressMayHaveChanged(): void {
 // changes, hence the timer. Where a browser lacks it, the address is polled once a second.
 // Resumed (everywhere, or on this site) while the page is open: it is checked now, not at the next load.
 onSettingsChanged((settings) => {
+  markLinksAsSettingsSay(settings);
   if (heldBySettings && !settings.paused && !isExcluded(location.href, settings.excludedSites)) checkSafely();
 });
 

@@ -11,8 +11,10 @@
 //   overlay.showTip(a, [text]);   // a small tip by the anchor, announced to screen readers
 //   overlay.set('links', []);     // removes the group's marks; overlay.destroy() removes the layer
 //
-// Marks with `shown: false` are laid out exactly like shown ones but invisible, so a feature can
-// make the layer's work the same whichever of its anchors it really marks.
+// Marks with `shown: false` are laid out exactly like shown ones but transparent (opacity 0, so they
+// cover what a shown one covers, for the browser's occlusion checks too), so a feature can make the
+// layer's work and geometry the same whichever of its anchors it really marks; a tip can be
+// transparent too, and has a fixed size whatever it says.
 
 /** What a mark is anchored to: an element (each of its client rects) or a range of text. */
 export type OverlayAnchor = Element | Range;
@@ -32,8 +34,11 @@ export interface OverlayMark {
 export interface Overlay {
   /** Replaces the marks of `group` (each feature keeps its own group); an empty list removes them. */
   set(group: string, marks: readonly OverlayMark[]): void;
-  /** Shows a tip by `anchor` (untrusted text must come as isolated nodes, see ui/bidi.ts); it is announced politely. */
-  showTip(anchor: OverlayAnchor, content: ReadonlyArray<Node | string>): void;
+  /**
+   * Shows a tip by `anchor` (untrusted text must come as isolated nodes, see ui/bidi.ts), of a fixed
+   * size (three lines); it is announced politely. `shown: false` places it the same, transparent and silent.
+   */
+  showTip(anchor: OverlayAnchor, content: ReadonlyArray<Node | string>, shown?: boolean): void;
   hideTip(): void;
   /** Places every mark again at the next frame (after the feature knows the page's layout changed). */
   refresh(): void;
@@ -53,13 +58,17 @@ export interface OverlayOptions {
   within?: ParentNode;
 }
 
-// Fixed over the viewport, inline and !important so that the page's CSS cannot move or size it
-// (which would not leak anything, but would misplace the marks). `contain: strict` keeps its
-// content out of the page's layout; fixed elements add nothing to the document's scroll size.
+// An empty box fixed at the viewport's top left corner, inline and !important so that the page's
+// CSS cannot move it or make it take room. What it shows is in a layer fixed there too, whose
+// containing block is the viewport, not the host (nothing here makes the host one: no transform,
+// filter or containment), so it adds nothing to the host's scroll size, nor to the document's,
+// which the page could read. Not a layer over the whole
+// viewport: the browser's occlusion checks (IntersectionObserver v2, which an embedded sign-in or
+// payment frame may use) would then see every element of the page covered.
 const HOST_STYLE = [
-  'all: initial', 'display: block', 'position: fixed', 'top: 0', 'left: 0', 'width: 100%', 'height: 100%',
-  'margin: 0', 'padding: 0', 'border: 0', 'overflow: hidden', 'contain: strict', 'pointer-events: none',
-  'z-index: 2147483646', 'transform: none', 'opacity: 1', 'visibility: visible',
+  'all: initial', 'display: block', 'position: fixed', 'top: 0', 'left: 0', 'width: 0', 'height: 0',
+  'margin: 0', 'padding: 0', 'border: 0', 'overflow: visible', 'contain: none', 'pointer-events: none',
+  'z-index: 2147483646', 'transform: none', 'filter: none', 'opacity: 1', 'visibility: visible',
 ].map((d) => `${d} !important`).join('; ');
 
 const BASE_CSS = `
@@ -68,17 +77,18 @@ const BASE_CSS = `
   :host { --dr-accent: #c4b5fd; --dr-ink: #ece9f6; --dr-paper: #25212f; --dr-line: #4a4063; --dr-soft: rgba(196, 181, 253, .18); }
 }
 * { pointer-events: none; }
-.box, .label, .tip { position: absolute; top: 0; left: 0; box-sizing: border-box; will-change: transform; }
+.layer { position: fixed; top: 0; left: 0; width: 0; height: 0; overflow: visible; }
+.box, .label, .tip { position: absolute; top: 0; left: 0; box-sizing: border-box; }
 .label {
   font: 600 10px/14px system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
   padding: 0 4px; border-radius: 7px; white-space: nowrap; color: var(--dr-paper); background: var(--dr-accent);
 }
 .tip {
-  max-width: min(360px, calc(100vw - 16px)); padding: 6px 10px; border-radius: 8px; overflow-wrap: anywhere;
+  width: min(320px, calc(100vw - 16px)); height: calc(3 * 1.4em + 14px); overflow: hidden; padding: 6px 10px; border-radius: 8px; overflow-wrap: anywhere;
   font: 13px/1.4 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
   color: var(--dr-ink); background: var(--dr-paper); border: 1px solid var(--dr-line); box-shadow: 0 4px 16px rgba(30, 20, 60, .18);
 }
-.unshown { visibility: hidden; }
+.unshown { opacity: 0; }
 [hidden] { display: none !important; }
 `;
 
@@ -96,13 +106,20 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
   const root = host.attachShadow({ mode: 'closed' });
   const style = doc.createElement('style');
   style.textContent = BASE_CSS + (options.css ?? '');
+  // Marks are seen, not read out (a list of "read" at the end of the document would mean nothing);
+  // a screen reader hears the tip, shown when a marked link has the focus.
   const layer = doc.createElement('div');
+  layer.className = 'layer';
+  layer.setAttribute('aria-hidden', 'true');
+  const tipLayer = doc.createElement('div');
+  tipLayer.className = 'layer';
   const tip = doc.createElement('div');
   tip.className = 'tip';
   tip.hidden = true;
   tip.setAttribute('role', 'status');
   tip.setAttribute('aria-live', 'polite');
-  root.append(style, layer, tip);
+  tipLayer.append(tip);
+  root.append(style, layer, tipLayer);
   (options.within ?? doc.documentElement).append(host);
 
   const groups = new Map<string, Placed[]>();
@@ -211,8 +228,11 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
       }));
       refresh();
     },
-    showTip(anchor, content) {
+    showTip(anchor, content, shown = true) {
       tipAnchor = anchor;
+      tip.classList.toggle('unshown', !shown);
+      if (shown) tip.removeAttribute('aria-hidden');
+      else tip.setAttribute('aria-hidden', 'true');
       tip.replaceChildren(...content);
       tip.hidden = true;
       refresh();

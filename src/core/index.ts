@@ -11,6 +11,7 @@ export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECOR
 export { decodeSketch, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
 export { textHash } from './text-hash';
 export { canonicalizeUrl, isRouteFragment, MAX_URL_LENGTH, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
+export { isSearchResultPage, linkKey, linkTarget } from './links';
 export { cutPassages, type Passage } from './passages';
 export { ANCHOR_COUNT, anchorsOf, decodePassages, encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSignature, shareAnchor, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { whatsNew, type WhatsNew } from './whats-new';

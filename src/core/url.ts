@@ -59,9 +59,13 @@ export const TRACKING_PARAMETERS: readonly string[] = [
   'si',
 ];
 
+// Looked up for every parameter of every link of a list page (link marks): a set and a few prefixes.
+const TRACKING_NAMES = new Set(TRACKING_PARAMETERS.filter((t) => !t.endsWith('_')));
+const TRACKING_PREFIXES = TRACKING_PARAMETERS.filter((t) => t.endsWith('_'));
+
 function isTracking(name: string): boolean {
   const n = name.toLowerCase();
-  return TRACKING_PARAMETERS.some((t) => (t.endsWith('_') ? n.startsWith(t) : n === t));
+  return TRACKING_NAMES.has(n) || TRACKING_PREFIXES.some((t) => n.startsWith(t));
 }
 
 /** Longest URL accepted anywhere (page reports, imports, declared canonical URLs). */
@@ -110,6 +114,7 @@ export function registrableDomain(host: string): string {
 /** A query parameter's name as a server reads it ("utm%5Fsource" and "utm_source" alike). */
 function parameterName(part: string): string {
   const raw = part.split('=', 1)[0].replace(/\+/g, ' ');
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

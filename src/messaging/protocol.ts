@@ -4,6 +4,7 @@ import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
 import type { ArticleDigest, PagePassage } from '../core';
 import type { ImportOutcome, PageRecord } from '../storage';
+import type { LinkStats } from '../content/link-marks';
 
 /** What the content script extracted from a page. */
 export interface PageReport {
@@ -72,6 +73,19 @@ export interface PageSeenAnswer {
   skipped?: PageVerdict['skipped'];
 }
 
+/** A link on a page that leads to a page read before, as its mark shows it. */
+export interface LinkMark {
+  /** The link key asked about (core's linkKey). */
+  key: string;
+  /** The day it was last read, in the reader's language ("Nov 19, 2026"). */
+  date: string;
+  /** The title of the page read elsewhere that this one is a known copy of (untrusted text). */
+  copyOf?: string;
+}
+
+/** Link keys sent at most in one message (a page with more sends several). */
+export const MAX_LINK_KEYS = 2000;
+
 /** The background's answer about a page (the toolbar button and the popup show it). */
 export interface PageVerdict {
   fp: string;
@@ -101,8 +115,8 @@ export interface HistoryItem {
 
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
-  | { state: 'not-article'; url: string } // not checked: too little prose, an excluded site, or paused
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number };
+  | { state: 'not-article'; url: string; linksRead?: number } // not checked: too little prose, an excluded site, or paused
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number };
 
 type Empty = Record<string, never>;
 
@@ -112,6 +126,8 @@ export interface Protocol {
   'content:pageSeen': { req: PageReport; res: PageSeenAnswer };
   /** content → background: the page has now been visible for the dwell time: record the visit. */
   'content:pageRead': { req: PageReport; res: { recorded: boolean; problem?: string } };
+  /** content → background: which of the links on the sender's page (their keys, at most MAX_LINK_KEYS) lead to pages read; `off` when marks are not shown there. */
+  'content:linksRead': { req: { keys: string[] }; res: { read: LinkMark[]; off?: true } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
   'content:notSame': { req: { other: string }; res: Empty };
   /** popup → background: status of the page in a tab, with the earlier pages it matches. */
@@ -177,7 +193,7 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 /** Messages a content script answers. */
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
-  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null } };
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; linksRead?: number; linkStats?: LinkStats } };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */

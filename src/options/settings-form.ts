@@ -16,6 +16,7 @@ function fill(s: Settings): void {
   $('min-words-hint').textContent = t('optionsMinWordsHint', SENSITIVITY[s.sensitivity].minWords);
   $<HTMLInputElement>('dwell').value = String(s.dwellSeconds);
   $<HTMLInputElement>('show-notice').checked = s.showNotice;
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')) radio.checked = radio.value === s.linkMarks;
   $<HTMLInputElement>('record-private').checked = s.recordPrivate;
   $<HTMLInputElement>('paused').checked = s.paused;
   const list = $<HTMLUListElement>('excluded');
@@ -91,6 +92,9 @@ export async function initSettingsForm(): Promise<void> {
     const n = wholeNumberIn(e.target as HTMLInputElement, LIMITS.dwellSeconds);
     if (n !== null) void save({ dwellSeconds: n });
   });
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')) {
+    radio.addEventListener('change', () => void save({ linkMarks: radio.value as Settings['linkMarks'] }));
+  }
   $<HTMLInputElement>('show-notice').addEventListener('change', (e) => void save({ showNotice: (e.target as HTMLInputElement).checked }));
   $<HTMLInputElement>('record-private').addEventListener('change', (e) => void save({ recordPrivate: (e.target as HTMLInputElement).checked }));
   $<HTMLInputElement>('paused').addEventListener('change', (e) => void save({ paused: (e.target as HTMLInputElement).checked }));

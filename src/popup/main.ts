@@ -97,6 +97,10 @@ async function render(tabId: number): Promise<void> {
   const page = status.state === 'checked' ? status.page : undefined;
   const url = status.state === 'checked' ? status.page.url : status.state === 'not-article' ? status.url : undefined;
   statusEl.textContent = statusText(status, settings, url);
+  const linksRead = status.state === 'unsupported' ? 0 : (status.linksRead ?? 0);
+  const linksEl = $('links-read');
+  linksEl.textContent = linksRead === 1 ? t('popupLinksReadOne') : t('popupLinksReadMany', linksRead);
+  linksEl.hidden = linksRead === 0;
   const now = Date.now();
   const matches = status.state === 'checked' ? status.matches : [];
   const notSame = page

@@ -1,6 +1,9 @@
 // The reader's settings: their shape, defaults, and how a stored object (possibly from an older
 // version, or edited by hand in storage) becomes valid settings. Pure: the store is settings-store.ts.
-import { SENSITIVITY, type MatchSettings, type Sensitivity } from '../core';
+import { isSearchResultPage, SENSITIVITY, type MatchSettings, type Sensitivity } from '../core';
+
+/** Where links to pages read before are marked: every web page, search result pages only, or nowhere. */
+export type LinkMarks = 'on' | 'search' | 'off';
 
 export interface Settings {
   /** How similar two pages must be to count as read before. */
@@ -13,7 +16,9 @@ export interface Settings {
   excludedSites: string[];
   /** Show the in-page notice (the toolbar badge is always on). */
   showNotice: boolean;
-  /** Record pages read in private windows. */
+  /** Mark links to pages read before (see linkMarksAllowed). */
+  linkMarks: LinkMarks;
+  /** Record pages read in private windows (and mark links there). */
   recordPrivate: boolean;
   /** Paused everywhere: nothing is read or recorded. */
   paused: boolean;
@@ -43,12 +48,20 @@ export const SUGGESTED_EXCLUSIONS: readonly string[] = [
   'www.sogou.com/web',
 ];
 
+/**
+ * The suggested exclusions that are search result pages: excluded from reading because a list of
+ * results is not an article, not to keep the extension away, so links are marked there (unless
+ * marks are off). Any other exclusion keeps marks away too.
+ */
+export const SEARCH_RESULT_EXCLUSIONS: readonly string[] = ['www.google.com/search', 'www.bing.com/search', 'duckduckgo.com', 'search.yahoo.com', 'www.baidu.com/s', 'www.sogou.com/web'];
+
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   sensitivity: 'normal',
   minWords: null,
   dwellSeconds: 5,
   excludedSites: [...SUGGESTED_EXCLUSIONS],
   showNotice: true,
+  linkMarks: 'on',
   recordPrivate: false,
   paused: false,
 });
@@ -112,9 +125,21 @@ export function parseSettings(stored: unknown): Settings {
     dwellSeconds: int(s.dwellSeconds, LIMITS.dwellSeconds) ?? d.dwellSeconds,
     excludedSites: sites,
     showNotice: typeof s.showNotice === 'boolean' ? s.showNotice : d.showNotice,
+    linkMarks: s.linkMarks === 'on' || s.linkMarks === 'search' || s.linkMarks === 'off' ? s.linkMarks : d.linkMarks,
     recordPrivate: typeof s.recordPrivate === 'boolean' ? s.recordPrivate : d.recordPrivate,
     paused: typeof s.paused === 'boolean' ? s.paused : d.paused,
   };
+}
+
+/**
+ * Whether links are marked on the page at `url`: marks on (or on search engines only, and this is
+ * a result page), not paused, the site not excluded (search result pages excepted, see
+ * SEARCH_RESULT_EXCLUSIONS), and not in a private window unless private windows are recorded.
+ */
+export function linkMarksAllowed(url: string, settings: Settings, incognito: boolean): boolean {
+  if (settings.linkMarks === 'off' || settings.paused || (incognito && !settings.recordPrivate)) return false;
+  if (settings.linkMarks === 'search' && !isSearchResultPage(url)) return false;
+  return !isExcluded(url, settings.excludedSites.filter((site) => !SEARCH_RESULT_EXCLUSIONS.includes(site)));
 }
 
 /** The matching settings the decision function uses. */

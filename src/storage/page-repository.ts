@@ -59,6 +59,19 @@ export interface AnchorOptions {
 export const PAGES_PER_ANCHOR = 24;
 export const MAX_ANCHOR_CANDIDATES = 48;
 
+/** Records with the same text looked at for a link found in the history, to name the page it is a copy of. */
+const SAME_TEXT_LOOKED_AT = 4;
+
+/** A link's page found in the history: read there (`copyOf` absent), or through a copy of it. */
+export interface ReadLink {
+  /** The key asked about (a page identity). */
+  key: string;
+  /** When the page (or the copy) was last read. */
+  lastSeen: number;
+  /** The title of the page read elsewhere that this one is a known copy of. */
+  copyOf?: string;
+}
+
 /** Where a page of the listing by date starts: after this (lastSeen, url). */
 export type ListCursor = [number, string];
 
@@ -177,6 +190,38 @@ export class PageRepository {
   /** Pages whose normalised text is exactly this one's. */
   findByTextHash(textHash: string): Promise<PageRecord[]> {
     return this.db.getAllFromIndex('pages', 'textHash', textHash);
+  }
+
+  /**
+   * Which of these link keys (page identities) lead to a page read: a page in the history, or a
+   * known copy of one, either a page read at another address that declares this one its canonical
+   * URL, or a page read here whose text is exactly that of a page read at another address. The keys
+   * are looked up in the store's key and its `canonicalUrl` index (keys only); full records are read
+   * only for the pages found, and the text hash index (keys only) only for those.
+   */
+  async readLinks(keys: readonly string[]): Promise<ReadLink[]> {
+    const tx = this.db.transaction('pages', 'readonly');
+    const canonical = tx.store.index('canonicalUrl');
+    const byText = tx.store.index('textHash');
+    const found = await Promise.all(
+      keys.map(async (key): Promise<ReadLink | undefined> => {
+        const own = await tx.store.getKey(key);
+        if (own !== undefined) {
+          const record = await tx.store.get(own);
+          if (!record) return undefined;
+          // The same text read first at another address (a few looked at): this page is a copy of that one.
+          const others = record.textHash ? (await byText.getAllKeys(record.textHash, SAME_TEXT_LOOKED_AT)).filter((k) => k !== own) : [];
+          const earlier = (await Promise.all(others.map((k) => tx.store.get(k)))).filter((r): r is PageRecord => r !== undefined && r.firstSeen < record.firstSeen).sort((a, b) => a.firstSeen - b.firstSeen)[0];
+          return { key, lastSeen: record.lastSeen, ...(earlier ? { copyOf: earlier.title || earlier.url } : {}) };
+        }
+        const declaring = await canonical.getKey(key);
+        if (declaring === undefined) return undefined;
+        const record = await tx.store.get(declaring);
+        return record && { key, lastSeen: record.lastSeen, copyOf: record.title || record.url };
+      }),
+    );
+    await tx.done;
+    return found.filter((f): f is ReadLink => f !== undefined);
   }
 
   /** Forgets the page at this address: its one record, whichever variant of the address it is given. */

@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
+import { hostileLinkPath, LINKED_TITLE, linkPages, LINKS } from './link-pages';
 import { startSite, type PageName, type Site } from './site';
 import { writeSyntheticHistory } from './synthetic-history';
 
@@ -18,7 +19,7 @@ let extensionId: string;
 let profile: string;
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startSite(linkPages());
   profile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-'));
   const ext = distDir('chrome');
   context = await chromium.launchPersistentContext(profile, {
@@ -295,7 +296,11 @@ async function setInOptions(change: (options: Page) => Promise<void>): Promise<v
   await options.close();
 }
 
-describe('Chromium, what the reader sees', () => {
+/**
+ * One tab for the tests of a describe block (`page()` is it), each test starting from the suite's
+ * settings, whatever the one before changed or left half-done.
+ */
+function tabForEachTest(): () => Page {
   let page: Page;
   beforeAll(async () => {
     page = await context.newPage();
@@ -303,9 +308,17 @@ describe('Chromium, what the reader sees', () => {
   afterAll(async () => {
     await page.close();
   });
-  // Each test starts from the suite's settings, whatever the one before changed or left half-done.
   afterEach(async () => {
     await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+  });
+  return () => page;
+}
+
+describe('Chromium, what the reader sees', () => {
+  const tab = tabForEachTest();
+  let page: Page;
+  beforeEach(() => {
+    page = tab();
   });
 
   it('keeps the notice in a closed shadow root, and remembers "Not the same" for the pair it names', async () => {
@@ -774,5 +787,160 @@ describe("Chromium, what's new since it was read", () => {
     await openAndSettle(page, site.url('enBalconyRead'));
     await openAndSettle(page, site.url('enC'));
     await expect.poll(() => noticeText(page)).toContain('Nothing new since you read it');
+  });
+});
+
+/**
+ * The mark drawn by each link of the page, read from the overlay's closed shadow root through the
+ * DevTools protocol (the page's scripts cannot: the root is closed): 'read' for a visible label
+ * just after the link, 'unread' for a transparent one, '' for none.
+ */
+async function linkMarks(page: Page): Promise<string[]> {
+  const links = await page.evaluate(() => [...document.links].map((a) => a.getBoundingClientRect().toJSON() as DOMRect));
+  const cdp = await context.newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode };
+    const find = (n: DomNode): DomNode | undefined => (n.localName === 'deja-read-overlay' ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
+    const shadow = find(root)?.shadowRoots?.[0];
+    const labels: DomNode[] = [];
+    const walk = (n: DomNode) => {
+      if (n.nodeName === 'DIV' && (n as DomNode & { attributes?: string[] }).attributes?.some((v) => v.includes('read-mark'))) labels.push(n);
+      (n.children ?? []).forEach(walk);
+    };
+    if (shadow) walk(shadow);
+    const drawn: Array<{ rect: DOMRect; opacity: string; text: string; hidden: boolean }> = [];
+    for (const label of labels) {
+      const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: label.backendNodeId })) as { object: { objectId: string } };
+      const { result } = (await cdp.send('Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        returnByValue: true,
+        functionDeclaration: 'function () { return { rect: this.getBoundingClientRect().toJSON(), opacity: getComputedStyle(this).opacity, text: this.textContent, hidden: this.hidden }; }',
+      })) as { result: { value: { rect: DOMRect; opacity: string; text: string; hidden: boolean } } };
+      drawn.push(result.value);
+    }
+    return links.map((l) => {
+      const label = drawn.find((d) => !d.hidden && d.rect.left >= l.right && d.rect.left <= l.right + 8 && d.rect.top < l.bottom && d.rect.bottom > l.top);
+      return !label ? '' : label.opacity === '1' ? `read:${label.text}` : 'unread';
+    });
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The text of the overlay's tip while it is shown, '' when none is (or it is transparent). */
+async function tipText(page: Page): Promise<string> {
+  const cdp = await context.newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode };
+    const find = (n: DomNode): DomNode | undefined => (n.localName === 'deja-read-overlay' ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
+    const shadow = find(root)?.shadowRoots?.[0];
+    const isTip = (n: DomNode) => (n as DomNode & { attributes?: string[] }).attributes?.some((v) => v.split(' ')[0] === 'tip');
+    const findTip = (n: DomNode): DomNode | undefined => (isTip(n) ? n : (n.children ?? []).map(findTip).find(Boolean));
+    const tip = shadow && findTip(shadow);
+    if (!tip) return '';
+    const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: tip.backendNodeId })) as { object: { objectId: string } };
+    const { result } = (await cdp.send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      returnByValue: true,
+      functionDeclaration: 'function () { return this.hidden || getComputedStyle(this).opacity !== "1" ? "" : this.textContent; }',
+    })) as { result: { value: string } };
+    return result.value.replace(/[\u2066-\u2069]/g, '');
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Imports a history holding these pages (and nothing to do with the fixture articles). */
+async function importPages(urls: string[]): Promise<void> {
+  const path = join(profile, `links-${Date.now()}.json`);
+  writeSyntheticHistory(path, urls.length, { urlOf: (i) => urls[i] });
+  const options = await optionsPage();
+  await options.locator('#import-file').setInputFiles(path);
+  await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 60_000 }).toMatch(/^Imported/);
+  await options.close();
+}
+
+describe('Chromium, links read', () => {
+  const tab = tabForEachTest();
+  let page: Page;
+  beforeEach(() => {
+    page = tab();
+  });
+
+  it('marks a link to a page read (tracking parameters and all) and to its copy read elsewhere, not an unread one', async () => {
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.at(LINKS.b));
+    await openAndSettle(page, site.at(LINKS.list));
+    await expect.poll(() => linkMarks(page)).toEqual(['read:read', 'read:read', 'unread']);
+    // The page's scripts find the overlay's host, whatever it shows, and nothing inside it.
+    expect(await page.evaluate(() => [document.querySelectorAll('deja-read-overlay').length, document.querySelector('deja-read-overlay')?.shadowRoot ?? null])).toEqual([1, null]);
+
+    await page.hover('#list li:nth-child(2) a');
+    await expect.poll(() => tipText(page)).toMatch(new RegExp(`^Read on [A-Z][a-z]{2} \\d{1,2}, \\d{4} · a copy of ${LINKED_TITLE}$`));
+    await page.hover('#list li:nth-child(3) a');
+    await expect.poll(() => tipText(page)).toBe('');
+    // Focus shows the date too, for the keyboard.
+    await page.focus('#list li:nth-child(1) a');
+    await expect.poll(() => tipText(page)).toMatch(/^Read /);
+
+    const toolbar = await toolbarOf(page);
+    const popup = await popupPage(toolbar.tabId);
+    await expect.poll(() => popup.locator('#links-read').innerText()).toBe('2 links on this page lead to pages you’ve read.');
+    await popup.close();
+  });
+
+  it('draws no marks when they are off, or on search engines only', async () => {
+    for (const linkMarks of ['off', 'search']) {
+      await worker.evaluate((marks) => chrome.storage.sync.set({ settings: { dwellSeconds: 0, linkMarks: marks } }), linkMarks);
+      await openAndSettle(page, site.at(LINKS.list));
+      expect(await page.evaluate(() => document.querySelectorAll('deja-read-overlay').length), linkMarks).toBe(0);
+    }
+  });
+
+  it('lets a hostile page of 200 links, half of them read, observe exactly what it observes when none is', async () => {
+    // The two lists have the same text: the second would be "read before", and its notice (which may
+    // say so once the reader stayed) is not what this test is about.
+    await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0, showNotice: false } }));
+    await importPages(Array.from({ length: 100 }, (_, i) => site.at(hostileLinkPath('h', i * 2))));
+    await page.setViewportSize({ width: 1000, height: 5600 });
+    const observe = async (path: string) => {
+      await page.goto(site.at(path));
+      // Recorded by the page as soon as it was parsed, before the content script ran.
+      const before = await page.evaluate('window.__before');
+      // Every link is in view: the marks are drawn for all of them.
+      await expect.poll(async () => (await linkMarks(page)).filter((m) => m !== '').length, { timeout: 30_000 }).toBe(200);
+      const marks = await linkMarks(page);
+      for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+      await page.mouse.move(30, 200);
+      await page.mouse.move(60, 600);
+      const after = await page.evaluate('window.__observe()');
+      return { before, after, marks };
+    };
+    const half = await observe(LINKS.hostileHalf);
+    const none = await observe(LINKS.hostileNone);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    // The page saw the same thing in both runs, before and after the marks were drawn…
+    expect(half.before).toEqual(none.before);
+    expect(half.after).toEqual(none.after);
+    expect((half.after as { mutations: string[] }).mutations).toContain('childList|html||deja-read-overlay|');
+    // …and the marks were there, half of them visible.
+    expect(half.marks.filter((m) => m === 'read:read')).toHaveLength(100);
+    expect(half.marks.filter((m, i) => m === (i % 2 === 0 ? 'read:read' : 'unread'))).toHaveLength(200);
+    expect(none.marks.every((m) => m === 'unread')).toBe(true);
+  });
+
+  it('keeps a page of 2,000 links responsive while it marks them', async () => {
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longest: number };
+      w.__longest = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.startTime > 1500) w.__longest = Math.max(w.__longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await openAndSettle(page, site.at(LINKS.many));
+    await page.waitForTimeout(1500);
+    expect((await linkMarks(page)).filter((m) => m === 'unread').length).toBeGreaterThan(10);
+    // No task of the page, after its own load, held its thread for long (figures: npm run bench:links).
+    expect(await page.evaluate(() => (window as unknown as { __longest: number }).__longest)).toBeLessThan(200);
   });
 });

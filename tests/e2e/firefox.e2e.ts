@@ -10,6 +10,8 @@ import { distDir, FIREFOX_PATH } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { findExtensionPage, goToExtensionPage as goToPage } from './firefox-pages';
 import { SCRIPTED, scriptedPages } from './hostile-pages';
+import { hostileLinkPath, linkPages, LINKS } from './link-pages';
+import { writeSyntheticHistory } from './synthetic-history';
 import { startSite, type PageName, type Site } from './site';
 
 let site: Site;
@@ -24,7 +26,7 @@ const goToExtensionPage = (path: string) => goToPage(extensionPage, path);
 const PLAIN_HOST = 'news.example.com';
 
 beforeAll(async () => {
-  site = await startSite(scriptedPages());
+  site = await startSite({ ...scriptedPages(), ...linkPages() });
   profile = mkdtempSync(join(tmpdir(), 'deja-read-firefox-'));
   browser = await puppeteer.launch({
     browser: 'firefox',
@@ -381,5 +383,102 @@ describe("Firefox, what's new since it was read", () => {
     await extensionPage.waitForFunction(() => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
     const changed = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => li.querySelector('.changed')?.textContent ?? '').filter(Boolean));
     expect(changed.some((c) => c.startsWith('changed since you read it: 3 new parts'))).toBe(true);
+  });
+});
+
+/** Sets the add-on's settings (on top of the suite's: pages read at once). */
+async function setSettings(settings: Record<string, unknown>): Promise<void> {
+  // @ts-expect-error -- the WebExtension API of the add-on's page
+  await extensionPage.evaluate((s) => browser.storage.sync.set({ settings: { dwellSeconds: 0, ...s } }), settings);
+}
+
+/**
+ * What is drawn just right of each link, as the screen shows it (base64 PNG). The overlay's root
+ * is closed and Firefox gives no test a way into it that a page would not have: the marks are
+ * checked by what they draw, against the same page drawn without them.
+ */
+async function besideLinks(page: Page, count: number): Promise<string[]> {
+  const rects = await page.evaluate((n) => [...document.links].slice(0, n).map((a) => { const r = a.getBoundingClientRect(); return { x: r.right, y: r.top, height: r.height }; }), count);
+  const shots: string[] = [];
+  for (const r of rects) shots.push(await page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 34, height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' }));
+  return shots;
+}
+
+describe('Firefox, links read', () => {
+  it('marks a link to a page read (tracking parameters and all) and to its copy read elsewhere, not an unread one', async () => {
+    const page = await browser.newPage();
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.at(LINKS.b));
+    await openAndSettle(page, site.at(LINKS.list));
+    await new Promise((r) => setTimeout(r, 1000));
+    const marked = await besideLinks(page, 3);
+    expect(await page.evaluate(() => [document.querySelectorAll('deja-read-overlay').length, document.querySelector('deja-read-overlay')?.shadowRoot ?? null])).toEqual([1, null]);
+    const popup = await popupFor(site.at(LINKS.list));
+    expect(popup.status).toBeTruthy();
+    expect(await extensionPage.evaluate(() => document.getElementById('links-read')?.textContent)).toBe('2 links on this page lead to pages you’ve read.');
+
+    await setSettings({ linkMarks: 'off' });
+    await openAndSettle(page, site.at(LINKS.list));
+    expect(await page.evaluate(() => document.querySelectorAll('deja-read-overlay').length)).toBe(0);
+    const plain = await besideLinks(page, 3);
+    await setSettings({});
+    expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, true, false]);
+    await page.close();
+  });
+
+  it('lets a hostile page of 200 links, half of them read, observe exactly what it observes when none is', async () => {
+    const path = join(profile, 'links-history.json');
+    writeSyntheticHistory(path, 100, { urlOf: (i) => site.at(hostileLinkPath('h', i * 2)) });
+    await goToExtensionPage('/src/options/index.html');
+    const input = (await extensionPage.$('#import-file')) as ElementHandle<HTMLInputElement> | null;
+    if (!input) throw new Error('no file input');
+    await input.uploadFile(path);
+    await expect.poll(() => extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? ''), { timeout: 30_000 }).toMatch(/^Imported 100 pages/);
+    // The two lists have the same text: the second would be "read before", and its notice is not what this test is about.
+    await setSettings({ showNotice: false });
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1000, height: 5600 });
+    const observe = async (p: string) => {
+      await page.goto(site.at(p));
+      const before = await page.evaluate('window.__before');
+      await new Promise((r) => setTimeout(r, 4000));
+      const shots = await besideLinks(page, 8);
+      for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+      await page.mouse.move(30, 200);
+      await page.mouse.move(60, 600);
+      const after = await page.evaluate('window.__observe()');
+      return { before, after, shots };
+    };
+    const half = await observe(LINKS.hostileHalf);
+    const none = await observe(LINKS.hostileNone);
+    await setSettings({});
+    await page.close();
+    expect(half.before).toEqual(none.before);
+    expect(half.after).toEqual(none.after);
+    expect((half.after as { mutations: string[] }).mutations).toContain('childList|html||deja-read-overlay|');
+    // The even links (read) were drawn with a mark, the odd ones as if there were none.
+    expect(half.shots.map((shot, i) => shot !== none.shots[i])).toEqual([true, false, true, false, true, false, true, false]);
+  });
+
+  it('keeps a page of 2,000 links responsive while it marks them', async () => {
+    const page = await browser.newPage();
+    await page.evaluateOnNewDocument(() => {
+      const w = window as unknown as { __gap: number };
+      w.__gap = 0;
+      let last = 0;
+      const tick = () => {
+        const now = performance.now();
+        if (last && now > 1500) w.__gap = Math.max(w.__gap, now - last);
+        last = now;
+        setTimeout(tick, 10);
+      };
+      tick();
+    });
+    await openAndSettle(page, site.at(LINKS.many));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await page.evaluate(() => document.querySelectorAll('deja-read-overlay').length)).toBe(1);
+    // The page's own timer kept running: no task of ours held its thread for long (figures: npm run bench:links).
+    expect(await page.evaluate(() => (window as unknown as { __gap: number }).__gap)).toBeLessThan(200);
+    await page.close();
   });
 });

@@ -11,8 +11,8 @@ import type { PageRecord } from '../../src/storage/schema';
 const NOW = Date.UTC(2026, 0, 1);
 const WORDS = ['river', 'market', 'policy', 'garden', 'energy', 'climate', 'music', 'history', 'science', 'travel', '咖啡', '图书馆', '阳台', '城市'];
 
-/** Writes the file; returns its size in bytes. */
-export function writeSyntheticHistory(path: string, records: number, options: { lastVisits?: unknown; lean?: boolean } = {}): number {
+/** Writes the file; returns its size in bytes. `urlOf` names the pages (default: spread over 997 sites). */
+export function writeSyntheticHistory(path: string, records: number, options: { lastVisits?: unknown; lean?: boolean; urlOf?: (i: number) => string } = {}): number {
   let seed = 0x2545f491;
   const u32 = () => {
     seed ^= seed << 13;
@@ -25,12 +25,12 @@ export function writeSyntheticHistory(path: string, records: number, options: { 
   const record = (i: number): PageRecord => {
     const fp = toHex(u32(), u32());
     const [b0, b1, b2, b3] = blocksOf(fp);
-    const url = `https://site${i % 997}.example/${WORDS[i % WORDS.length]}/article-${i}`;
+    const url = options.urlOf?.(i) ?? `https://site${i % 997}.example/${WORDS[i % WORDS.length]}/article-${i}`;
     const firstSeen = NOW - (u32() % 1e10);
     return {
       url,
       canonicalUrl: url,
-      site: `site${i % 997}.example`,
+      site: new URL(url).hostname,
       title: `${WORDS[u32() % WORDS.length]} ${WORDS[u32() % WORDS.length]}, part ${i}`,
       fp,
       b0,

@@ -91,4 +91,15 @@ describe('the options form', () => {
     expect(saved.excludedSites).toContain('127.0.0.1:8080');
     expect(isExcluded('http://127.0.0.1:8080/any/article', saved.excludedSites)).toBe(true);
   });
+
+  it('shows where links are marked and saves the choice', async () => {
+    await form();
+    const radios = [...document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')];
+    expect(radios.filter((r) => r.checked).map((r) => r.value)).toEqual(['on']);
+    const search = radios.find((r) => r.value === 'search') as HTMLInputElement;
+    search.checked = true;
+    search.dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect(fake.saves.at(-1)).toMatchObject({ linkMarks: 'search' }));
+    expect(radios.filter((r) => r.checked).map((r) => r.value)).toEqual(['search']);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { afterVisibleFor } from '../../src/content/dwell';
-import { DEFAULT_SETTINGS, isExcluded, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
+import { DEFAULT_SETTINGS, isExcluded, linkMarksAllowed, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
 
 describe('settings', () => {
   it('start private by default: mail, banking and search results excluded, private windows off', () => {
@@ -103,5 +103,40 @@ describe('dwell time', () => {
     const read = vi.fn();
     afterVisibleFor(doc, 0, read);
     expect(read).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('link marks setting', () => {
+  const article = 'https://news.example/2026/11/story';
+  const results = 'https://www.google.com/search?q=tool+libraries';
+  const allowed = (changes: Record<string, unknown>, url: string, incognito = false) => linkMarksAllowed(url, parseSettings(changes), incognito);
+
+  it('is on everywhere by default, search result pages included although they are never read', () => {
+    expect(parseSettings(undefined).linkMarks).toBe('on');
+    expect(allowed({}, article)).toBe(true);
+    for (const url of [results, 'https://www.bing.com/search?q=a', 'https://duckduckgo.com/?q=a', 'https://www.baidu.com/s?wd=a', 'https://www.sogou.com/web?query=a']) {
+      expect(isExcluded(url, DEFAULT_SETTINGS.excludedSites), url).toBe(true);
+      expect(allowed({}, url), url).toBe(true);
+    }
+  });
+
+  it('can be limited to search engines, or turned off', () => {
+    expect(allowed({ linkMarks: 'search' }, article)).toBe(false);
+    expect(allowed({ linkMarks: 'search' }, results)).toBe(true);
+    expect(allowed({ linkMarks: 'off' }, results)).toBe(false);
+    expect(allowed({ linkMarks: 'off' }, article)).toBe(false);
+  });
+
+  it('keeps away from excluded sites and while paused, and from private windows unless they are recorded', () => {
+    expect(allowed({}, 'https://mail.google.com/mail/u/0/')).toBe(false);
+    expect(allowed({ excludedSites: ['news.example'] }, article)).toBe(false);
+    expect(allowed({ paused: true }, results)).toBe(false);
+    expect(allowed({}, article, true)).toBe(false);
+    expect(allowed({ recordPrivate: true }, article, true)).toBe(true);
+  });
+
+  it('falls back to on for anything else stored', () => {
+    expect(parseSettings({ linkMarks: 'sometimes' }).linkMarks).toBe('on');
+    expect(parseSettings({ linkMarks: 'search' }).linkMarks).toBe('search');
   });
 });

@@ -1,0 +1,47 @@
+// Which links on a page lead to pages read: the answer to a content script's link keys, from the
+// store's indexes. Checked like a page report: a top frame's content script, on the page the
+// browser says it is on, where marks are allowed (settings, exclusions, pause, private windows).
+import { MAX_URL_LENGTH, pageIdentity } from '../core';
+import { MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
+import { linkMarksAllowed } from '../settings/settings';
+import type { Runtime } from 'webextension-polyfill';
+import type { BackgroundDeps } from './handlers';
+
+type LinksAnswer = Protocol['content:linksRead']['res'];
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The keys of a request, checked: an array of at most MAX_LINK_KEYS addresses. */
+function keysOf(req: unknown): string[] {
+  const keys = (req as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length > MAX_LINK_KEYS) throw new TypeError(`keys must be an array of at most ${MAX_LINK_KEYS} addresses`);
+  for (const k of keys) if (typeof k !== 'string' || k.length === 0 || k.length > MAX_URL_LENGTH) throw new TypeError('each key must be an address');
+  return keys as string[];
+}
+
+export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale'>): Promise<LinksAnswer> {
+  const keys = keysOf(req);
+  if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('links asked from a frame');
+  const page = sender.url;
+  if (!page) throw new TypeError('message from no page');
+  if (sender.tab?.url !== undefined && originOf(sender.tab.url) !== originOf(page)) throw new TypeError("links asked for another site than the tab's");
+  const settings = await deps.settings();
+  if (!linkMarksAllowed(page, settings, sender.tab?.incognito === true)) return { read: [], off: true };
+  // The store is asked by identity whatever the content script sent; the answer names the keys it sent.
+  const byIdentity = new Map<string, string[]>();
+  for (const key of new Set(keys)) {
+    const id = pageIdentity(key);
+    byIdentity.set(id, [...(byIdentity.get(id) ?? []), key]);
+  }
+  const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
+  const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
+  return {
+    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}) }))),
+  };
+}

@@ -1,0 +1,103 @@
+// Pages for the link marks: an article A, its exact copy B at another address, an unread C, a list
+// linking to them; a hostile list of 200 links that records everything its scripts can observe;
+// and a list of 2,000 links. Used by the Chromium and Firefox suites and by `bench:links`.
+import { articlePage, loadArticle } from './site';
+
+export const LINKS = {
+  a: '/links/courier/lantern-keepers.html',
+  b: '/links/reposts/2026/lantern-keepers.html',
+  c: '/links/courier/unread.html',
+  list: '/links/list.html',
+  /** 200 links, to /links/h/0 … 199 (the test makes the even ones read). */
+  hostileHalf: '/links/hostile/half.html',
+  /** The same page, linking to /links/n/0 … 199 (none read). */
+  hostileNone: '/links/hostile/none.html',
+  many: '/links/many.html',
+} as const;
+
+/** The article read at A and (same text) at B: its own text, so no other test has read it. */
+const lanternKeepers = () => {
+  const ferry = loadArticle('en-ferry');
+  return { ...ferry, title: 'The last lantern keepers of the river', paragraphs: ferry.paragraphs.map((p, i) => (i === 0 ? `Lantern keepers, a note: ${p}` : p)) };
+};
+export const LINKED_TITLE = lanternKeepers().title;
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+/** A list page: a heading and one paragraph per link, as a feed or a forum lists them. */
+function listPage(title: string, links: Array<[string, string]>, script = ''): string {
+  const items = links.map(([href, text]) => `<li><a href="${esc(href)}">${esc(text)}</a> <span class="meta">12 comments</span></li>`).join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font:15px/1.5 sans-serif;margin:2em}li{margin:.2em 0}</style></head>
+<body><h1>${esc(title)}</h1><ol id="list">${items}</ol>${script ? `<script>${script}</script>` : ''}</body></html>`;
+}
+
+/**
+ * What a hostile page can observe of itself, recorded by its own script: every mutation of its DOM,
+ * every element's box and full computed style (hashed), what is hit at the centre of each link,
+ * the occlusion of each link (IntersectionObserver v2 where the browser has it), the document's
+ * size, the focus moves and the events it sees. `window.__observe()` returns it all; `window.__before`
+ * holds what it returned once the page was parsed, before any content script ran.
+ */
+const OBSERVER_SCRIPT = `
+const mutations = [];
+const events = [];
+const visibility = {};
+const nameOf = (n) => n && n.nodeType === 1 ? n.localName + (n.id ? '#' + n.id : '') : String(n && n.nodeName);
+new MutationObserver((records) => {
+  for (const r of records) mutations.push([r.type, nameOf(r.target), r.attributeName, [...r.addedNodes].map(nameOf).join(), [...r.removedNodes].map(nameOf).join()].join('|'));
+}).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+for (const type of ['focusin', 'focusout', 'pointerover', 'mouseover', 'scroll', 'resize', 'click', 'keydown']) {
+  window.addEventListener(type, (e) => events.push(type + ':' + nameOf(e.target) + ':' + [...document.links].indexOf(e.target)), true);
+}
+const links = [...document.links];
+try {
+  const io = new IntersectionObserver((entries) => { for (const e of entries) visibility[links.indexOf(e.target)] = e.isVisible; }, { trackVisibility: true, delay: 100 });
+  links.forEach((a) => io.observe(a));
+} catch (e) { visibility.unsupported = String(e); }
+const hash = (s) => { let h = 2166136261; for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); } return (h >>> 0).toString(16); };
+window.__observe = () => {
+  const all = [...document.querySelectorAll('*')];
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(','); };
+  return {
+    elements: all.map((e) => nameOf(e) + ' ' + box(e) + ' ' + e.getClientRects().length + ' ' + [e.offsetWidth, e.offsetHeight, e.scrollWidth, e.scrollHeight].join(',')),
+    styles: all.map((e) => { const cs = getComputedStyle(e); let s = ''; for (let i = 0; i < cs.length; i++) s += cs[i] + ':' + cs.getPropertyValue(cs[i]) + ';'; return hash(s); }),
+    shadowRoots: all.filter((e) => e.shadowRoot).length,
+    hits: links.map((a) => { const r = a.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2; return [nameOf(document.elementFromPoint(x, y)), document.elementsFromPoint(x, y).map(nameOf).join('>')].join(' '); }),
+    document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight, document.body.scrollWidth, document.body.scrollHeight, innerWidth, innerHeight, scrollX, scrollY].join(','),
+    active: nameOf(document.activeElement) + ':' + links.indexOf(document.activeElement),
+    visibility: JSON.stringify(visibility),
+    mutations: mutations.slice(),
+    events: events.slice(),
+  };
+};
+window.__before = window.__observe();`;
+
+const HOSTILE_COUNT = 200;
+
+/** The hrefs of the hostile pages' links (`prefix` h or n). */
+export const hostileLinkPath = (prefix: 'h' | 'n', i: number) => `/links/${prefix}/${i}.html`;
+
+/** Every page, by path. */
+export function linkPages(): Record<string, string> {
+  const read = lanternKeepers();
+  const hostile = (prefix: 'h' | 'n') =>
+    listPage(
+      'Stories people are reading',
+      Array.from({ length: HOSTILE_COUNT }, (_, i) => [hostileLinkPath(prefix, i), `Story number ${i}: a headline of a usual length`]),
+      OBSERVER_SCRIPT,
+    );
+  return {
+    [LINKS.a]: articlePage(read),
+    [LINKS.b]: articlePage(read),
+    [LINKS.c]: articlePage(loadArticle('ja-walk')),
+    [LINKS.list]: listPage('Today’s links', [
+      [`${LINKS.a}?utm_source=newsletter&utm_medium=email&fbclid=IwAR3x#comments`, 'The last lantern keepers (the original)'],
+      [LINKS.b, 'The last lantern keepers (a repost)'],
+      [LINKS.c, 'A walk we never took'],
+    ]),
+    [LINKS.hostileHalf]: hostile('h'),
+    [LINKS.hostileNone]: hostile('n'),
+    [LINKS.many]: listPage('Two thousand links', Array.from({ length: 2000 }, (_, i) => [`/links/m/${i}.html?utm_source=list`, `Entry ${i} of the long list`])),
+  };
+}

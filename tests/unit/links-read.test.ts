@@ -1,0 +1,91 @@
+// The background's answer to a list page: which of its links lead to pages read, and how.
+import { describe, expect, it } from 'vitest';
+import { digestArticle, linkKey } from '../../src/core';
+import { createRouter } from '../../src/messaging/router';
+import { MAX_LINK_KEYS } from '../../src/messaging/protocol';
+import { loadArticle } from '../e2e/site';
+import { fromTab, makeBackground } from './helpers';
+
+const en = loadArticle('en-library');
+const other = loadArticle('en-balcony');
+const body = (a: { paragraphs: string[] }) => a.paragraphs.join('\n\n');
+const report = (url: string, a = en, extra: Record<string, unknown> = {}) => ({ url, title: a.title, digest: digestArticle(body(a)), lang: 'en', ...extra });
+
+const LIST = 'https://list.example/today';
+const A = 'https://a.example/2026/11/tool-library';
+const B = 'https://b.example/reposts/tool-library';
+const C = 'https://c.example/never-read';
+const keys = (hrefs: string[]) => hrefs.map((h) => linkKey(h) as string);
+
+describe('links read', () => {
+  it('marks a page read, its exact copy read elsewhere (naming the first), and not an unread one', async () => {
+    const bg = makeBackground();
+    await bg.read(report(A), fromTab(1, A));
+    await bg.read(report(B, en, { title: 'Reposted: tool library' }), fromTab(2, B));
+    const asked = keys([`${A}?utm_source=list&fbclid=x#comments`, B, C]);
+    const answer = await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST));
+    expect(answer.off).toBeUndefined();
+    expect(answer.read.map((r) => [r.key, r.copyOf])).toEqual([
+      [A, undefined],
+      [B, en.title],
+    ]);
+    expect(answer.read[0].date).toMatch(/^Nov 1[45], 2023$/); // the clock's day, in the machine's time zone
+  });
+
+  it('marks a link to the canonical address of a page read at another address of its site', async () => {
+    const bg = makeBackground();
+    const amp = 'https://news.example/amp/story-7';
+    await bg.read(report(amp, other, { canonical: ['https://news.example/story-7'] }), fromTab(1, amp));
+    const answer = await bg.handlers['content:linksRead']({ keys: keys(['https://news.example/story-7?utm_medium=rss', 'https://news.example/story-8']) }, fromTab(2, LIST));
+    expect(answer.read).toEqual([{ key: 'https://news.example/story-7', date: expect.any(String), copyOf: other.title }]);
+  });
+
+  it('answers the keys as sent, each once, however many variants of a page are asked', async () => {
+    const bg = makeBackground();
+    await bg.read(report(A), fromTab(1, A));
+    const answer = await bg.handlers['content:linksRead']({ keys: [A, `${A}#x`, A] }, fromTab(2, LIST));
+    expect(answer.read.map((r) => r.key).sort()).toEqual([A, `${A}#x`]);
+  });
+
+  it('says off where marks are not drawn: excluded site, paused, marks off or search only, private window', async () => {
+    const cases: Array<[Parameters<typeof makeBackground>[1], string, boolean]> = [
+      [{ excludedSites: ['list.example'] }, LIST, false],
+      [{ paused: true }, LIST, false],
+      [{ linkMarks: 'off' }, LIST, false],
+      [{ linkMarks: 'search' }, LIST, false],
+      [{ linkMarks: 'search' }, 'https://www.google.com/search?q=tool+library', false],
+      [{}, LIST, true],
+    ];
+    for (const [settings, page, incognito] of cases) {
+      const bg = makeBackground({}, settings);
+      await bg.read(report(A), fromTab(1, A));
+      const sender = fromTab(2, page);
+      sender.tab!.incognito = incognito;
+      const answer = await bg.handlers['content:linksRead']({ keys: [A] }, sender);
+      const expectOn = settings?.linkMarks === 'search' && page.includes('google');
+      expect(answer, JSON.stringify([settings, page, incognito])).toEqual(expectOn ? { read: [expect.objectContaining({ key: A })] } : { read: [], off: true });
+    }
+  });
+
+  it('refuses frames, a page on another site than its tab, extension pages, and bad keys', async () => {
+    const bg = makeBackground();
+    const frame = { ...fromTab(1, LIST), frameId: 3 };
+    await expect(bg.handlers['content:linksRead']({ keys: [A] }, frame)).rejects.toThrow(/frame/);
+    const elsewhere = fromTab(1, LIST);
+    elsewhere.tab!.url = 'https://other.example/';
+    await expect(bg.handlers['content:linksRead']({ keys: [A] }, elsewhere)).rejects.toThrow(/site/);
+    for (const req of [{}, { keys: 'x' }, { keys: [42] }, { keys: [''] }, { keys: ['x'.repeat(9000)] }, { keys: Array(MAX_LINK_KEYS + 1).fill(A) }]) {
+      await expect(bg.handlers['content:linksRead'](req as never, fromTab(1, LIST))).rejects.toThrow(TypeError);
+    }
+    const route = createRouter(bg.handlers, (s) => (s.tab ? 'content' : 'extension-page'));
+    expect(await route({ type: 'content:linksRead', req: { keys: [A] } }, { id: 'ext', url: 'chrome-extension://ext/src/popup/index.html' })).toEqual({ error: { name: 'Forbidden', message: expect.any(String) } });
+  });
+});
+
+describe('the popup', () => {
+  it('is told how many links on the page lead to pages read, article or not', async () => {
+    const bg = makeBackground({ 4: { url: LIST, page: null, linksRead: 3 }, 5: { url: LIST, page: null } });
+    expect(await bg.call('popup:tabStatus', { tabId: 4 })).toEqual({ state: 'not-article', url: LIST, linksRead: 3 });
+    expect(await bg.call('popup:tabStatus', { tabId: 5 })).toEqual({ state: 'not-article', url: LIST });
+  });
+});
