@@ -11,8 +11,9 @@
 //   overlay.showTip(a, [text]);   // a small tip by the anchor, announced to screen readers
 //   overlay.set('links', []);     // removes the group's marks; overlay.destroy() removes the layer
 //
-// Marks with `shown: false` are laid out exactly like shown ones but transparent (opacity 0, so they
-// cover what a shown one covers, for the browser's occlusion checks too), so a feature can make the
+// Marks with `shown: false` are laid out exactly like shown ones but clear (transparent colours at
+// full opacity, so they cover what a shown one covers, for the browser's occlusion checks too:
+// IntersectionObserver v2 ignores elements of opacity 0), so a feature can make the
 // layer's work and geometry the same whichever of its anchors it really marks; a tip can be
 // transparent too, and has a fixed size whatever it says.
 
@@ -88,7 +89,10 @@ const BASE_CSS = `
   font: 13px/1.4 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
   color: var(--dr-ink); background: var(--dr-paper); border: 1px solid var(--dr-line); box-shadow: 0 4px 16px rgba(30, 20, 60, .18);
 }
-.unshown { opacity: 0; }
+/* Unshown marks are drawn with nothing to see, not at opacity 0: IntersectionObserver v2 leaves
+   elements of opacity 0 out of its occlusion check, so a page could tell a shown mark (or tip) over
+   its elements from an unshown one. Drawn clear, both cover the page alike. */
+.unshown, .unshown * { color: transparent !important; background: transparent !important; border-color: transparent !important; box-shadow: none !important; text-shadow: none !important; outline: none !important; }
 [hidden] { display: none !important; }
 `;
 

@@ -171,12 +171,13 @@ describe.each([
 
   it('the in-page notice has no axe violation, light or dark', async () => {
     await openCopyOfNotice(context, article);
-    // The copy is the notice: its style, its text and its three buttons (dismiss, not the same, the tab).
+    // The copy is the notice: its style, its text and its seven buttons (dismiss, not the same, the tab,
+    // and "Show what's new" with previous, next and clear, there even while hidden: the notice has one size).
     const copied = await article.evaluate(() => {
       const root = document.querySelector('deja-read-notice-copy')?.shadowRoot;
       return { style: (root?.querySelector('style')?.textContent ?? '').length > 500, text: root?.querySelector('.head')?.textContent, buttons: root?.querySelectorAll('button').length };
     });
-    expect(copied).toEqual({ style: true, text: lang ? '这篇你读过' : "You've read this before", buttons: 3 });
+    expect(copied).toEqual({ style: true, text: lang ? '这篇你读过' : "You've read this before", buttons: 7 });
     // Both of its states: open, and shrunk to its tab.
     for (const shrunk of [false, true]) {
       await article.evaluate((pill) => {

@@ -814,7 +814,8 @@ async function linkMarks(page: Page): Promise<string[]> {
       const { result } = (await cdp.send('Runtime.callFunctionOn', {
         objectId: object.objectId,
         returnByValue: true,
-        functionDeclaration: 'function () { return { rect: this.getBoundingClientRect().toJSON(), opacity: getComputedStyle(this).opacity, text: this.textContent, hidden: this.hidden }; }',
+        // Seen by the reader: a label drawn in a colour; an unshown one is clear (transparent at full opacity).
+        functionDeclaration: 'function () { const cs = getComputedStyle(this); return { rect: this.getBoundingClientRect().toJSON(), opacity: cs.opacity === "1" && cs.backgroundColor !== "rgba(0, 0, 0, 0)" ? "1" : "0", text: this.textContent, hidden: this.hidden }; }',
       })) as { result: { value: { rect: DOMRect; opacity: string; text: string; hidden: boolean } } };
       drawn.push(result.value);
     }
@@ -842,7 +843,8 @@ async function tipText(page: Page): Promise<string> {
     const { result } = (await cdp.send('Runtime.callFunctionOn', {
       objectId: object.objectId,
       returnByValue: true,
-      functionDeclaration: 'function () { return this.hidden || getComputedStyle(this).opacity !== "1" ? "" : this.textContent; }',
+      // An unshown tip is clear (transparent at full opacity): nothing the reader sees.
+      functionDeclaration: 'function () { const cs = getComputedStyle(this); return this.hidden || cs.opacity !== "1" || cs.backgroundColor === "rgba(0, 0, 0, 0)" ? "" : this.textContent; }',
     })) as { result: { value: string } };
     return result.value.replace(/[\u2066-\u2069]/g, '');
   } finally {
@@ -913,6 +915,8 @@ describe('Chromium, links read', () => {
       for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
       await page.mouse.move(30, 200);
       await page.mouse.move(60, 600);
+      // Long enough for the tip to be drawn and for IntersectionObserver v2 (delay 100 ms) to report it.
+      await page.waitForTimeout(500);
       const after = await page.evaluate('window.__observe()');
       return { before, after, marks };
     };
