@@ -87,12 +87,14 @@ const BASE_CSS = `
 .tip {
   width: min(320px, calc(100vw - 16px)); height: calc(3 * 1.4em + 14px); overflow: hidden; padding: 6px 10px; border-radius: 8px; overflow-wrap: anywhere;
   font: 13px/1.4 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
-  color: var(--dr-ink); background: var(--dr-paper); border: 1px solid var(--dr-line); box-shadow: 0 4px 16px rgba(30, 20, 60, .18);
+  color: var(--dr-ink); background: var(--dr-paper); border: 1px solid var(--dr-line); box-shadow: 0 4px 16px var(--dr-shadow, rgba(30, 20, 60, .18));
 }
 /* Unshown marks are drawn with nothing to see, not at opacity 0: IntersectionObserver v2 leaves
    elements of opacity 0 out of its occlusion check, so a page could tell a shown mark (or tip) over
    its elements from an unshown one. Drawn clear, both cover the page alike. */
-.unshown, .unshown * { color: transparent !important; background: transparent !important; border-color: transparent !important; box-shadow: none !important; text-shadow: none !important; outline: none !important; }
+/* Only colours change, never geometry: a shadow or an outline widens what the browser counts as
+   painted (its visual overflow), so they stay, in a colour that cannot be seen. */
+.unshown, .unshown * { --dr-shadow: transparent; color: transparent !important; background-color: transparent !important; border-color: transparent !important; outline-color: transparent !important; text-decoration-color: transparent !important; }
 [hidden] { display: none !important; }
 `;
 

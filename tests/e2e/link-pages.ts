@@ -43,6 +43,8 @@ const OBSERVER_SCRIPT = `
 const mutations = [];
 const events = [];
 const visibility = {};
+// Every change IntersectionObserver v2 reported, in order: a mark or tip drawn over a link for a moment shows here even once it is gone.
+const visibilityChanges = [];
 const nameOf = (n) => n && n.nodeType === 1 ? n.localName + (n.id ? '#' + n.id : '') : String(n && n.nodeName);
 new MutationObserver((records) => {
   for (const r of records) mutations.push([r.type, nameOf(r.target), r.attributeName, [...r.addedNodes].map(nameOf).join(), [...r.removedNodes].map(nameOf).join()].join('|'));
@@ -52,7 +54,7 @@ for (const type of ['focusin', 'focusout', 'pointerover', 'mouseover', 'scroll',
 }
 const links = [...document.links];
 try {
-  const io = new IntersectionObserver((entries) => { for (const e of entries) visibility[links.indexOf(e.target)] = e.isVisible; }, { trackVisibility: true, delay: 100 });
+  const io = new IntersectionObserver((entries) => { for (const e of entries) { const i = links.indexOf(e.target); if (i in visibility && visibility[i] !== e.isVisible) visibilityChanges.push(i + ':' + e.isVisible); visibility[i] = e.isVisible; } }, { trackVisibility: true, delay: 100 });
   links.forEach((a) => io.observe(a));
 } catch (e) { visibility.unsupported = String(e); }
 const hash = (s) => { let h = 2166136261; for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); } return (h >>> 0).toString(16); };
@@ -67,6 +69,7 @@ window.__observe = () => {
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight, document.body.scrollWidth, document.body.scrollHeight, innerWidth, innerHeight, scrollX, scrollY].join(','),
     active: nameOf(document.activeElement) + ':' + links.indexOf(document.activeElement),
     visibility: JSON.stringify(visibility),
+    visibilityChanges: visibilityChanges.slice(),
     mutations: mutations.slice(),
     events: events.slice(),
   };
