@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { DEFAULT_MATCH_SETTINGS, textStats } from '../src/core';
+import { DEFAULT_MATCH_SETTINGS, wordCount } from '../src/core';
 import { extractArticle } from '../src/content/extract';
 import { listShape } from '../src/content/list-page';
 import { Readability } from '@mozilla/readability';
@@ -27,7 +27,7 @@ function judge(name: string, html: string): Row {
   try {
     const result = extractArticle(dom.window.document, DEFAULT_MATCH_SETTINGS.minWords);
     const parsed = new Readability(dom.window.document, { serializer: (node) => node as Element }).parse();
-    const shape = parsed?.content ? listShape(parsed.content, (s) => textStats(s).words) : undefined;
+    const shape = parsed?.content ? listShape(parsed.content, wordCount) : undefined;
     return { name, recorded: result.ok, reason: result.ok ? undefined : result.reason, items: shape?.items, share: shape && Math.round(shape.share * 100) / 100 };
   } finally {
     dom.window.close();

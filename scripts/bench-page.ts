@@ -121,6 +121,16 @@ class Prose {
   paragraph(): string {
     return Array.from({ length: this.int(3, 7) }, () => this.sentence()).join(' ');
   }
+  /** Paragraphs until they hold at least `words` words. */
+  paragraphs(words: number): string[] {
+    const out: string[] = [];
+    for (let n = 0; n < words; ) {
+      const p = this.paragraph();
+      out.push(p);
+      n += p.split(' ').length;
+    }
+    return out;
+  }
 }
 
 /**
@@ -194,14 +204,7 @@ function notAnArticle(): string {
 
 /** An article of `words` words in paragraphs. */
 function articleOfWords(words: number): string {
-  const prose = new Prose(4057);
-  const parts: string[] = [];
-  for (let n = 0; n < words; ) {
-    const p = prose.paragraph();
-    parts.push(`<p>${p}</p>\n`);
-    n += p.split(' ').length;
-  }
-  return frame('A winter of mending bicycles', parts);
+  return frame('A winter of mending bicycles', new Prose(4057).paragraphs(words).map((p) => `<p>${p}</p>\n`));
 }
 
 /** The pages --cost measures: what the extension costs a page it does not record, and one it does. */
@@ -214,12 +217,7 @@ const COST_PAGES = [
 function articleAndRevision(seed: number, words: number): { old: string; revised: string; added: number } {
   const prose = new Prose(seed);
   const fresh = new Prose(seed + 7919);
-  const paragraphs: string[] = [];
-  for (let n = 0; n < words; ) {
-    const p = prose.paragraph();
-    paragraphs.push(p);
-    n += p.split(' ').length;
-  }
+  const paragraphs = prose.paragraphs(words);
   const revised: string[] = [];
   paragraphs.forEach((p, k) => {
     revised.push(p);

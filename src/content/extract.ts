@@ -2,7 +2,7 @@
 // parsed copy (src/background/extract-port.ts) and digests it there; the command line runs this same
 // function on jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
-import { digestArticle, pagePassages, passageLocator, textStats, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
+import { digestArticle, pagePassages, passageLocator, wordCount, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
 import { isList, listShape } from './list-page';
 import { MAX_ELEMENTS } from './snapshot';
 
@@ -27,7 +27,7 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
   const elements = body.getElementsByTagName('*').length;
   if (elements > MAX_ELEMENTS) return { ok: false, reason: `too large (${elements} elements)` };
   // Cheap first look: not even the whole page holds enough prose.
-  if (textStats(body.textContent ?? '').words < minWords) return { ok: false, reason: 'too little text' };
+  if (wordCount(body.textContent ?? '') < minWords) return { ok: false, reason: 'too little text' };
 
   let parsed: ReturnType<Readability<Element>['parse']>;
   try {
@@ -37,10 +37,10 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
     return { ok: false, reason: `readability failed: ${e instanceof Error ? e.message : String(e)}` };
   }
   const text = parsed?.textContent?.trim() ?? '';
-  const words = textStats(text).words;
+  const words = wordCount(text);
   if (words < minWords) return { ok: false, reason: 'not an article' };
   // Search results, link lists, category pages: plenty of text, but in short items, each a link away.
-  if (parsed?.content && isList(listShape(parsed.content, (s) => textStats(s).words))) return { ok: false, reason: 'a list of links, not an article' };
+  if (parsed?.content && isList(listShape(parsed.content, wordCount))) return { ok: false, reason: 'a list of links, not an article' };
   const title = articleTitle(parsed?.title || doc.title || '', doc);
   const lang = (doc.documentElement.getAttribute('lang') ?? '').trim();
   return { ok: true, article: { title, text, lang, words } };

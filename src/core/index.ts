@@ -5,7 +5,7 @@ export type { SimhashOptions, Weighting } from './simhash';
 export { fromHex, hamming, isFingerprintHex, toHex } from './fingerprint-hex';
 export { hammingHalves } from './hamming';
 export { blocksOf, probeKeys, type Blocks } from './blocks';
-export { textStats, type TextStats } from './text-stats';
+export { textStats, wordCount, type TextStats } from './text-stats';
 export { normalizeText } from './normalize';
 export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECORDED_WORDS, SENSITIVITY, type MatchKind, type MatchSettings, type PageSignature, type Sensitivity, type Verdict } from './decision';
 export { decodeSketch, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';

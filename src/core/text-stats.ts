@@ -67,8 +67,16 @@ export function countScripts(text: string): ScriptCounts {
 
 /** The stats of `text` from its counts (countScripts, or scanPassages's). */
 export function statsFromCounts(text: string, n: ScriptCounts): TextStats {
-  const words = Math.round(n.latinWords + n.hanKana / CJK_CHARS_PER_WORD + n.thai / 4);
-  return { words, lang: guessLang(text, n) };
+  return { words: wordsFromCounts(n), lang: guessLang(text, n) };
+}
+
+/** Reading length in word-equivalents, as textStats counts it, without guessing the language. */
+export function wordCount(text: string): number {
+  return wordsFromCounts(countScripts(text));
+}
+
+function wordsFromCounts(n: ScriptCounts): number {
+  return Math.round(n.latinWords + n.hanKana / CJK_CHARS_PER_WORD + n.thai / 4);
 }
 
 function guessLang(text: string, n: ScriptCounts): string {
