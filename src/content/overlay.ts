@@ -220,9 +220,18 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
 
   return {
     set(group, marks) {
-      remove(group);
-      if (marks.length === 0) return;
-      groups.set(group, marks.map((mark) => {
+      // Marks drawn already and asked for again keep their elements, where they are until the next
+      // frame places them: made anew, they would be hidden for a frame (a flicker at every change).
+      const kept = new Map<OverlayAnchor, Placed>();
+      for (const p of groups.get(group) ?? []) kept.set(p.mark.anchor, p);
+      const same = (a: OverlayMark, b: OverlayMark) =>
+        a.boxClass === b.boxClass && a.label === b.label && a.labelClass === b.labelClass && (a.shown ?? true) === (b.shown ?? true);
+      const placed = marks.map((mark): Placed => {
+        const old = kept.get(mark.anchor);
+        if (old && same(old.mark, mark)) {
+          kept.delete(mark.anchor);
+          return { ...old, mark };
+        }
         let label: HTMLElement | null = null;
         if (mark.label !== undefined) {
           label = el(`${mark.labelClass ?? 'label'}${mark.shown === false ? ' unshown' : ''}`);
@@ -231,7 +240,10 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
           layer.append(label);
         }
         return { mark, boxes: [], label };
-      }));
+      });
+      groups.set(group, [...kept.values()]);
+      remove(group);
+      if (placed.length > 0) groups.set(group, placed);
       refresh();
     },
     showTip(anchor, content, shown = true) {

@@ -46,4 +46,39 @@ describe('the overlay', () => {
     o.destroy();
     expect(serialised(d)).toBe(before);
   });
+
+  it('keeps the marks it is asked for again drawn, with no frame without them, and drops the others', async () => {
+    const d = page();
+    const win = d.defaultView as Window & typeof globalThis;
+    let root: ShadowRoot | undefined;
+    const attach = win.Element.prototype.attachShadow;
+    win.Element.prototype.attachShadow = function (init) {
+      return (root = attach.call(this, init));
+    };
+    const links = [...d.querySelectorAll('a')];
+    // jsdom lays nothing out: each link gets a rect in view.
+    links.forEach((a, i) => (a.getClientRects = () => [new win.DOMRect(10 + 40 * i, 10, 30, 16)] as unknown as DOMRectList));
+    const o = createOverlay(d);
+    const labels = () => [...(root?.querySelectorAll('.label') ?? [])] as HTMLElement[];
+    const frame = () => new Promise((resolve) => win.requestAnimationFrame(resolve));
+
+    o.set('links', links.map((anchor) => ({ anchor, label: 'read', shown: true })));
+    await frame();
+    const drawn = labels();
+    expect(drawn.map((l) => l.hidden)).toEqual([false, false]);
+    // Asked for again (as after every scroll that brings a block into view): the same labels, shown meanwhile.
+    o.set('links', links.map((anchor) => ({ anchor, label: 'read', shown: true })));
+    expect(labels()).toEqual(drawn);
+    expect(labels().map((l) => l.hidden)).toEqual([false, false]);
+    // One changed: that one is drawn anew, the other kept; one gone: removed.
+    o.set('links', [{ anchor: links[0], label: 'read', shown: true }, { anchor: links[1], label: 'read', shown: false }]);
+    await frame();
+    expect(labels()[0]).toBe(drawn[0]);
+    expect(labels()[1]).not.toBe(drawn[1]);
+    expect(labels()[1].classList.contains('unshown')).toBe(true);
+    o.set('links', [{ anchor: links[1], label: 'read', shown: false }]);
+    expect(labels()).toHaveLength(1);
+    o.set('links', []);
+    expect(labels()).toHaveLength(0);
+  });
 });
