@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]] [--whatsnew]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words]] [--whatsnew]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -42,6 +42,8 @@ interface Options {
   cost: boolean;
   /** With --cost: seconds to keep watching each page after it has loaded (and been checked). */
   idle: number;
+  /** With --cost: only these pages (by path: plain, bare, words). */
+  costPages?: string[];
   /** Measure "Show what's new" on a 10,000-word article instead. */
   whatsNew: boolean;
 }
@@ -54,6 +56,12 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--no-build') opts.build = false;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--cost') opts.cost = true;
+    else if (a === '--pages') {
+      const names = (argv[++i] ?? '').split(',');
+      const known = COST_PAGES.map((p) => p.path as string);
+      if (!names.every((n) => known.includes(n))) throw new BenchError(`--pages takes some of ${known.join(', ')}, separated by commas`, 2);
+      opts.costPages = names;
+    }
     else if (a === '--idle') {
       const n = Number(argv[++i]);
       if (!Number.isFinite(n) || n < 0 || n > 600) throw new BenchError('--idle needs a number of seconds from 0 to 600', 2);
@@ -69,7 +77,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS]] [--whatsnew]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words]] [--whatsnew]`, 2);
   }
   return opts;
 }
@@ -193,9 +201,9 @@ function manyNodes(elements: number): string {
 }
 
 /** A page that is not an article: a menu, a sign-in form and a few lines, as most pages a reader opens are to the extension. */
-function notAnArticle(): string {
+function notAnArticle(linkCount = 12): string {
   const prose = new Prose(3041);
-  const links = Array.from({ length: 12 }, (_, i) => `<a href="/section/${i}">${prose.word()}</a>`).join(' ');
+  const links = Array.from({ length: linkCount }, (_, i) => `<a href="/section/${i}">${prose.word()}</a>`).join(' ');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in | The Bench Courier</title></head>
 <body><header><nav>${links}</nav></header><main><h1>Sign in</h1><p>${prose.sentence()}</p>
 <form><label>Email <input type="email"></label> <label>Password <input type="password"></label> <button>Sign in</button></form>
@@ -209,7 +217,8 @@ function articleOfWords(words: number): string {
 
 /** The pages --cost measures: what the extension costs a page it does not record, and one it does. */
 const COST_PAGES = [
-  { name: 'not an article', path: 'plain', html: notAnArticle, article: false },
+  { name: 'not an article', path: 'plain', html: () => notAnArticle(), article: false },
+  { name: 'not an article, no links', path: 'bare', html: () => notAnArticle(0), article: false },
   { name: '10,000-word article', path: 'words', html: () => articleOfWords(10_000), article: true },
 ] as const;
 
@@ -468,13 +477,14 @@ interface CostLoad {
  * recorded, the dwell time being 0), then watched for `idleSeconds` more, as a tab the reader
  * keeps open.
  */
-async function measureCost(context: BrowserContext, worker: Worker, url: string, article: boolean, idleSeconds: number): Promise<CostLoad> {
+async function measureCost(context: BrowserContext, worker: Worker, url: string, article: boolean, idleSeconds: number, profile = false): Promise<CostLoad> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   try {
     const events: TraceEvent[] = [];
     cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
-    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8'] }, transferMode: 'ReportEvents' });
+    const categories = ['toplevel', 'devtools.timeline', 'v8', ...(profile ? ['disabled-by-default-v8.cpu_profiler'] : [])];
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
     const started = Date.now();
     await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
     if (article) {
@@ -497,7 +507,11 @@ async function measureCost(context: BrowserContext, worker: Worker, url: string,
       .filter((t) => t.start < idleStart)
       .map((t) => `${t.cpu.toFixed(1)} ms [${[...t.parts].sort((x, y) => y[1] - x[1]).slice(0, 2).map(([name, ms]) => `${name.split(' ')[0]} ${ms.toFixed(1)}`).join(', ')}]`)
       .join('; ');
-    return { loadCpu: sum(tasks) - sum(idle), idleCpu: sum(idle), tasks: tasks.length, idleTasks: idle.length, longest: Math.max(0, ...tasks.map((t) => t.wall)), detail };
+    // With --profile: where the extension's tasks spent their time, by function (sampled).
+    const sampled = profile
+      ? tasks.filter((t) => t.start < idleStart).map((t) => sampledFunctions(events, t.tid, t.start, t.end)).filter(Boolean).join(' | ')
+      : '';
+    return { loadCpu: sum(tasks) - sum(idle), idleCpu: sum(idle), tasks: tasks.length, idleTasks: idle.length, longest: Math.max(0, ...tasks.map((t) => t.wall)), detail: sampled ? `${detail}; sampled: ${sampled}` : detail };
   } finally {
     await cdp.detach().catch(() => undefined);
     await page.close();
@@ -522,13 +536,14 @@ async function readabilityInPage(context: BrowserContext, url: string): Promise<
 }
 
 async function costMain(opts: Options): Promise<void> {
+  const costPages = COST_PAGES.filter((p) => !opts.costPages || opts.costPages.includes(p.path));
   const html = new Map<string, string>(COST_PAGES.map((p) => [p.path, p.html()]));
   const { origin, server } = await serve(html);
   const rows: Array<{ page: string; runs: number; loadCpuMs: number; idleCpuMs: number; idleSeconds: number; tasks: number; idleTasks: number; longestMs: number; readabilityMs?: number }> = [];
   try {
     const readability = new Map<string, number[]>();
     await withBrowser(undefined, async (context) => {
-      for (const p of COST_PAGES.filter((x) => x.article)) {
+      for (const p of costPages.filter((x) => x.article)) {
         const times: number[] = [];
         for (let run = 1; run <= opts.runs; run++) times.push(await readabilityInPage(context, `${origin}/${p.path}/readability-${run}.html`));
         log(`${p.name}: Readability alone in the page: ${times.map((t) => `${t.toFixed(0)} ms`).join(', ')}`);
@@ -537,10 +552,10 @@ async function costMain(opts: Options): Promise<void> {
     });
     await withBrowser(opts.extension, async (context, worker) => {
       if (!worker) throw new BenchError('the extension did not start');
-      for (const p of COST_PAGES) {
+      for (const p of costPages) {
         const loads: CostLoad[] = [];
         for (let run = 1; run <= opts.runs; run++) {
-          const load = await measureCost(context, worker, `${origin}/${p.path}/cost-${run}.html`, p.article, opts.idle);
+          const load = await measureCost(context, worker, `${origin}/${p.path}/cost-${run}.html`, p.article, opts.idle, opts.profile);
           log(`${p.name}, run ${run}: extension CPU ${load.loadCpu.toFixed(1)} ms in ${load.tasks - load.idleTasks} tasks while the page loaded and was checked, then ${load.idleCpu.toFixed(1)} ms in ${load.idleTasks} tasks over ${opts.idle} s; longest task ${load.longest.toFixed(0)} ms; the tasks: ${load.detail}`);
           loads.push(load);
         }
