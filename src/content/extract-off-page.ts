@@ -2,7 +2,7 @@
 // sent in pieces to the background, which parses it, runs Readability and digests the article's
 // text away from the page (in Chrome's offscreen document, or in Firefox's event page); only the
 // digest comes back. See docs/extraction.md.
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import { EXTRACT_PORT, type ExtractPortMessage, type ExtractPortReply } from '../messaging/protocol';
 import type { DigestedExtraction } from './extract';
 import { pageSlicer, pieces, snapshotDocument, type Slicer } from './snapshot';

@@ -5,7 +5,7 @@
 // page learns nothing of the reader's history before the reader has stayed on it (design.md,
 // "What a page may learn"). Runs again when a single-page app shows another article. Where the
 // settings allow, it also marks the links on the page that lead to pages read (link-marks.ts).
-import browser from 'webextension-polyfill';
+import browser, { answerMessages } from '../ext';
 import { isRouteFragment, MIN_RECORDED_WORDS, type PassageLocator } from '../core';
 import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
@@ -43,10 +43,10 @@ let noticeDecided = false;
 /** The page was left unread because the extension is paused, or paused on this site. */
 let heldBySettings = false;
 
-async function check(): Promise<void> {
+async function check(settingsNow = loadSettings()): Promise<void> {
   const url = location.href;
   checkedAddress = pageAddress(url);
-  const settings = await loadSettings();
+  const settings = await settingsNow;
   // Excluded sites and a paused extension are not even read.
   heldBySettings = settings.paused || isExcluded(url, settings.excludedSites);
   if (heldBySettings) return forgetView();
@@ -120,8 +120,8 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
   });
 }
 
-function checkSafely(): void {
-  check().catch((e: unknown) => console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e));
+function checkSafely(settingsNow?: Promise<Settings>): void {
+  check(settingsNow).catch((e: unknown) => console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e));
 }
 
 let linkMarks: LinkMarks | undefined;
@@ -135,12 +135,14 @@ function markLinksAsSettingsSay(settings: Settings): void {
   }
 }
 
-browser.runtime.onMessage.addListener(
+answerMessages(
   createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );
 
-checkSafely();
-loadSettings()
+// One read of the settings for both at the start.
+const startSettings = loadSettings();
+checkSafely(startSettings);
+startSettings
   .then(markLinksAsSettingsSay)
   .catch((e: unknown) => console.info('Déjà Read: links not marked:', e instanceof Error ? e.message : e));
 
@@ -173,6 +175,6 @@ if (navigation && typeof navigation.addEventListener === 'function') navigation.
 else setInterval(addressMayHaveChanged, 1000);
 
 // The reader's shortcut to the notice (background/shortcut.ts).
-browser.runtime.onMessage.addListener(
+answerMessages(
   createRouter<NoticeProtocol>({ 'background:focusNotice': () => Promise.resolve((focusNotice(), {})) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );

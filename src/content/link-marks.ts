@@ -78,6 +78,8 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   const blockOf = new WeakMap<Element, Element>();
   const inView = new Set<Element>();
   let overlay: Overlay | undefined;
+  /** The marks' text, from the background's answer. */
+  let label = '';
   let stopped = false;
   let frame = 0;
   let scanning = false;
@@ -107,8 +109,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
 
   function draw(): void {
     frame = 0;
-    if (!overlay) return;
-    const label = t('linkMark');
+    if (!overlay || !label) return;
     overlay.set(
       'links',
       [...inView].flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
@@ -175,6 +176,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
         stats.messages++;
         stats.answerMs += performance.now() - asking;
         for (const mark of answer.read) read.set(mark.key, mark);
+        if (answer.label) label = answer.label;
       }
       // Observed after the answer, so the first drawing has it. A few hundred a frame: the browser
       // computes the intersections of newly observed links at the next frame, all in one task.

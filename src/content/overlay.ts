@@ -141,16 +141,11 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
     e.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   };
 
-  // Labels of the same text have the same width: measured once, not once a frame.
-  const labelWidths = new Map<string, number>();
-  const labelWidth = (label: HTMLElement) => {
-    const text = label.textContent ?? '';
-    let width = labelWidths.get(text);
-    if (width === undefined) {
-      width = label.offsetWidth;
-      labelWidths.set(text, width);
-    }
-    return width;
+  // A label goes just after its anchor, kept inside the viewport by the browser (100 % in a
+  // translation is the label's own width), so nothing is measured: a measure after the writes of a
+  // frame would make the browser lay the page out again, in the page's frame.
+  const moveLabel = (e: HTMLElement, x: number, y: number) => {
+    e.style.transform = `translate(min(${Math.round(x)}px, calc(100vw - 100% - 2px)), ${Math.round(y)}px)`;
   };
 
   // Writes after all the reads: a read after a write would make the browser lay out again.
@@ -173,7 +168,7 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
     if (p.label) {
       const last = rects[rects.length - 1];
       p.label.hidden = !last;
-      if (last) move(p.label, Math.min(last.right + 3, win.innerWidth - labelWidth(p.label) - 2), last.top + Math.max(0, (last.height - 14) / 2));
+      if (last) moveLabel(p.label, last.right + 3, last.top + Math.max(0, (last.height - 14) / 2));
     }
   }
 

@@ -1,7 +1,7 @@
 // A serialised copy of the page, made in slices so the page's main thread is never held for long:
 // the article is parsed and extracted away from the page (see docs/extraction.md). Only reads the
 // DOM; the page's own DOM is never changed.
-import { textStats } from '../core';
+import { wordCount } from '../core';
 
 /** Pages with more elements than this are skipped rather than risk freezing the tab. */
 export const MAX_ELEMENTS = 60_000;
@@ -89,12 +89,12 @@ export async function hasEnoughProse(root: Node, minWords: number, slicer: Slice
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     text += (node as Text).data;
     if (text.length >= nextCheck) {
-      if (textStats(text).words >= minWords) return true;
+      if (wordCount(text) >= minWords) return true;
       nextCheck = text.length * 2;
     }
     if (++n % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
   }
-  return textStats(text).words >= minWords;
+  return wordCount(text) >= minWords;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Typed senders. Errors come back as data from the router and are thrown again here.
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import type { ContentProtocol, Protocol, Reply } from './protocol';
 import { DeliveryError } from './retry';
 

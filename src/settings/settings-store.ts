@@ -1,6 +1,6 @@
 // Settings live in storage.sync (small, and they follow the reader to their other browsers).
 // Every read parses, so a value from an older version or a damaged one still gives valid settings.
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import { parseSettings, type Settings } from './settings';
 
 const KEY = 'settings';

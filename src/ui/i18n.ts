@@ -1,5 +1,5 @@
 // Every string the reader sees comes from _locales (English and Simplified Chinese).
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 
 /** The message `key` in the browser's UI language, with $1, $2… filled from `subs`. */
 export function t(key: string, ...subs: Array<string | number>): string {

@@ -27,6 +27,19 @@ vi.mock('webextension-polyfill', () => ({
     storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
   },
 }));
+// The content script's code calls the browser's own API (src/ext.ts), the pages' code the polyfill.
+vi.mock('../../src/ext', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
+    runtime: {
+      sendMessage: async (m: { type: string }) => ({ ok: fake.replies[m.type] }),
+      openOptionsPage: async () => undefined,
+      getURL: (p: string) => `chrome-extension://x/${p}`,
+    },
+    tabs: { query: async () => [{ id: 1 }], create: async () => undefined },
+    storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
+  },
+}));
 
 const TITLE = 'Invoice \u202Efdp.exe';
 const URL_ONLY = 'https://files.example/invoice?name=%E2%80%AE';

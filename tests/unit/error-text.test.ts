@@ -6,7 +6,7 @@ import { checkPages, StorageFullError } from '../../src/storage';
 import { DeliveryError } from '../../src/messaging/retry';
 import { message } from './messages';
 
-vi.mock('webextension-polyfill', () => ({
+vi.mock('../../src/ext', () => ({
   default: { i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs, 'zh_CN'), getUILanguage: () => 'zh-CN' } },
 }));
 

@@ -18,6 +18,13 @@ vi.mock('webextension-polyfill', () => ({
     runtime: { sendMessage: async (m: { type: string; req: unknown }) => ({ ok: await fake.call?.(m.type, m.req) }) },
   },
 }));
+// The content script's code calls the browser's own API (src/ext.ts), the pages' code the polyfill.
+vi.mock('../../src/ext', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    runtime: { sendMessage: async (m: { type: string; req: unknown }) => ({ ok: await fake.call?.(m.type, m.req) }) },
+  },
+}));
 
 // Read from the file: under jsdom, the e2e helper's file URLs do not resolve.
 const loadArticle = (name: string) => JSON.parse(readFileSync(join(process.cwd(), 'tests/fixtures/articles', `${name}.json`), 'utf8')) as { title: string; paragraphs: string[] };

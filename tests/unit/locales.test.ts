@@ -135,7 +135,7 @@ describe('no literal words on screen', () => {
 });
 
 // The notice as a Chinese reader sees it.
-vi.mock('webextension-polyfill', () => ({
+vi.mock('../../src/ext', () => ({
   default: { i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs, 'zh_CN'), getUILanguage: () => 'zh-CN' } },
 }));
 

@@ -6,7 +6,7 @@ import type { NoticeMatch } from '../../src/messaging/protocol';
 import { message, type MESSAGES } from './messages';
 
 const fake = vi.hoisted(() => ({ locale: 'en' as keyof typeof MESSAGES }));
-vi.mock('webextension-polyfill', () => ({
+vi.mock('../../src/ext', () => ({
   default: { i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs, fake.locale), getUILanguage: () => 'en' } },
 }));
 

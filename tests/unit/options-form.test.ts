@@ -23,6 +23,22 @@ vi.mock('webextension-polyfill', () => ({
     },
   },
 }));
+// The content script's code calls the browser's own API (src/ext.ts), the pages' code the polyfill.
+vi.mock('../../src/ext', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    storage: {
+      sync: {
+        get: async () => fake.stored,
+        set: async (items: Record<string, unknown>) => {
+          fake.saves.push(items.settings);
+          Object.assign(fake.stored, items);
+        },
+      },
+      onChanged: { addListener: () => undefined },
+    },
+  },
+}));
 
 beforeEach(() => {
   const html = readFileSync(join(process.cwd(), 'src/options/index.html'), 'utf8');
