@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words]] [--whatsnew]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -44,18 +44,21 @@ interface Options {
   idle: number;
   /** With --cost: only these pages (by path: plain, bare, words). */
   costPages?: string[];
+  /** With --cost: link marks turned off in the settings (what the marks cost, by difference). */
+  marksOff: boolean;
   /** Measure "Show what's new" on a 10,000-word article instead. */
   whatsNew: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60, whatsNew: false };
+  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60, whatsNew: false, marksOff: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--cost') opts.cost = true;
+    else if (a === '--marks-off') opts.marksOff = true;
     else if (a === '--pages') {
       const names = (argv[++i] ?? '').split(',');
       const known = COST_PAGES.map((p) => p.path as string);
@@ -77,7 +80,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words]] [--whatsnew]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew]`, 2);
   }
   return opts;
 }
@@ -572,15 +575,15 @@ async function costMain(opts: Options): Promise<void> {
           readabilityMs: r && median(r),
         });
       }
-    });
+    }, opts.marksOff ? { linkMarks: 'off' } : {});
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
   if (opts.json) {
-    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, loadAverage: loadavg(), cores: cpus().length, rows }));
+    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, linkMarks: !opts.marksOff, loadAverage: loadavg(), cores: cpus().length, rows }));
     return;
   }
-  console.log(`what the extension costs a page, in ${CHROMIUM_PATH}, headless; CPU (thread) time of the page's tasks in which extension code ran, from a trace; median of ${opts.runs} loads`);
+  console.log(`what the extension costs a page, in ${CHROMIUM_PATH}, headless; CPU (thread) time of the page's tasks in which extension code ran, from a trace; median of ${opts.runs} loads${opts.marksOff ? '; link marks off' : ''}`);
   console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   const table = [
@@ -612,7 +615,7 @@ interface Row {
   recorded: number;
 }
 
-async function withBrowser<T>(extension: string | undefined, body: (context: BrowserContext, worker: Worker | undefined) => Promise<T>): Promise<T> {
+async function withBrowser<T>(extension: string | undefined, body: (context: BrowserContext, worker: Worker | undefined) => Promise<T>, settings: Record<string, unknown> = {}): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-page-'));
   let context: BrowserContext | undefined;
   try {
@@ -626,7 +629,7 @@ async function withBrowser<T>(extension: string | undefined, body: (context: Bro
     if (extension) {
       worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
       // Pages count as read at once, so the whole of the extension's work falls in the window.
-      await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+      await worker.evaluate((more) => chrome.storage.sync.set({ settings: { dwellSeconds: 0, ...more } }), settings);
       // The welcome tab opened on install is not part of the measurement.
       for (const p of context.pages()) if (p.url().startsWith('chrome-extension://')) await p.close();
     }
@@ -780,7 +783,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   if (opts.json) {
-    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, loadAverage: loadavg(), cores: cpus().length, rows }));
+    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, linkMarks: !opts.marksOff, loadAverage: loadavg(), cores: cpus().length, rows }));
     return;
   }
   console.log(`the page's main thread in ${CHROMIUM_PATH}, headless, extension ${opts.extension}; tasks from a trace, median of ${opts.runs} loads`);

@@ -107,6 +107,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     if (!frame && !stopped) frame = win.requestAnimationFrame(draw);
   }
 
+  /** Draws the marks of the links in view, in this frame (it runs in a requestAnimationFrame callback). */
   function draw(): void {
     frame = 0;
     if (!overlay || !label) return;
@@ -114,6 +115,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       'links',
       [...inView].flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
     );
+    overlay.placeNow();
   }
 
   /** Reads the keys of links not seen yet, a slice at a time, then asks about the new ones. */

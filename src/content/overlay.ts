@@ -43,6 +43,11 @@ export interface Overlay {
   hideTip(): void;
   /** Places every mark again at the next frame (after the feature knows the page's layout changed). */
   refresh(): void;
+  /**
+   * Places every mark now: for a feature that sets its marks from a requestAnimationFrame callback,
+   * so that they are drawn in that frame (the page is laid out once for it) rather than the next.
+   */
+  placeNow(): void;
   /** Removes the layer and its listeners. */
   destroy(): void;
 }
@@ -256,6 +261,10 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
       tip.replaceChildren();
     },
     refresh,
+    placeNow() {
+      if (frame) win.cancelAnimationFrame(frame);
+      placeAll();
+    },
     destroy() {
       if (frame) win.cancelAnimationFrame(frame);
       doc.removeEventListener('scroll', refresh, listen);

@@ -76,6 +76,11 @@ describe('the overlay', () => {
     expect(labels()[0]).toBe(drawn[0]);
     expect(labels()[1]).not.toBe(drawn[1]);
     expect(labels()[1].classList.contains('unshown')).toBe(true);
+    // Set from a frame's callback and placed at once: drawn in that frame, not the next.
+    o.set('links', [{ anchor: links[1], label: 'read', shown: false }, { anchor: links[0], label: 'read', shown: false }]);
+    expect(labels()[1].hidden).toBe(true);
+    o.placeNow();
+    expect(labels().map((l) => l.hidden)).toEqual([false, false]);
     o.set('links', [{ anchor: links[1], label: 'read', shown: false }]);
     expect(labels()).toHaveLength(1);
     o.set('links', []);
