@@ -15,31 +15,19 @@ const fake = vi.hoisted(() => ({
   messages: null as null | ((key: string, subs: string[]) => string),
 }));
 
-vi.mock('webextension-polyfill', () => ({
-  default: {
-    i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
-    runtime: {
-      sendMessage: async (m: { type: string }) => ({ ok: fake.replies[m.type] }),
-      openOptionsPage: async () => undefined,
-      getURL: (p: string) => `chrome-extension://x/${p}`,
-    },
-    tabs: { query: async () => [{ id: 1 }], create: async () => undefined },
-    storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
+// One fake API for both: the popup calls the polyfill, the code it shares with the content script the browser's own API (src/ext.ts).
+const api = vi.hoisted(() => ({
+  i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
+  runtime: {
+    sendMessage: async (m: { type: string }) => ({ ok: fake.replies[m.type] }),
+    openOptionsPage: async () => undefined,
+    getURL: (p: string) => `chrome-extension://x/${p}`,
   },
+  tabs: { query: async () => [{ id: 1 }], create: async () => undefined },
+  storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
 }));
-// The content script's code calls the browser's own API (src/ext.ts), the pages' code the polyfill.
-vi.mock('../../src/ext', () => ({
-  default: {
-    i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
-    runtime: {
-      sendMessage: async (m: { type: string }) => ({ ok: fake.replies[m.type] }),
-      openOptionsPage: async () => undefined,
-      getURL: (p: string) => `chrome-extension://x/${p}`,
-    },
-    tabs: { query: async () => [{ id: 1 }], create: async () => undefined },
-    storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
-  },
-}));
+vi.mock('webextension-polyfill', () => ({ default: api }));
+vi.mock('../../src/ext', () => ({ default: api }));
 
 const TITLE = 'Invoice \u202Efdp.exe';
 const URL_ONLY = 'https://files.example/invoice?name=%E2%80%AE';

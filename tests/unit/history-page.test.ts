@@ -12,13 +12,6 @@ import { message } from './messages';
 
 const fake = vi.hoisted(() => ({ call: null as null | ((type: string, req: unknown) => Promise<unknown>) }));
 
-vi.mock('webextension-polyfill', () => ({
-  default: {
-    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
-    runtime: { sendMessage: async (m: { type: string; req: unknown }) => ({ ok: await fake.call?.(m.type, m.req) }) },
-  },
-}));
-// The content script's code calls the browser's own API (src/ext.ts), the pages' code the polyfill.
 vi.mock('../../src/ext', () => ({
   default: {
     i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },

@@ -8,22 +8,6 @@ import { message } from './messages';
 
 const fake = vi.hoisted(() => ({ stored: {} as Record<string, unknown>, saves: [] as unknown[] }));
 
-vi.mock('webextension-polyfill', () => ({
-  default: {
-    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
-    storage: {
-      sync: {
-        get: async () => fake.stored,
-        set: async (items: Record<string, unknown>) => {
-          fake.saves.push(items.settings);
-          Object.assign(fake.stored, items);
-        },
-      },
-      onChanged: { addListener: () => undefined },
-    },
-  },
-}));
-// The content script's code calls the browser's own API (src/ext.ts), the pages' code the polyfill.
 vi.mock('../../src/ext', () => ({
   default: {
     i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
