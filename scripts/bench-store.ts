@@ -1,23 +1,30 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--json] [--no-build]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--json] [--no-build]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
-// Seeds N synthetic records (import path: staged chunks, one commit), times candidate lookups at
-// distance 3 and 7, export and re-import, and reads the background service worker's JS heap
-// over the Chrome DevTools Protocol.
+// Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
+// the rate of the last tenth shows), measures the database's size in the profile, times the whole
+// lookup a page's opening asks for (`content:pageSeen`, sent from the content script's own world
+// in a tab: every matching layer and the verification), warm and with the background's worker just
+// restarted, the fingerprint block lookups alone at distance 3 and 7, export and re-import, and
+// reads the background service worker's JS heap over the Chrome DevTools Protocol. With
+// `--upgrade-from 2`, also times the upgrade of an N-record version 2 database.
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ALGORITHM, blocksOf, encodeSketch, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { ALGORITHM, blocksOf, encodePassages, encodeSketch, pageIdentity, PASSAGE_CAP, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
 import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
 import { CHUNK, IMPORT_CHUNK } from '../src/options/history-transfer';
 import type { PageRecord } from '../src/storage';
 import type { Reply } from '../src/messaging/protocol';
 import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
 import { BenchError } from './bench-error';
+import { editHashes, extensionIndexedDbBytes, percentile, smallestHashes } from './bench-store-data';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -29,6 +36,10 @@ const SEED_CHUNK = IMPORT_CHUNK;
 const EXPORT_CHUNK = CHUNK;
 /** Queries run before the timed ones, not counted. */
 const WARMUP = 50;
+/** Lookups timed each with the background's worker just restarted. */
+const COLD_RUNS = 20;
+/** The seeding goes in this many imports, timed each. */
+const SEED_PARTS = 10;
 /** Share of records that belong to a cluster of near-duplicates, and how many clusters are open at once. */
 const CLUSTER_SHARE = 0.3;
 const OPEN_CLUSTERS = 64;
@@ -42,6 +53,7 @@ interface Options {
   json: boolean;
   build: boolean;
   seed: number;
+  upgradeFrom?: 2;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -58,7 +70,10 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--records') opts.records = count(a, argv[++i], 1, 10_000_000);
     else if (a === '--queries') opts.queries = count(a, argv[++i], 1000, 1_000_000);
     else if (a === '--seed') opts.seed = count(a, argv[++i], 0, 2 ** 32 - 1);
-    else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--json] [--no-build]`, 2);
+    else if (a === '--upgrade-from') {
+      if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
+      opts.upgradeFrom = 2;
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--json] [--no-build]`, 2);
   }
   return opts;
 }
@@ -135,34 +150,63 @@ interface Cluster {
   textHash: string;
   textLength: number;
   lang: string;
+  /** The passage signature of the cluster's first text: its kept hashes and its count of passages. */
+  hashes: number[];
+  passages: number;
 }
+
+/** A stored record as the lookup queries start from: what a page's digest carries. */
+export interface StoredSample {
+  fp: Fp;
+  textHash: string;
+  sketch: string;
+  hashes: number[];
+  passages: number;
+  words: number;
+  lang: string;
+}
+
+/** Passages of a page of `words` word-equivalents: one sentence or paragraph per ~20 (at least one). */
+const passagesOf = (words: number) => Math.max(1, Math.round(words / 20));
+/** A signature's boundary form; a signature of fewer hashes than the cap holds them all, so its count is theirs. */
+const encodeHashes = (hashes: number[], count: number) => encodePassages({ count: hashes.length < PASSAGE_CAP ? hashes.length : Math.max(count, hashes.length), hashes: Uint32Array.from(hashes) });
 
 /**
  * The synthetic history, generated lazily in chunks so a million records never sit in memory at
  * once. 70 % of the records have independent random fingerprints; 30 % belong to clusters of 2-20
  * near-duplicates (a base fingerprint with 0-6 bits flipped per member: reposts and revisions on
  * other sites), several clusters open at a time so their members are spread over the history.
- * Sites follow a skewed popularity, visits are mostly 1. A sample of stored fingerprints is kept
- * for the lookup queries.
+ * Sites follow a skewed popularity, visits are mostly 1. Each record has a passage signature as
+ * core's passageSignature keeps it (the smallest of its passages' uniform 24-bit hashes, one
+ * passage per ~20 words); a near-duplicate keeps each of its cluster's passages with probability
+ * 1 - 0.06 × flips and has as many new ones instead. With `passages` false the records are as
+ * version 2 stored them (no signature, no anchors). A sample of stored records is kept for the
+ * lookup queries.
  */
-function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number, sample: Fp[]): Generator<PageRecord[]> {
+function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number, sample: StoredSample[], passages = true): Generator<PageRecord[]> {
   const open: Cluster[] = [];
   const words = (lo: number, hi: number) => Array.from({ length: rnd.int(lo, hi) }, () => rnd.pick(WORDS));
+  const unit = () => rnd.unit();
   const lang = () => {
     const u = rnd.unit();
     return u < 0.78 ? 'en' : u < 0.9 ? 'zh' : u < 0.95 ? 'ja' : '';
   };
   let chunk: PageRecord[] = [];
+  let previousUrl: string | undefined;
   for (let i = 0; i < n; i++) {
     let fp: Fp;
     let title: string;
     let textHash: string;
     let textLength: number;
     let language: string;
+    let hashes: number[];
+    let count: number;
     if (rnd.unit() < CLUSTER_SHARE) {
       if (open.length < OPEN_CLUSTERS) {
         const t = words(3, 9).join(' ');
-        open.push({ fp: rnd.fp(), left: rnd.int(2, 20), title: t.charAt(0).toUpperCase() + t.slice(1), textHash: rnd.hex16(), textLength: 150 + Math.floor(rnd.unit() ** 2 * 6000), lang: lang() });
+        const length = 150 + Math.floor(rnd.unit() ** 2 * 6000);
+        const count = passagesOf(length);
+        open.push({ fp: rnd.fp(), left: rnd.int(2, 20), title: t.charAt(0).toUpperCase() + t.slice(1), textHash: rnd.hex16(), textLength: length, lang: lang(), hashes: passages ? smallestHashes(count, PASSAGE_CAP, unit) : [], passages: count });
       }
       const k = Math.floor(rnd.unit() * open.length);
       const c = open[k];
@@ -173,6 +217,8 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
       title = rnd.unit() < 0.7 ? c.title : `${c.title} | ${rnd.pick(WORDS)}`;
       textLength = Math.max(0, c.textLength + rnd.int(-40, 40));
       language = c.lang;
+      count = c.passages;
+      hashes = !passages || flips === 0 ? c.hashes : editHashes(c.hashes, 1 - 0.06 * flips, Math.round(0.06 * flips * count), PASSAGE_CAP, unit);
       if (--c.left === 0) {
         open[k] = open[open.length - 1];
         open.pop();
@@ -184,10 +230,20 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
       textHash = rnd.hex16();
       textLength = 150 + Math.floor(rnd.unit() ** 2 * 6000);
       language = lang();
+      count = passagesOf(textLength);
+      hashes = passages ? smallestHashes(count, PASSAGE_CAP, unit) : [];
     }
     const siteNo = Math.floor(rnd.unit() ** 2.5 * 3000);
     const host = `${rnd.unit() < 0.3 ? 'www.' : ''}${WORDS[siteNo % WORDS.length]}${siteNo}.example${siteNo % 3 === 0 ? '.org' : '.com'}`;
-    const url = `${rnd.unit() < 0.95 ? 'https' : 'http'}://${host}/${2015 + (siteNo % 11)}/${words(2, 5).join('-')}-${i.toString(36)}${rnd.unit() < 0.1 ? `?ref=${rnd.pick(WORDS)}` : ''}`;
+    let url = `${rnd.unit() < 0.95 ? 'https' : 'http'}://${host}/${2015 + (siteNo % 11)}/${words(2, 5).join('-')}-${i.toString(36)}${rnd.unit() < 0.1 ? `?ref=${rnd.pick(WORDS)}` : ''}`;
+    if (!passages) {
+      // Version 2 kept a record per address as visited: 3 % are the previous page again with a
+      // tracking parameter (merged by the upgrade to version 5), 2 % carry a fragment (re-keyed).
+      const u = rnd.unit();
+      if (u < 0.03 && previousUrl) url = `${previousUrl.replace(/#.*$/, '')}${previousUrl.includes('?') ? '&' : '?'}utm_source=${rnd.pick(WORDS)}`;
+      else if (u < 0.05) url = `${url}#${rnd.pick(WORDS)}`;
+      previousUrl = url;
+    }
     const visits = rnd.unit() < 0.75 ? 1 : 2 + Math.floor(rnd.unit() ** 3 * 40);
     const firstSeen = now - Math.floor(rnd.unit() * 3 * YEAR_MS);
     const lastSeen = visits > 1 ? firstSeen + Math.floor(rnd.unit() * (now - firstSeen)) : firstSeen;
@@ -195,12 +251,14 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
     const [b0, b1, b2, b3] = blocksOf(hex);
     // A verification sketch of the real size (its content does not matter to the store).
     const sketch = encodeSketch({ size: textLength, mins: Uint8Array.from({ length: SKETCH_BUCKETS }, () => rnd.int(0, 255)) });
-    chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, sketch, textLength, lang: language, firstSeen, lastSeen, visits });
-    // Reservoir sample of stored fingerprints, for queries that hit.
-    if (i < SAMPLE) sample.push(fp);
+    const signature = passages ? { passages: encodeHashes(hashes, count) } : {};
+    chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, sketch, ...signature, textLength, lang: language, firstSeen, lastSeen, visits });
+    // Reservoir sample of stored records, for queries that hit.
+    const stored = () => ({ fp, textHash, sketch, hashes, passages: count, words: textLength, lang: language });
+    if (i < SAMPLE) sample.push(stored());
     else {
       const j = Math.floor(rnd.unit() * (i + 1));
-      if (j < SAMPLE) sample[j] = fp;
+      if (j < SAMPLE) sample[j] = stored();
     }
     if (chunk.length === chunkSize) {
       yield chunk;
@@ -210,17 +268,60 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
   if (chunk.length > 0) yield chunk;
 }
 
-/** Lookup queries: 35 % stored fingerprints, 35 % stored ones with 1-6 bits flipped, 30 % random. */
-function makeQueries(count: number, sample: Fp[], rnd: Synth): string[] {
+/** Fingerprint-only queries: 35 % stored fingerprints, 35 % stored ones with 1-6 bits flipped, 30 % random. */
+function makeQueries(count: number, sample: StoredSample[], rnd: Synth): string[] {
   return Array.from({ length: count }, () => {
     const u = rnd.unit();
-    const fp = u < 0.35 ? rnd.pick(sample) : u < 0.7 ? rnd.flip(rnd.pick(sample), rnd.int(1, MAX_FLIPS)) : rnd.fp();
+    const fp = u < 0.35 ? rnd.pick(sample).fp : u < 0.7 ? rnd.flip(rnd.pick(sample).fp, rnd.int(1, MAX_FLIPS)) : rnd.fp();
     return toHex(fp[0], fp[1]);
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+/** What a whole-lookup query stands for: a page read before, an edited copy, a page holding one, a new page. */
+type QueryKind = 'same' | 'edited' | 'contains' | 'new';
+const QUERY_KINDS: readonly QueryKind[] = ['same', 'edited', 'contains', 'new'];
+
+interface PageQuery {
+  kind: QueryKind;
+  /** The content script's `content:pageSeen` request. */
+  req: { url: string; title: string; lang: string; canonical: string[]; digest: { fp: string; words: number; lang: string; textHash: string; sketch: string; passages: string; readSet: string } };
+}
+
+/**
+ * Page reports as a content script sends them when a page is opened, at addresses of `origin`
+ * (the tab the requests come from), none of them recorded: 30 % a stored page's text again
+ * (fingerprint, text hash, sketch and passages equal), 25 % an edited copy of one (1-6 bits
+ * flipped, passages kept with probability 0.8 and as many new), 15 % a page that holds a stored
+ * one whole among as much new text (a far fingerprint: found only through the passage anchors),
+ * 30 % a page like no other.
+ */
+function makeReports(count: number, sample: StoredSample[], rnd: Synth, origin: string): PageQuery[] {
+  const unit = () => rnd.unit();
+  const randomSketch = (size: number) => encodeSketch({ size, mins: Uint8Array.from({ length: SKETCH_BUCKETS }, () => rnd.int(0, 255)) });
+  return Array.from({ length: count }, (_, i) => {
+    const u = rnd.unit();
+    const kind: QueryKind = u < 0.3 ? 'same' : u < 0.55 ? 'edited' : u < 0.7 ? 'contains' : 'new';
+    const s = rnd.pick(sample);
+    let fp: Fp;
+    let digest: Omit<PageQuery['req']['digest'], 'fp' | 'readSet'>;
+    if (kind === 'same') {
+      fp = s.fp;
+      digest = { words: s.words, lang: s.lang || 'und', textHash: s.textHash, sketch: s.sketch, passages: encodeHashes(s.hashes, s.passages) };
+    } else if (kind === 'edited') {
+      fp = rnd.flip(s.fp, rnd.int(1, MAX_FLIPS));
+      const hashes = editHashes(s.hashes, 0.8, Math.round(0.2 * s.passages), PASSAGE_CAP, unit);
+      digest = { words: s.words, lang: s.lang || 'und', textHash: rnd.hex16(), sketch: s.sketch, passages: encodeHashes(hashes, s.passages) };
+    } else if (kind === 'contains') {
+      fp = rnd.fp();
+      const hashes = editHashes(s.hashes, 1, s.passages, PASSAGE_CAP, unit);
+      digest = { words: 2 * s.words, lang: s.lang || 'und', textHash: rnd.hex16(), sketch: randomSketch(2 * s.words), passages: encodeHashes(hashes, 2 * s.passages) };
+    } else {
+      fp = rnd.fp();
+      const words = 150 + Math.floor(rnd.unit() ** 2 * 6000);
+      digest = { words, lang: 'en', textHash: rnd.hex16(), sketch: randomSketch(words), passages: encodeHashes(smallestHashes(passagesOf(words), PASSAGE_CAP, unit), passagesOf(words)) };
+    }
+    return { kind, req: { url: `${origin}/page/${i}`, title: `Query ${i}`, lang: 'en', canonical: [], digest: { fp: toHex(fp[0], fp[1]), ...digest, readSet: '' } } };
+  });
 }
 
 // --- The options page as a driver ---
@@ -321,18 +422,342 @@ function optionsPageHeapMB(page: Page): Promise<number> {
   return page.evaluate(() => ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN) / (1024 * 1024));
 }
 
+// --- Driving the background: imports, its worker, the content script's world ---
+
+/** One import through the options page's messages: chunks staged, then committed until done. */
+async function importChunks(page: Page, chunks: PageRecord[][]): Promise<{ records: number; stageMs: number; commitMs: number; added: number }> {
+  const importId = randomUUID();
+  let stageMs = 0;
+  let records = 0;
+  for (const [seq, pages] of chunks.entries()) {
+    stageMs += await page.evaluate(
+      async ({ importId, seq, pages }) => {
+        const start = performance.now();
+        await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, seq, pages });
+        return performance.now() - start;
+      },
+      { importId, seq, pages },
+    );
+    records += pages.length;
+  }
+  const commit = await page.evaluate(
+    async ({ importId, digest, chunks, pages }) => {
+      const start = performance.now();
+      for (;;) {
+        const step = (await (globalThis as unknown as BenchGlobals).benchSend('options:importCommit', { importId, digest, chunks, pages })) as { done: boolean; outcome: ImportOutcome };
+        if (step.done) return { ms: performance.now() - start, added: step.outcome.added };
+      }
+    },
+    { importId, digest: randomBytes(32).toString('hex'), chunks: chunks.length, pages: records },
+  );
+  return { records, stageMs, commitMs: commit.ms, added: commit.added };
+}
+
+/** `n` records of a stream, in chunks of `size`. */
+function take(records: Iterator<PageRecord>, n: number, size: number): PageRecord[][] {
+  const chunks: PageRecord[][] = [];
+  for (let left = n; left > 0; ) {
+    const chunk: PageRecord[] = [];
+    while (chunk.length < Math.min(size, left)) {
+      const next = records.next();
+      if (next.done) break;
+      chunk.push(next.value);
+    }
+    if (chunk.length === 0) break;
+    chunks.push(chunk);
+    left -= chunk.length;
+  }
+  return chunks;
+}
+
+function* flatten<T>(chunks: Iterable<T[]>): Generator<T> {
+  for (const chunk of chunks) yield* chunk;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The background's service worker, stopped on demand (CDP `ServiceWorker.stopAllWorkers` from the
+ * options page, as tests/e2e/chromium-faults.e2e.ts does), waiting until the browser reports it
+ * stopped, so the next message starts it afresh.
+ */
+class WorkerControl {
+  private readonly running = new Map<string, string>();
+  private constructor(
+    private readonly cdp: CDPSession,
+    private readonly scope: string,
+  ) {
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const v of versions) if (v.scriptURL.startsWith(this.scope)) this.running.set(v.versionId, v.runningStatus);
+    });
+  }
+
+  static async attach(context: BrowserContext, page: Page, extensionId: string): Promise<WorkerControl> {
+    const cdp = await context.newCDPSession(page);
+    const control = new WorkerControl(cdp, `chrome-extension://${extensionId}/`);
+    await cdp.send('ServiceWorker.enable');
+    return control;
+  }
+
+  async stop(): Promise<void> {
+    await this.cdp.send('ServiceWorker.stopAllWorkers');
+    for (let i = 0; i < 100 && [...this.running.values()].some((s) => s !== 'stopped'); i++) await sleep(50);
+    if ([...this.running.values()].some((s) => s !== 'stopped')) throw new Error('the background worker did not stop within 5 s');
+  }
+}
+
+/**
+ * The size of the extension's database on disk once the writes are flushed: the worker is stopped
+ * (closing its connection, so Chromium closes the LevelDB database a few seconds later, after its
+ * closing work), then the directories are read every second until they keep one size for 3 s.
+ */
+async function settledDbBytes(workers: WorkerControl, profile: string, extensionId: string): Promise<{ bytes: number; waitedMs: number }> {
+  await workers.stop();
+  const t0 = performance.now();
+  let last = -1;
+  let same = 0;
+  for (let i = 0; i < 60 && same < 3; i++) {
+    await sleep(1000);
+    const bytes = extensionIndexedDbBytes(profile, extensionId);
+    same = bytes === last ? same + 1 : 0;
+    last = bytes;
+  }
+  return { bytes: last, waitedMs: performance.now() - t0 };
+}
+
+/** A page with too little text to be an article: the content script runs in it but reports nothing of its own. */
+function startQuietSite(): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench</title></head><body><p>Lookups are sent from here.</p></body></html>');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/**
+ * The content script's isolated world in a tab, reached over CDP: requests sent from there are
+ * what the background gets from a content script (a tab, its URL, frame 0), checked and answered
+ * by the same handler.
+ */
+class ContentWorld {
+  private constructor(
+    private readonly cdp: CDPSession,
+    private readonly contextId: number,
+  ) {}
+
+  static async open(context: BrowserContext, url: string, extensionId: string): Promise<ContentWorld> {
+    const tab = await context.newPage();
+    const cdp = await context.newCDPSession(tab);
+    const worlds: Array<{ id: number; origin: string; auxData?: { isDefault?: boolean } }> = [];
+    cdp.on('Runtime.executionContextCreated', ({ context: c }) => worlds.push(c as (typeof worlds)[number]));
+    await cdp.send('Runtime.enable');
+    await tab.goto(url);
+    const origin = `chrome-extension://${extensionId}`;
+    for (let i = 0; i < 200; i++) {
+      const world = worlds.find((w) => w.origin === origin && w.auxData?.isDefault === false);
+      if (world) return new ContentWorld(cdp, world.id);
+      await sleep(50);
+    }
+    throw new Error(`no content script world of the extension in ${url}`);
+  }
+
+  /** Runs `fn` (plain JavaScript source of an async function) on `arg` in the content script's world. */
+  async call<T>(fn: string, arg: unknown): Promise<T> {
+    const r = await this.cdp.send('Runtime.evaluate', { expression: `(${fn})(${JSON.stringify(arg)})`, contextId: this.contextId, awaitPromise: true, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`in the content script's world: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    return r.result.value as T;
+  }
+}
+
+/**
+ * Sends each request as `content:pageSeen`, one at a time, and times each round trip as the
+ * content script waits for it. A string, not a function, so no compiler helper leaks into it.
+ */
+const PAGE_SEEN_TIMES = `async (requests) => {
+  const out = [];
+  for (const req of requests) {
+    const start = performance.now();
+    const reply = await chrome.runtime.sendMessage({ type: 'content:pageSeen', req });
+    const ms = performance.now() - start;
+    if (!reply || 'error' in reply) throw new Error('content:pageSeen: ' + (reply ? reply.error.name + ': ' + reply.error.message : 'no answer'));
+    if (reply.ok.skipped) throw new Error('content:pageSeen: the page was skipped (' + reply.ok.skipped + ')');
+    out.push({ ms, match: reply.ok.match ? reply.ok.match.kind : null });
+  }
+  return out;
+}`;
+
+interface Timed {
+  ms: number;
+  match: string | null;
+}
+
+interface Spread {
+  p50: number;
+  p95: number;
+}
+
+const spread = (times: number[]): Spread => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+};
+
+/** Shares of the queries of each kind that were answered with a match, e.g. "same 300/300". */
+function foundByKind(queries: PageQuery[], answers: Timed[]): string {
+  return QUERY_KINDS.map((kind) => {
+    const mine = answers.filter((_, i) => queries[i].kind === kind);
+    return `${kind} ${mine.filter((a) => a.match).length}/${mine.length}`;
+  }).join(', ');
+}
+
+// --- The upgrade of a version 2 database ---
+
+/** Creates database `deja-read` at version 2 in the extension page, with the stores and indexes version 2 had (tests/unit/page-identity-upgrade.test.ts). */
+const CREATE_V2 = `async () => {
+  await new Promise((resolve, reject) => {
+    const del = indexedDB.deleteDatabase('deja-read');
+    del.onsuccess = resolve;
+    del.onerror = () => reject(del.error);
+    del.onblocked = () => reject(new Error('deleting the database is blocked: a connection is still open'));
+  });
+  await new Promise((resolve, reject) => {
+    const open = indexedDB.open('deja-read', 2);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      const pages = db.createObjectStore('pages', { keyPath: 'url' });
+      for (const name of ['b0', 'b1', 'b2', 'b3', 'lastSeen', 'canonicalUrl', 'textHash']) pages.createIndex(name, name);
+      db.createObjectStore('dismissals', { keyPath: 'pair' });
+      db.createObjectStore('imports', { keyPath: 'digest' });
+      db.createObjectStore('journal', { keyPath: ['importId', 'first'] });
+    };
+    open.onsuccess = () => { globalThis.benchV2 = open.result; resolve(); };
+    open.onerror = () => reject(open.error);
+  });
+}`;
+
+/** Writes records into the open version 2 database, one transaction per chunk, as version 2 stored them (keyed by the address as visited). */
+const PUT_V2 = `async (records) => {
+  const tx = globalThis.benchV2.transaction('pages', 'readwrite');
+  const pages = tx.objectStore('pages');
+  for (const r of records) pages.put(r);
+  await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); tx.onabort = () => reject(tx.error); });
+  return records.length;
+}`;
+
+const CLOSE_V2 = `async () => { globalThis.benchV2.close(); globalThis.benchV2 = undefined; }`;
+
+/** Reads records by key from the database at whatever version it is now (no upgrade), then closes it. */
+const READ_RECORDS = `async (keys) => {
+  const db = await new Promise((resolve, reject) => {
+    const open = indexedDB.open('deja-read');
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  try {
+    const tx = db.transaction('pages', 'readonly');
+    const pages = tx.objectStore('pages');
+    const out = await Promise.all(keys.map((k) => new Promise((resolve, reject) => { const r = pages.get(k); r.onsuccess = () => resolve(r.result ?? null); r.onerror = () => reject(r.error); })));
+    return { version: db.version, records: out };
+  } finally {
+    db.close();
+  }
+}`;
+
+interface UpgradeResult {
+  fromVersion: 2;
+  records: number;
+  pagesAfter: number;
+  /** The first message after the worker restarted: the worker's start, the upgrade, and a count. */
+  ms: number;
+  /** The same message again, worker restarted, database already upgraded: the start alone. */
+  startMs: number;
+  seedMs: number;
+  sampleChecked: number;
+}
+
+/**
+ * Seeds the extension's database at version 2 from the options page (the worker stopped, so it
+ * holds no connection), N records as version 2 stored them, then wakes the worker with a message:
+ * it opens the database at the current version, running the upgrade ladder 2 → 3 → 4 → 5. Then
+ * checks the count (records of one page under several addresses are merged by version 5: as many
+ * as there are distinct page identities) and compares a sample field by field.
+ */
+async function upgradeFromV2(opts: Options, page: Page, workers: WorkerControl): Promise<UpgradeResult> {
+  await send(page, 'options:clear', {});
+  await workers.stop();
+  // Source strings evaluated over CDP (the extension page's policy forbids eval, not DevTools).
+  const call = <T>(fn: string, arg?: unknown) => page.evaluate(`(${fn})(${JSON.stringify(arg ?? null)})`) as Promise<T>;
+  await call(CREATE_V2);
+  const rnd = new Synth(opts.seed ^ 0x5bd1e995);
+  /** Records of each page identity; a sample of the records stored under their identity, to compare after. */
+  const identities = new Map<string, number>();
+  const sampled: PageRecord[] = [];
+  const t0 = performance.now();
+  let seeded = 0;
+  for (const chunk of syntheticHistory(opts.records, 5000, rnd, Date.now(), [], false)) {
+    await call(PUT_V2, chunk);
+    for (const r of chunk) {
+      const id = pageIdentity(r.url);
+      if (id === r.url && sampled.length < 1000 && rnd.unit() < 0.01) sampled.push(r);
+      identities.set(id, (identities.get(id) ?? 0) + 1);
+    }
+    seeded += chunk.length;
+    if (seeded % 20_000 < 5000) log(`version 2: seeded ${seeded}/${opts.records} records (${seconds(performance.now() - t0)})`);
+  }
+  await call(CLOSE_V2);
+  const seedMs = performance.now() - t0;
+  // Compared whole: the sampled records no other address of their page was merged into.
+  const checks = sampled.filter((r) => identities.get(r.url) === 1);
+  const timedStats = () =>
+    page.evaluate(async () => {
+      const start = performance.now();
+      const { pages } = (await (globalThis as unknown as BenchGlobals).benchSend('options:stats', {})) as { pages: number };
+      return { ms: performance.now() - start, pages };
+    });
+  const upgrade = await timedStats();
+  log(`version 2 → current: first message after the worker restarted answered in ${seconds(upgrade.ms)}, ${upgrade.pages} pages`);
+  await workers.stop();
+  const start = await timedStats();
+  if (upgrade.pages !== identities.size) throw new Error(`after the upgrade the history holds ${upgrade.pages} pages, expected ${identities.size} (${opts.records} records, ${opts.records - identities.size} of them other addresses of a page)`);
+  log(`version 2 → current: ${opts.records} records, ${identities.size} pages expected (${opts.records - identities.size} records were other addresses of a page), ${upgrade.pages} found`);
+  const { version, records } = await call<{ version: number; records: Array<PageRecord | null> }>(READ_RECORDS, checks.map((r) => r.url));
+  checks.forEach((want, i) => {
+    const got = records[i];
+    if (!got) throw new Error(`after the upgrade ${want.url} is missing`);
+    for (const [field, value] of Object.entries(want)) {
+      if (JSON.stringify(got[field as keyof PageRecord]) !== JSON.stringify(value)) throw new Error(`after the upgrade ${want.url} has ${field} ${JSON.stringify(got[field as keyof PageRecord])}, was ${JSON.stringify(value)}`);
+    }
+  });
+  log(`upgraded to version ${version}: ${upgrade.pages} pages, ${checks.length} sampled records equal field by field`);
+  return { fromVersion: 2, records: opts.records, pagesAfter: upgrade.pages, ms: upgrade.ms, startMs: start.ms, seedMs, sampleChecked: checks.length };
+}
+
 // --- The benchmark ---
 
 interface Result {
   records: number;
+  /** Records a second over the whole seeding, and over its last tenth (the tenth import). */
   insertPerSec: number;
+  insertPerSecLast: number;
+  /** The extension's IndexedDB on disk after the seeding, in MB (10^6 bytes). */
+  dbMB: number;
+  /** The whole lookup a page's opening asks for (`content:pageSeen`), as the content script waits for it. */
   findP50Ms: number;
   findP95Ms: number;
-  findProbeP50Ms: number;
-  findProbeP95Ms: number;
+  /** The same, each with the background's worker just restarted. */
+  coldFindP50Ms: number;
+  coldFindP95Ms: number;
+  /** The fingerprint block lookups alone (`history:findSimilar` from the options page), at distance 3 and 7. */
+  fpFindD3P50Ms: number;
+  fpFindD3P95Ms: number;
+  fpFindD7P50Ms: number;
+  fpFindD7P95Ms: number;
   exportPerSec: number;
   importPerSec: number;
   heapMB: { before: number; after: number };
+  loadAverage: number[];
+  cores: number;
+  wallSeconds: number;
+  upgrade?: UpgradeResult;
 }
 
 interface Details {
@@ -340,6 +765,11 @@ interface Details {
   queries: number;
   stageMs: number;
   commitMs: number;
+  lastTenth: string;
+  dbBytes: number;
+  dbWaitMs: number;
+  foundWarm: string;
+  foundCold: string;
   perQueryD3: string;
   perQueryD7: string;
   exportMs: number;
@@ -352,12 +782,14 @@ interface Details {
   heapSource: string;
 }
 
-async function run(opts: Options, context: BrowserContext, profile: string): Promise<{ result: Result; details: Details }> {
+async function run(opts: Options, context: BrowserContext, profile: string, site: string): Promise<{ result: Result; details: Details }> {
+  const started = performance.now();
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   const extensionId = new URL(worker.url()).host;
   const page = await context.newPage();
   await page.goto(`chrome-extension://${extensionId}/src/options/index.html`);
   await installDriver(page);
+  const workers = await WorkerControl.attach(context, page, extensionId);
 
   const port = await devToolsPort(profile).catch(() => 0);
   const browser = port ? (((await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser?: string }).Browser ?? 'Chromium') : 'Chromium';
@@ -379,47 +811,54 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
   if (empty !== 0) throw new Error(`the fresh profile's history holds ${empty} pages`);
   const heapBefore = await heap();
 
-  // Seeding through the batched import path: chunks staged, then the commit applies them.
+  // Seeding through the batched import path, as SEED_PARTS imports of a tenth each (staged chunks,
+  // then the commit applies them), so the rate of the last tenth, into the fullest store, shows.
   const rnd = new Synth(opts.seed);
-  const sample: Fp[] = [];
-  const seedId = randomUUID();
-  let staged = 0;
-  let seq = 0;
+  const sample: StoredSample[] = [];
+  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample));
   let stageMs = 0;
-  let lastReport = 0;
+  let commitMs = 0;
+  let added = 0;
+  let done = 0;
+  let last = { records: 0, ms: 0, stageMs: 0, commitMs: 0 };
   const t0 = performance.now();
-  for (const chunk of syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample)) {
-    const ms = await page.evaluate(
-      async ({ importId, seq, pages }) => {
-        const start = performance.now();
-        await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, seq, pages });
-        return performance.now() - start;
-      },
-      { importId: seedId, seq, pages: chunk },
-    );
-    seq++;
-    stageMs += ms;
-    staged += chunk.length;
-    if (staged - lastReport >= opts.records / 10 || staged === opts.records) {
-      log(`staged ${staged}/${opts.records} records (${seconds(performance.now() - t0)})`);
-      lastReport = staged;
-    }
+  for (let part = 0; part < SEED_PARTS; part++) {
+    const n = Math.floor(((part + 1) * opts.records) / SEED_PARTS) - Math.floor((part * opts.records) / SEED_PARTS);
+    if (n === 0) continue;
+    const r = await importChunks(page, take(records, n, SEED_CHUNK));
+    stageMs += r.stageMs;
+    commitMs += r.commitMs;
+    added += r.added;
+    done += r.records;
+    last = { records: r.records, ms: r.stageMs + r.commitMs, stageMs: r.stageMs, commitMs: r.commitMs };
+    log(`seeded ${done}/${opts.records} records: this tenth at ${Math.round(r.records / ((r.stageMs + r.commitMs) / 1000))}/s (${seconds(performance.now() - t0)} in all)`);
   }
-  const commit = await page.evaluate(
-    async ({ importId, digest, chunks, pages }) => {
-      const start = performance.now();
-      for (;;) {
-        const step = (await (globalThis as unknown as BenchGlobals).benchSend('options:importCommit', { importId, digest, chunks, pages })) as { done: boolean; outcome: ImportOutcome };
-        if (step.done) return { ms: performance.now() - start, added: step.outcome.added };
-      }
-    },
-    { importId: seedId, digest: randomBytes(32).toString('hex'), chunks: seq, pages: staged },
-  );
-  const added = commit.added;
-  log(`committed: ${added} added (${seconds(commit.ms)}; ${seconds(performance.now() - t0)} in all)`);
   if (added !== opts.records) throw new Error(`seeding added ${added} of ${opts.records} records`);
 
-  // Candidate lookups, one at a time, the same queries at distance 3 and 7.
+  const db = await settledDbBytes(workers, profile, extensionId);
+  log(`database on disk: ${(db.bytes / 1e6).toFixed(1)} MB (${Math.round(db.bytes / opts.records)} bytes per page), steady ${seconds(db.waitedMs)} after the worker stopped`);
+  if (db.bytes <= 0) throw new Error("found no database of the extension in the profile's Default/IndexedDB");
+
+  // The whole lookup, as the content script asks for it when a page opens.
+  const world = await ContentWorld.open(context, `${site}/`, extensionId);
+  const reports = makeReports(WARMUP + opts.queries + COLD_RUNS, sample, rnd, site);
+  const warmReports = reports.slice(0, WARMUP + opts.queries);
+  const warm = (await world.call<Timed[]>(PAGE_SEEN_TIMES, warmReports.map((q) => q.req))).slice(WARMUP);
+  const warmQueries = warmReports.slice(WARMUP);
+  const find = spread(warm.map((t) => t.ms));
+  const foundWarm = `matches: ${foundByKind(warmQueries, warm)}`;
+  log(`content:pageSeen, warm: ${warm.length} queries, p50 ${find.p50.toFixed(2)} ms, p95 ${find.p95.toFixed(2)} ms; ${foundWarm}`);
+  const coldQueries = reports.slice(WARMUP + opts.queries);
+  const cold: Timed[] = [];
+  for (const q of coldQueries) {
+    await workers.stop();
+    cold.push(...(await world.call<Timed[]>(PAGE_SEEN_TIMES, [q.req])));
+  }
+  const coldFind = spread(cold.map((t) => t.ms));
+  const foundCold = `matches: ${foundByKind(coldQueries, cold)}`;
+  log(`content:pageSeen, worker just restarted: ${cold.length} queries, p50 ${coldFind.p50.toFixed(1)} ms, p95 ${coldFind.p95.toFixed(1)} ms; ${foundCold}`);
+
+  // The fingerprint block lookups alone, one at a time, the same queries at distance 3 and 7.
   const queries = makeQueries(WARMUP + opts.queries, sample, rnd);
   const lookups = async (maxDistance: number) => {
     const r = await page.evaluate(
@@ -443,14 +882,13 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
       },
       { queries, maxDistance, warmup: WARMUP },
     );
-    const sorted = r.times.sort((a, b) => a - b);
-    const perQuery = `${(r.matches / sorted.length).toFixed(2)} matches${r.candidates >= 0 ? ` of ${(r.candidates / sorted.length).toFixed(1)} candidates` : ''} per query`;
-    log(`findSimilar at distance ≤ ${maxDistance}: ${sorted.length} queries, p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p95 ${percentile(sorted, 0.95).toFixed(2)} ms, ${perQuery}`);
-    return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), perQuery };
+    const s = spread(r.times);
+    const perQuery = `${(r.matches / r.times.length).toFixed(2)} matches${r.candidates >= 0 ? ` of ${(r.candidates / r.times.length).toFixed(1)} candidates` : ''} per query`;
+    log(`findSimilar at distance ≤ ${maxDistance}: ${r.times.length} queries, p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms, ${perQuery}`);
+    return { ...s, perQuery };
   };
   const d3 = await lookups(3);
   const d7 = await lookups(7);
-
   // Export: the history read in chunks of 5000 and turned into the JSON file's text, as the
   // options page's exportHistory does (head, one string per chunk, tail, one Blob). The chunks stay
   // in the page as Blobs for the re-import.
@@ -526,24 +964,40 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
   if (imported.outcome.added !== opts.records) throw new Error(`the re-import added ${imported.outcome.added} of ${opts.records} records`);
 
   const heapAfter = await heap();
+  const upgrade = opts.upgradeFrom === 2 ? await upgradeFromV2(opts, page, workers) : undefined;
   const round = (x: number, digits: number) => Number(x.toFixed(digits));
   return {
     result: {
       records: opts.records,
-      insertPerSec: Math.round(opts.records / ((stageMs + commit.ms) / 1000)),
-      findP50Ms: round(d3.p50, 3),
-      findP95Ms: round(d3.p95, 3),
-      findProbeP50Ms: round(d7.p50, 3),
-      findProbeP95Ms: round(d7.p95, 3),
+      insertPerSec: Math.round(opts.records / ((stageMs + commitMs) / 1000)),
+      insertPerSecLast: Math.round(last.records / (last.ms / 1000)),
+      dbMB: round(db.bytes / 1e6, 1),
+      findP50Ms: round(find.p50, 3),
+      findP95Ms: round(find.p95, 3),
+      coldFindP50Ms: round(coldFind.p50, 1),
+      coldFindP95Ms: round(coldFind.p95, 1),
+      fpFindD3P50Ms: round(d3.p50, 3),
+      fpFindD3P95Ms: round(d3.p95, 3),
+      fpFindD7P50Ms: round(d7.p50, 3),
+      fpFindD7P95Ms: round(d7.p95, 3),
       exportPerSec: Math.round(exported.pages / (exported.ms / 1000)),
       importPerSec: Math.round(imported.pages / (imported.ms / 1000)),
       heapMB: { before: round(heapBefore, 2), after: round(heapAfter, 2) },
+      loadAverage: loadavg().map((x) => round(x, 2)),
+      cores: cpus().length,
+      wallSeconds: Math.round((performance.now() - started) / 1000),
+      ...(upgrade ? { upgrade: { ...upgrade, ms: Math.round(upgrade.ms), startMs: Math.round(upgrade.startMs), seedMs: Math.round(upgrade.seedMs) } } : {}),
     },
     details: {
       browser,
       queries: opts.queries,
       stageMs,
-      commitMs: commit.ms,
+      commitMs,
+      lastTenth: `last tenth ${last.records} records: applying ${seconds(last.stageMs)}, commit ${seconds(last.commitMs)}`,
+      dbBytes: db.bytes,
+      dbWaitMs: db.waitedMs,
+      foundWarm,
+      foundCold,
       perQueryD3: d3.perQuery,
       perQueryD7: d7.perQuery,
       exportMs: exported.ms,
@@ -561,17 +1015,25 @@ async function run(opts: Options, context: BrowserContext, profile: string): Pro
 function printTable(r: Result, d: Details): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const rows: [string, string, string][] = [
-    ['insert (apply chunks + commit)', `${n(r.insertPerSec)} records/s`, `applying ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}`],
-    ['findSimilar, d ≤ 3', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, d.perQueryD3],
-    ['findSimilar, d ≤ 7 (probes)', `p50 ${r.findProbeP50Ms.toFixed(2)} ms, p95 ${r.findProbeP95Ms.toFixed(2)} ms`, d.perQueryD7],
+    ['insert (apply chunks + commit)', `${n(r.insertPerSec)} records/s; last tenth ${n(r.insertPerSecLast)}/s`, `applying ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}; ${d.lastTenth}`],
+    ['database on disk', `${r.dbMB.toFixed(1)} MB`, `${n(d.dbBytes / r.records)} bytes per page; LevelDB + blobs, steady ${seconds(d.dbWaitMs)} after the worker stopped`],
+    ['find: content:pageSeen, warm', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, `every layer and the verification, from the content script's world; ${d.foundWarm}`],
+    ['find: content:pageSeen, cold', `p50 ${r.coldFindP50Ms.toFixed(1)} ms, p95 ${r.coldFindP95Ms.toFixed(1)} ms`, `${COLD_RUNS} lookups, each with the worker just stopped; ${d.foundCold}`],
+    ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
+    ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
     ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, staging ${seconds(d.importStageMs)}, commit (applying) ${seconds(d.importCommitMs)}`],
     ['JS heap (MiB)', `before ${r.heapMB.before.toFixed(2)}, after ${r.heapMB.after.toFixed(2)}`, d.heapSource],
   ];
+  if (r.upgrade) {
+    const u = r.upgrade;
+    rows.push(['upgrade from version 2', `${seconds(u.ms)} (worker start alone ${seconds(u.startMs)})`, `${n(u.records)} records seeded in ${seconds(u.seedMs)}; ${n(u.pagesAfter)} pages after, ${u.sampleChecked} sampled records equal field by field`]);
+  }
   const w0 = Math.max(...rows.map((x) => x[0].length));
   const w1 = Math.max(...rows.map((x) => x[1].length));
   console.log(`history store: ${n(r.records)} records in ${d.browser} (dist/chrome, its own IndexedDB); ${n(d.queries)} lookup queries, one at a time`);
   for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
+  console.log(`load average ${r.loadAverage.map((x) => x.toFixed(1)).join(' ')} on ${r.cores} cores; ${r.wallSeconds} s in all (wall times stretch when other processes take the CPU)`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -589,10 +1051,12 @@ async function main(argv: string[]): Promise<void> {
 
   const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-store-'));
   let context: BrowserContext | undefined;
+  let site: Server | undefined;
   let closing: Promise<void> | undefined;
   const cleanup = () =>
     (closing ??= (async () => {
       await context?.close().catch(() => undefined);
+      await new Promise((resolve) => (site ? site.close(resolve) : resolve(undefined)));
       rmSync(profile, { recursive: true, force: true });
     })());
   const onSignal = () => void cleanup().finally(() => process.exit(130));
@@ -607,7 +1071,8 @@ async function main(argv: string[]): Promise<void> {
       handleSIGTERM: false,
       args: chromiumArgs(EXT, ['--remote-debugging-port=0']),
     });
-    const { result, details } = await run(opts, context, profile);
+    site = await startQuietSite();
+    const { result, details } = await run(opts, context, profile, `http://127.0.0.1:${(site.address() as AddressInfo).port}`);
     if (opts.json) console.log(JSON.stringify(result));
     else printTable(result, details);
   } finally {

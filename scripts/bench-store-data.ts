@@ -1,0 +1,74 @@
+// Small pure helpers of `npm run bench:store` (tested in tests/unit/bench-store-data.test.ts): the
+// percentile of the timings, synthetic passage signatures distributed as real ones are, and the
+// size of the extension's database in a Chromium profile.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The p-quantile (0..1) of ascending `sorted` times, nearest rank. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+const HASHES = 0x1000000;
+
+/**
+ * The `cap` smallest of `count` passage hashes drawn uniformly from 24 bits, ascending and distinct:
+ * what core's passageSignature keeps of a page of `count` distinct passages. Drawn as successive
+ * order statistics (the next minimum of the count - i values left above the last), so a page of
+ * 300 passages costs min(300, cap) draws. `unit` gives uniform numbers in [0, 1).
+ */
+export function smallestHashes(count: number, cap: number, unit: () => number): number[] {
+  const out: number[] = [];
+  let x = 0;
+  for (let i = 0; i < Math.min(count, cap); i++) {
+    x += (1 - x) * (1 - Math.pow(1 - unit(), 1 / (count - i)));
+    let h = Math.floor(x * HASHES);
+    if (out.length > 0 && h <= out[out.length - 1]) h = out[out.length - 1] + 1;
+    if (h >= HASHES) break;
+    out.push(h);
+  }
+  return out;
+}
+
+/**
+ * A signature's hashes after the text changed: each kept with probability `keep`, and `added`
+ * new passages (uniform 24-bit hashes) joined; the `cap` smallest distinct are kept, ascending.
+ */
+export function editHashes(hashes: readonly number[], keep: number, added: number, cap: number, unit: () => number): number[] {
+  const set = new Set<number>();
+  for (const h of hashes) if (unit() < keep) set.add(h);
+  for (let i = 0; i < added; i++) set.add(Math.floor(unit() * HASHES));
+  return [...set].sort((a, b) => a - b).slice(0, cap);
+}
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+export function directoryBytes(dir: string): number {
+  let total = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) total += directoryBytes(path);
+    else if (e.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
+/**
+ * Where Chromium keeps an extension's IndexedDB in a profile: LevelDB files and the blob
+ * directory of the origin `chrome-extension://<id>`.
+ */
+export function extensionIndexedDbDirs(profile: string, extensionId: string): [string, string] {
+  const base = join(profile, 'Default', 'IndexedDB', `chrome-extension_${extensionId}_0.indexeddb`);
+  return [`${base}.leveldb`, `${base}.blob`];
+}
+
+/** Bytes the extension's IndexedDB takes on disk in the profile (LevelDB files and blobs). */
+export function extensionIndexedDbBytes(profile: string, extensionId: string): number {
+  return extensionIndexedDbDirs(profile, extensionId).reduce((sum, dir) => sum + directoryBytes(dir), 0);
+}
