@@ -740,6 +740,8 @@ interface Result {
   insertPerSecLast: number;
   /** The extension's IndexedDB on disk after the seeding, in MB (10^6 bytes). */
   dbMB: number;
+  /** The same after the export, clear and re-import. */
+  dbMBAfterImport: number;
   /** The whole lookup a page's opening asks for (`content:pageSeen`), as the content script waits for it. */
   findP50Ms: number;
   findP95Ms: number;
@@ -964,6 +966,9 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   if (imported.outcome.added !== opts.records) throw new Error(`the re-import added ${imported.outcome.added} of ${opts.records} records`);
 
   const heapAfter = await heap();
+  // The database again, holding the same records written by the import into a cleared store.
+  const dbAfterImport = await settledDbBytes(workers, profile, extensionId);
+  log(`database on disk after the re-import: ${(dbAfterImport.bytes / 1e6).toFixed(1)} MB (${Math.round(dbAfterImport.bytes / opts.records)} bytes per page)`);
   const upgrade = opts.upgradeFrom === 2 ? await upgradeFromV2(opts, page, workers) : undefined;
   const round = (x: number, digits: number) => Number(x.toFixed(digits));
   return {
@@ -972,6 +977,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       insertPerSec: Math.round(opts.records / ((stageMs + commitMs) / 1000)),
       insertPerSecLast: Math.round(last.records / (last.ms / 1000)),
       dbMB: round(db.bytes / 1e6, 1),
+      dbMBAfterImport: round(dbAfterImport.bytes / 1e6, 1),
       findP50Ms: round(find.p50, 3),
       findP95Ms: round(find.p95, 3),
       coldFindP50Ms: round(coldFind.p50, 1),
@@ -1016,7 +1022,7 @@ function printTable(r: Result, d: Details): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const rows: [string, string, string][] = [
     ['insert (apply chunks + commit)', `${n(r.insertPerSec)} records/s; last tenth ${n(r.insertPerSecLast)}/s`, `applying ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}; ${d.lastTenth}`],
-    ['database on disk', `${r.dbMB.toFixed(1)} MB`, `${n(d.dbBytes / r.records)} bytes per page; LevelDB + blobs, steady ${seconds(d.dbWaitMs)} after the worker stopped`],
+    ['database on disk', `${r.dbMB.toFixed(1)} MB; ${r.dbMBAfterImport.toFixed(1)} MB after the re-import`, `${n(d.dbBytes / r.records)} bytes per page; LevelDB + blobs, steady ${seconds(d.dbWaitMs)} after the worker stopped`],
     ['find: content:pageSeen, warm', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, `every layer and the verification, from the content script's world; ${d.foundWarm}`],
     ['find: content:pageSeen, cold', `p50 ${r.coldFindP50Ms.toFixed(1)} ms, p95 ${r.coldFindP95Ms.toFixed(1)} ms`, `${COLD_RUNS} lookups, each with the worker just stopped; ${d.foundCold}`],
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
