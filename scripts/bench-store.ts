@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--json] [--no-build]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--json] [--no-build]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -54,10 +54,12 @@ interface Options {
   build: boolean;
   seed: number;
   upgradeFrom?: 2;
+  /** Seed records without passage signatures (no anchors): what the passage index costs the writes, by difference. */
+  noPassages: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601 };
+  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false };
   const count = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new BenchError(`${flag} needs a whole number from ${min} to ${max}`, 2);
@@ -67,13 +69,14 @@ function parseArgs(argv: string[]): Options {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
+    else if (a === '--no-passages') opts.noPassages = true;
     else if (a === '--records') opts.records = count(a, argv[++i], 1, 10_000_000);
     else if (a === '--queries') opts.queries = count(a, argv[++i], 1000, 1_000_000);
     else if (a === '--seed') opts.seed = count(a, argv[++i], 0, 2 ** 32 - 1);
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--json] [--no-build]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--json] [--no-build]`, 2);
   }
   return opts;
 }
@@ -817,7 +820,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   // then the commit applies them), so the rate of the last tenth, into the fullest store, shows.
   const rnd = new Synth(opts.seed);
   const sample: StoredSample[] = [];
-  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample));
+  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample, !opts.noPassages));
   let stageMs = 0;
   let commitMs = 0;
   let added = 0;
