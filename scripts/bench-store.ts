@@ -182,11 +182,12 @@ const encodeHashes = (hashes: number[], count: number) => encodePassages({ count
  * Sites follow a skewed popularity, visits are mostly 1. Each record has a passage signature as
  * core's passageSignature keeps it (the smallest of its passages' uniform 24-bit hashes, one
  * passage per ~20 words); a near-duplicate keeps each of its cluster's passages with probability
- * 1 - 0.06 × flips and has as many new ones instead. With `passages` false the records are as
- * version 2 stored them (no signature, no anchors). A sample of stored records is kept for the
+ * 1 - 0.06 × flips and has as many new ones instead. With `passages` false the records have no
+ * signature (no anchors); with `v2Addresses` (by default when `passages` is false) they are keyed as
+ * version 2 kept them, by the address as visited. A sample of stored records is kept for the
  * lookup queries.
  */
-function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number, sample: StoredSample[], passages = true): Generator<PageRecord[]> {
+function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number, sample: StoredSample[], passages = true, v2Addresses = !passages): Generator<PageRecord[]> {
   const open: Cluster[] = [];
   const words = (lo: number, hi: number) => Array.from({ length: rnd.int(lo, hi) }, () => rnd.pick(WORDS));
   const unit = () => rnd.unit();
@@ -239,7 +240,7 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
     const siteNo = Math.floor(rnd.unit() ** 2.5 * 3000);
     const host = `${rnd.unit() < 0.3 ? 'www.' : ''}${WORDS[siteNo % WORDS.length]}${siteNo}.example${siteNo % 3 === 0 ? '.org' : '.com'}`;
     let url = `${rnd.unit() < 0.95 ? 'https' : 'http'}://${host}/${2015 + (siteNo % 11)}/${words(2, 5).join('-')}-${i.toString(36)}${rnd.unit() < 0.1 ? `?ref=${rnd.pick(WORDS)}` : ''}`;
-    if (!passages) {
+    if (v2Addresses) {
       // Version 2 kept a record per address as visited: 3 % are the previous page again with a
       // tracking parameter (merged by the upgrade to version 5), 2 % carry a fragment (re-keyed).
       const u = rnd.unit();
@@ -820,7 +821,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   // then the commit applies them), so the rate of the last tenth, into the fullest store, shows.
   const rnd = new Synth(opts.seed);
   const sample: StoredSample[] = [];
-  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample, !opts.noPassages));
+  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample, !opts.noPassages, false));
   let stageMs = 0;
   let commitMs = 0;
   let added = 0;
