@@ -3,17 +3,19 @@
 // extension, serves our fixture articles on 127.0.0.1, reads an article and then a copy of it in
 // headless Chromium (English and Chinese pairs), and writes screenshots of the in-page notice, the
 // notice of a revision with what is new and its marks ("Show what's new"), the popup, the options
-// page and the history page into demo-out/, in the English and the Chinese UI, each in the light
-// and the dark colour scheme. It also writes the stores' screenshots (1280×800:
-// store-<ui>-<n>-<view>.png): the pages on site names as a reader would meet them (reserved example
-// domains, resolved to the local server by Chromium's --host-resolver-rules), the first article
-// read three days before, and the popup drawn over the page as it opens from the toolbar.
+// page, the history page and a list of links with those read marked, into demo-out/, in the English
+// and the Chinese UI, each in the light and the dark colour scheme. It also writes the stores'
+// screenshots (1280×800: store-<ui>-<n>-<view>.png): the pages on site names as a reader would meet
+// them (reserved example domains, resolved to the local server by Chromium's
+// --host-resolver-rules), the first article read three days before, and the popup drawn over the
+// page as it opens from the toolbar.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from '../tests/e2e/browsers';
+import { linkPages, LINKS } from '../tests/e2e/link-pages';
 import { startSite, type PageName, type Site } from '../tests/e2e/site';
 import { showWhatsNew } from './notice-cdp';
 
@@ -209,6 +211,17 @@ async function visitAndShoot(ui: Ui, context: BrowserContext): Promise<void> {
   for (const scheme of SCHEMES) await shoot(popup, ui, scheme, 'popup');
   await popup.close();
 
+  // Links read, marked on a list of links: a page read at one address, the same text read at
+  // another, and one not read; the date of the second shown as the pointer rests on it.
+  const list = await context.newPage();
+  await list.setViewportSize({ width: 900, height: 360 });
+  for (const path of [LINKS.a, LINKS.b]) await openAndSettle(list, s.at(path));
+  await list.goto(s.at(LINKS.list));
+  await list.hover('#list li:nth-child(2) a');
+  await sleep(1500); // the marks are drawn once the background has answered (a closed shadow root: nothing to wait on)
+  for (const scheme of SCHEMES) await shoot(list, ui, scheme, 'link-marks');
+  await list.close();
+
   const options = await context.newPage();
   await options.setViewportSize({ width: 1000, height: 800 });
   await options.goto(extPage('options/index.html'));
@@ -295,7 +308,7 @@ async function storeShots(context: BrowserContext, ui: Ui, article: Page, popupU
 
 try {
   mkdirSync(outDir, { recursive: true });
-  site = await startSite();
+  site = await startSite(linkPages());
   port = Number(new URL(site.url('enA')).port);
   for (const ui of UIS) await demo(ui);
   console.log(`demo: wrote ${written.length} screenshots:`);

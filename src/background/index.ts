@@ -6,7 +6,7 @@ import { createRouter, senderKind } from '../messaging/router';
 import { sendToTab } from '../messaging/send';
 import { loadSettings } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
-import { t } from '../ui/i18n';
+import { t, uiLocale } from '../ui/i18n';
 import { clearTab, showVerdictOnTab } from './badge';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
@@ -17,7 +17,7 @@ let repository: Promise<PageRepository> | undefined;
 const handlers = createHandlers({
   repository: () => (repository ??= openDejaReadDB().then((db) => new PageRepository(db))),
   now: () => Date.now(),
-  locale: () => browser.i18n.getUILanguage(),
+  locale: uiLocale,
   message: t,
   settings: loadSettings,
   showOnTab: showVerdictOnTab,

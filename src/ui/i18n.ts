@@ -7,9 +7,15 @@ export function t(key: string, ...subs: Array<string | number>): string {
   return text || key;
 }
 
-/** The UI language, for dates and numbers ("en", "zh-CN"). */
+/**
+ * The language of the messages shown ("en", "zh-CN"), for the dates and numbers beside them: named
+ * by the translation itself (message `uiLocale`). Not getUILanguage(): Chrome's service worker gave
+ * "en-US" for its first moments after each start in a Chinese browser, so the background wrote
+ * English dates into Chinese sentences ("Nov 22, 2026读过"); nor `@@ui_locale`, which gave "en_US"
+ * there throughout.
+ */
 export function uiLocale(): string {
-  return browser.i18n.getUILanguage();
+  return browser.i18n.getMessage('uiLocale') || browser.i18n.getUILanguage();
 }
 
 /**
