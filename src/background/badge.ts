@@ -1,5 +1,5 @@
 // The toolbar button of a tab: how many earlier pages match, and the closest one in the tooltip.
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import type { PageVerdict } from '../messaging/protocol';
 import { isolate } from '../ui/bidi';
 import { t, uiLocale } from '../ui/i18n';

@@ -1,7 +1,7 @@
 // The background: a service worker in Chrome, an event page in Firefox. It only wires message
 // handlers to browser APIs; it may be stopped between any two events and keeps nothing in memory
 // that matters (every answer comes from IndexedDB).
-import browser from 'webextension-polyfill';
+import browser, { answerMessages } from '../ext';
 import { createRouter, senderKind } from '../messaging/router';
 import { sendToTab } from '../messaging/send';
 import { loadSettings } from '../settings/settings-store';
@@ -33,7 +33,7 @@ void (async () => {
 })().catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import:', e));
 
 const origin = browser.runtime.getURL('');
-browser.runtime.onMessage.addListener(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
+answerMessages(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
 browser.runtime.onConnect.addListener((port) => serveExtractPort(port, browser.runtime.id, origin));
 
 listenForShortcut();

@@ -2,7 +2,7 @@
 // comes last in a page's Tab order). The browser hands the keys to the extension, never to the
 // page, and the tab's content script hears of it as a message: it moves focus into the notice only
 // while one is shown, and otherwise does nothing at all, so a page learns nothing from it.
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import type { NoticeProtocol } from '../messaging/protocol';
 
 export const FOCUS_NOTICE = 'focus-notice';

@@ -1,7 +1,7 @@
 // Chrome's offscreen document: a page with a DOM, never shown, where the service worker has copies
 // of pages parsed and their articles extracted and digested (src/background/offscreen-client.ts). It answers only
 // the extension's own background, and closes itself after a minute without work.
-import browser from 'webextension-polyfill';
+import browser, { answerMessages } from '../ext';
 import { digestFromHtml } from '../content/extract';
 import type { OffscreenProtocol } from '../messaging/protocol';
 import { createRouter, senderKind } from '../messaging/router';
@@ -13,7 +13,7 @@ const closeWhenIdle = () => {
   idle = setTimeout(() => window.close(), IDLE_MS);
 };
 
-browser.runtime.onMessage.addListener(
+answerMessages(
   createRouter<OffscreenProtocol>(
     {
       async 'background:extract'({ html, minWords }) {

@@ -1,5 +1,5 @@
 // The options page: settings (settings-form.ts), and export (JSON, CSV), import and clearing of the history.
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import { FOCUS_NOTICE } from '../background/shortcut';
 import { send } from '../messaging/send';
 import { isolated, localizedNodes } from '../ui/bidi';

@@ -2,7 +2,7 @@
 // "not the same"), and quick actions (forget this page or site, after a confirmation; pause on this
 // site or everywhere). `?tab=ID` shows another tab's status (the
 // popup opened as a page, as the tests do).
-import browser from 'webextension-polyfill';
+import browser from '../ext';
 import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';

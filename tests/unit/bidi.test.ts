@@ -15,7 +15,6 @@ const fake = vi.hoisted(() => ({
   messages: null as null | ((key: string, subs: string[]) => string),
 }));
 
-// One fake API for both: the popup calls the polyfill, the code it shares with the content script the browser's own API (src/ext.ts).
 const api = vi.hoisted(() => ({
   i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
   runtime: {
@@ -26,7 +25,6 @@ const api = vi.hoisted(() => ({
   tabs: { query: async () => [{ id: 1 }], create: async () => undefined },
   storage: { sync: { get: async () => fake.stored, set: async () => undefined }, onChanged: { addListener: () => undefined } },
 }));
-vi.mock('webextension-polyfill', () => ({ default: api }));
 vi.mock('../../src/ext', () => ({ default: api }));
 
 const TITLE = 'Invoice \u202Efdp.exe';
