@@ -202,12 +202,11 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
     if (!frame) frame = win.requestAnimationFrame(placeAll);
   };
 
-  function remove(group: string): void {
-    for (const p of groups.get(group) ?? []) {
+  function removeElements(placed: Iterable<Placed>): void {
+    for (const p of placed) {
       for (const b of p.boxes) b.remove();
       p.label?.remove();
     }
-    groups.delete(group);
   }
 
   // Scrolling any scroller of the page (capture: scroll does not bubble) and resizing move the page
@@ -222,14 +221,14 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
     set(group, marks) {
       // Marks drawn already and asked for again keep their elements, where they are until the next
       // frame places them: made anew, they would be hidden for a frame (a flicker at every change).
-      const kept = new Map<OverlayAnchor, Placed>();
-      for (const p of groups.get(group) ?? []) kept.set(p.mark.anchor, p);
+      const previous = new Map<OverlayAnchor, Placed>();
+      for (const p of groups.get(group) ?? []) previous.set(p.mark.anchor, p);
       const same = (a: OverlayMark, b: OverlayMark) =>
         a.boxClass === b.boxClass && a.label === b.label && a.labelClass === b.labelClass && (a.shown ?? true) === (b.shown ?? true);
       const placed = marks.map((mark): Placed => {
-        const old = kept.get(mark.anchor);
+        const old = previous.get(mark.anchor);
         if (old && same(old.mark, mark)) {
-          kept.delete(mark.anchor);
+          previous.delete(mark.anchor);
           return { ...old, mark };
         }
         let label: HTMLElement | null = null;
@@ -241,9 +240,9 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
         }
         return { mark, boxes: [], label };
       });
-      groups.set(group, [...kept.values()]);
-      remove(group);
+      removeElements(previous.values());
       if (placed.length > 0) groups.set(group, placed);
+      else groups.delete(group);
       refresh();
     },
     showTip(anchor, content, shown = true) {
