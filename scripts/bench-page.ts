@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew] [--scroll]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -12,6 +12,11 @@
 // revision with a new paragraph after every eighth; from the reader's click on the notice's button
 // until the new parts are marked and a second has passed, the page's main-thread tasks (finding
 // the passages in the DOM, drawing the boxes).
+// --scroll measures what scrolling costs: the 59,000-element article (thousands of paragraphs with
+// links) is loaded with link marks off, then on (or as the settings of --extension's build have
+// them), left to settle, then scrolled by the mouse wheel, 400 px every 150 ms for 40 steps, while
+// traced: the page's main-thread CPU in that time, its longest task, and the time Chromium spent
+// computing IntersectionObserver targets.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -48,10 +53,12 @@ interface Options {
   marksOff: boolean;
   /** Measure "Show what's new" on a 10,000-word article instead. */
   whatsNew: boolean;
+  /** Measure scrolling the 59,000-element article instead, link marks off and on. */
+  scroll: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60, whatsNew: false, marksOff: false };
+  const opts: Options = { runs: 3, extension: EXT, json: false, build: true, profile: false, cost: false, idle: 60, whatsNew: false, marksOff: false, scroll: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -71,6 +78,7 @@ function parseArgs(argv: string[]): Options {
       opts.idle = n;
     }
     else if (a === '--whatsnew') opts.whatsNew = true;
+    else if (a === '--scroll') opts.scroll = true;
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs the folder of an unpacked Chrome build', 2);
@@ -365,7 +373,11 @@ interface Task {
 function tasksOf(events: TraceEvent[], url: string): Task[] {
   const parse = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url);
   if (!parse) throw new Error(`the trace shows no parsing of ${url}`);
-  const onThread = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.dur !== undefined);
+  return tasksOnThread(events, parse.pid, parse.tid);
+}
+
+function tasksOnThread(events: TraceEvent[], pid: number, tid: number): Task[] {
+  const onThread = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.dur !== undefined);
   onThread.sort((x, y) => x.ts - y.ts || (y.dur ?? 0) - (x.dur ?? 0));
   const tasks: Task[] = [];
   let end = -Infinity;
@@ -650,6 +662,133 @@ interface ShowLoad {
   boxes: number;
 }
 
+interface ScrollLoad {
+  /** CPU of the page's main thread while scrolling, its longest task (wall, and that task's CPU), IntersectionObserver computations. */
+  cpu: number;
+  longest: number;
+  longestCpu: number;
+  intersections: number;
+  frames: number;
+  /** What the tasks held, by event (wall ms), for the log. */
+  parts: string;
+  /** With --profile: the functions sampled, by time inside them (their callees included). */
+  functions: string;
+}
+
+interface CpuProfile {
+  nodes: Array<ProfileNode & { children?: number[] }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions of a CPU profile by inclusive time (each counted once per sample), the top 10. */
+function inclusiveTimes(profile: CpuProfile): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const total = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = byId.get(cur)?.callFrame;
+      if (!f || ['(root)', '(idle)', '(program)'].includes(f.functionName)) continue;
+      const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      total.set(name, (total.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    }
+  });
+  return [...total].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join(', ');
+}
+
+const SCROLL_STEPS = 40;
+
+/** One run of --scroll: load the page, let the extension check it and draw, then trace while the wheel scrolls it. */
+async function measureScroll(context: BrowserContext, worker: Worker, url: string, profile = false): Promise<ScrollLoad> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+    const end = Date.now() + RECORD_TIMEOUT_MS;
+    while (!(await recorded(worker, url)) && Date.now() < end) await sleep(100);
+    await sleep(3000);
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'blink'] }, transferMode: 'ReportEvents' });
+    if (profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
+    await page.mouse.move(400, 300);
+    for (let i = 0; i < SCROLL_STEPS; i++) {
+      await page.mouse.wheel(0, 400);
+      await sleep(150);
+    }
+    await sleep(500);
+    const functions = profile ? inclusiveTimes(((await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile }).profile) : '';
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    // The page's main thread: the one that drew the frames (the only page open).
+    const frames = new Map<string, number>();
+    for (const e of events) if (e.name === 'WebFrameWidgetImpl::UpdateLifecycle') frames.set(`${e.pid}:${e.tid}`, (frames.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
+    const busiest = [...frames].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (!busiest) throw new Error('the trace shows no frame drawn');
+    const [pid, tid] = busiest.split(':').map(Number);
+    const tasks = tasksOnThread(events, pid, tid);
+    const longest = tasks.reduce<Task | undefined>((w, t) => (!w || t.wall > w.wall ? t : w), undefined);
+    const onMain = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X');
+    return {
+      cpu: tasks.reduce((a, t) => a + t.cpu, 0),
+      longest: longest?.wall ?? 0,
+      longestCpu: longest?.cpu ?? 0,
+      intersections: onMain.filter((e) => e.name === 'IntersectionObserverController::computeIntersections').reduce((a, e) => a + (e.dur ?? 0) / 1000, 0),
+      frames: onMain.filter((e) => e.name === 'WebFrameWidgetImpl::UpdateLifecycle').length,
+      functions,
+      parts: partsOf({ ...tasks[0], parts: tasks.reduce((all, t) => { for (const [k, v] of t.parts) all.set(k, (all.get(k) ?? 0) + v); return all; }, new Map<string, number>()) }),
+    };
+  } finally {
+    await cdp.detach().catch(() => undefined);
+    await page.close();
+  }
+}
+
+async function mainScroll(opts: Options): Promise<void> {
+  const node = PAGES.find((p) => p.path === 'nodes');
+  if (!node) throw new Error('no 59,000-element page');
+  const html = new Map<string, string>([['nodes', node.html()]]);
+  const { origin, server } = await serve(html);
+  const rows: Array<{ marks: string; runs: number; cpuMs: number; longestMs: number; longestCpuMs: number; intersectionsMs: number; frames: number }> = [];
+  try {
+    for (const linkMarks of ['off', 'on']) {
+      await withBrowser(
+        opts.extension,
+        async (context, worker) => {
+          if (!worker) throw new BenchError('no service worker');
+          const loads: ScrollLoad[] = [];
+          for (let run = 1; run <= opts.runs; run++) {
+            const load = await measureScroll(context, worker, `${origin}/nodes/scroll-${linkMarks}-${run}.html`, opts.profile);
+            log(`link marks ${linkMarks}, run ${run}: while scrolling, CPU ${load.cpu.toFixed(0)} ms on the page's thread in ${load.frames} frames, longest task ${load.longest.toFixed(0)} ms (CPU ${load.longestCpu.toFixed(0)} ms), IntersectionObserver ${load.intersections.toFixed(0)} ms; the tasks held ${load.parts}${load.functions ? `; sampled: ${load.functions}` : ''}`);
+            loads.push(load);
+          }
+          const m = (f: (l: ScrollLoad) => number) => Math.round(median(loads.map(f)));
+          rows.push({ marks: linkMarks, runs: loads.length, cpuMs: m((l) => l.cpu), longestMs: m((l) => l.longest), longestCpuMs: m((l) => l.longestCpu), intersectionsMs: m((l) => l.intersections), frames: m((l) => l.frames) });
+        },
+        { linkMarks },
+      );
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  if (opts.json) {
+    console.log(JSON.stringify({ browser: CHROMIUM_PATH, extension: opts.extension, steps: SCROLL_STEPS, loadAverage: loadavg(), cores: cpus().length, rows }));
+    return;
+  }
+  console.log(`scrolling the 59,000-element article by the wheel, ${SCROLL_STEPS} steps of 400 px, in ${CHROMIUM_PATH}, headless, extension ${opts.extension}; the page's main thread, median of ${opts.runs} loads`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  for (const r of rows) console.log(`  link marks ${r.marks}: CPU ${r.cpuMs} ms in ${r.frames} frames, longest task ${r.longestMs} ms (its CPU ${r.longestCpuMs} ms), IntersectionObserver ${r.intersectionsMs} ms`);
+}
+
 /** One run of --whatsnew: read the article, open its revision, click "Show what's new", trace from the click. */
 async function measureShow(context: BrowserContext, worker: Worker, oldUrl: string, newUrl: string): Promise<ShowLoad> {
   const page = await context.newPage();
@@ -745,6 +884,7 @@ async function main(argv: string[]): Promise<void> {
   if (!existsSync(join(opts.extension, 'manifest.json'))) throw new BenchError(`${opts.extension} holds no built extension: run "npm run build", or leave out --no-build`, 2);
   if (opts.cost) return costMain(opts);
   if (opts.whatsNew) return mainWhatsNew(opts);
+  if (opts.scroll) return mainScroll(opts);
 
   const html = new Map(PAGES.map((p) => [p.path, p.html()]));
   for (const p of PAGES) log(`${p.name}: ${((html.get(p.path) ?? '').length / 1024 / 1024).toFixed(1)} MB of HTML`);

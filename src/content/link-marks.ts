@@ -5,25 +5,27 @@
 // gets the same label, transparent unless read, and the date shows in a tip of fixed size, also
 // placed (transparent) for links not read. The links are read a slice at a time (no long task on a
 // page of thousands), the background is asked once for them and once per batch added later, and
-// only the links in view are drawn.
+// only the links near the viewport are drawn (see NearView).
 import { linkKey, pageIdentity } from '../core';
 import { MAX_LINK_KEYS, type LinkMark } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { isolated } from '../ui/bidi';
 import { t } from '../ui/i18n';
+import { createNearView } from './near-view';
 import { createOverlay, type Overlay } from './overlay';
 
-/** Time one slice of link reading may take before the page gets the thread back. */
+/** Time one slice of link reading (or of measuring where their blocks are) may take before the page gets the thread back. */
 const SLICE_MS = 6;
 /**
- * What is watched for coming into view is the paragraph, list item or cell that holds links, not
- * each link: an article with links every few words has far fewer of them, and the browser computes
- * the intersections of every target at each frame in which one changes. Not a div: one may hold
+ * What is looked for near the viewport is the paragraph, list item or cell that holds links, not
+ * each link: an article with links every few words has far fewer of them. Not a div: one may hold
  * the whole page.
  */
 const LINK_BLOCKS = 'p, li, dt, dd, td, th, h1, h2, h3, h4, h5, h6, blockquote, figcaption, caption, summary';
-/** Links newly watched for coming into view, per frame. */
-const OBSERVED_PER_FRAME = 250;
+/** How far above and below the viewport links get their marks, so that they are there as they scroll in. */
+const MARGIN_PX = 200;
+/** After the page's layout changed (its body resized, the window too), blocks are measured again this much later. */
+const REMEASURE_DELAY_MS = 250;
 /** Links added after the first pass are read in a batch this long after the first of them. */
 const ADDED_LINKS_DELAY_MS = 800;
 
@@ -53,15 +55,6 @@ export interface LinkMarks {
 
 /** Lets the page run before the next slice. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-/** Waits for the next frame (or a moment, in a tab in the background, which draws none). */
-const nextFrame = () => new Promise<void>((resolve) => {
-  const done = () => {
-    clearTimeout(fallback);
-    resolve();
-  };
-  const fallback = setTimeout(done, 100);
-  requestAnimationFrame(done);
-});
 
 export function startLinkMarks(doc: Document = document): LinkMarks {
   const win = doc.defaultView ?? window;
@@ -73,15 +66,17 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   const read = new Map<string, LinkMark>();
   /** Links seen with a key (the ones worth a mark). */
   const tracked = new Set<HTMLAnchorElement | HTMLAreaElement>();
-  /** Blocks holding links (what is watched for coming into view), their links, and those in view. */
+  /** Blocks holding links (what is looked for near the viewport), and their links. */
   const linksOf = new Map<Element, Set<Element>>();
   const blockOf = new WeakMap<Element, Element>();
-  const inView = new Set<Element>();
   let overlay: Overlay | undefined;
   /** The marks' text, from the background's answer. */
   let label = '';
   let stopped = false;
   let frame = 0;
+  /** The blocks drawn last, and whether the next drawing must set the marks even if they are the same (answers came). */
+  let drawn: Element[] = [];
+  let redraw = false;
   let scanning = false;
   let scanAgain = false;
   let rescan: ReturnType<typeof setTimeout> | undefined;
@@ -92,28 +87,27 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     stats.longestSliceMs = Math.max(stats.longestSliceMs, ms);
   };
 
-  const intersection = new IntersectionObserver(
-    (entries) => {
-      for (const e of entries) {
-        if (e.isIntersecting) inView.add(e.target);
-        else inView.delete(e.target);
-      }
-      drawSoon();
-    },
-    { rootMargin: '200px 0px' },
-  );
+  const near = createNearView(doc, () => drawSoon(), { margin: MARGIN_PX, sliceMs: SLICE_MS, remeasureDelayMs: REMEASURE_DELAY_MS });
 
-  function drawSoon(): void {
+  function drawSoon(again = false): void {
+    redraw ||= again;
     if (!frame && !stopped) frame = win.requestAnimationFrame(draw);
   }
 
-  /** Draws the marks of the links in view, in this frame (it runs in a requestAnimationFrame callback). */
+  /**
+   * Draws the marks of the links near the viewport, in this frame (it runs in a requestAnimationFrame
+   * callback). While the same blocks stay near, scrolling only moves the marks (the overlay does).
+   */
   function draw(): void {
     frame = 0;
     if (!overlay || !label) return;
+    const blocks = near.blocks();
+    if (!redraw && blocks.length === drawn.length && blocks.every((b, i) => b === drawn[i])) return;
+    redraw = false;
+    drawn = blocks;
     overlay.set(
       'links',
-      [...inView].flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
+      blocks.flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
     );
     overlay.placeNow();
   }
@@ -136,8 +130,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
         links?.delete(a);
         if (links?.size === 0) {
           linksOf.delete(block);
-          inView.delete(block);
-          intersection.unobserve(block);
+          near.untrack(block);
         }
       }
       const own = pageIdentity(win.location.href);
@@ -180,22 +173,26 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
         for (const mark of answer.read) read.set(mark.key, mark);
         if (answer.label) label = answer.label;
       }
-      // Observed after the answer, so the first drawing has it. A few hundred a frame: the browser
-      // computes the intersections of newly observed links at the next frame, all in one task.
-      for (let i = 0; i < added.length && !stopped; i += OBSERVED_PER_FRAME) {
-        if (i > 0) await nextFrame();
-        for (const a of added.slice(i, i + OBSERVED_PER_FRAME)) {
-          const block = a.parentElement?.closest(LINK_BLOCKS) ?? a;
-          blockOf.set(a, block);
-          const links = linksOf.get(block);
-          if (links) links.add(a);
-          else {
-            linksOf.set(block, new Set([a]));
-            intersection.observe(block);
-          }
+      // Followed after the answer, so the first drawing has it.
+      const blocks: Element[] = [];
+      sliceStart = performance.now();
+      for (let i = 0; i < added.length && !stopped; i++) {
+        const a = added[i];
+        const block = a.parentElement?.closest(LINK_BLOCKS) ?? a;
+        blockOf.set(a, block);
+        const links = linksOf.get(block);
+        if (links) links.add(a);
+        else {
+          linksOf.set(block, new Set([a]));
+          blocks.push(block);
+        }
+        if ((i & 31) === 31 && performance.now() - sliceStart > SLICE_MS) {
+          await nextTask();
+          sliceStart = performance.now();
         }
       }
-      drawSoon();
+      await near.track(blocks);
+      drawSoon(true);
     } finally {
       scanning = false;
       if (scanAgain && !stopped) {
@@ -258,7 +255,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       clearTimeout(rescan);
       if (frame) win.cancelAnimationFrame(frame);
       mutations.disconnect();
-      intersection.disconnect();
+      near.stop();
       doc.removeEventListener('pointerover', showTip, listen);
       doc.removeEventListener('focusin', showTip, listen);
       doc.removeEventListener('pointerout', hideTip, listen);

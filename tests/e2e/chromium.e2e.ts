@@ -945,6 +945,34 @@ describe('Chromium, links read', () => {
     expect(none.marks.filter((m) => m !== 'unread')).toEqual([]);
   });
 
+  it('marks the links that scroll into view, in the document and in a box that scrolls', async () => {
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.at(LINKS.b));
+    await openAndSettle(page, site.at(LINKS.long));
+    const hrefs = await page.evaluate(() => [...document.links].map((a) => a.getAttribute('href')));
+    const toB = hrefs.indexOf(LINKS.b);
+    const toA = hrefs.indexOf(LINKS.a);
+    // At the top, far from the end of the list: the link to B has no mark yet, links in view have theirs.
+    await expect.poll(async () => (await linkMarks(page)).filter((m) => m === 'unread').length).toBeGreaterThan(5);
+    expect((await linkMarks(page))[toB]).toBe('');
+    // The page grows above the list after the marks were placed: they follow where the links went.
+    await page.evaluate(() => {
+      const tall = document.createElement('div');
+      tall.style.height = '3000px';
+      document.body.prepend(tall);
+    });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(async () => (await linkMarks(page))[toB]).toBe('read:read');
+    // The box above the list scrolls on its own: its last link, to A, is marked once it comes into view.
+    await page.evaluate(() => document.getElementById('box')?.scrollIntoView());
+    await expect.poll(async () => (await linkMarks(page))[toA]).toBe('');
+    await page.evaluate(() => {
+      const box = document.getElementById('box');
+      if (box) box.scrollTop = box.scrollHeight;
+    });
+    await expect.poll(async () => (await linkMarks(page))[toA]).toBe('read:read');
+  });
+
   it('keeps a page of 2,000 links responsive while it marks them', async () => {
     await page.addInitScript(() => {
       const w = window as unknown as { __longest: number };

@@ -404,6 +404,18 @@ async function besideLinks(page: Page, count: number): Promise<string[]> {
   return shots;
 }
 
+/** What is drawn just right of the link to `href`, the page scrolled as it is (a screenshot, base64 PNG). */
+async function besideLink(page: Page, href: string): Promise<string> {
+  const r = await page.evaluate((h) => {
+    const a = [...document.links].find((l) => l.getAttribute('href') === h);
+    if (!a) throw new Error(`no link to ${h}`);
+    const rect = a.getBoundingClientRect();
+    // The clip is in the document's coordinates.
+    return { x: rect.right + window.scrollX, y: rect.top + window.scrollY, height: rect.height };
+  }, href);
+  return page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 34, height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' });
+}
+
 describe('Firefox, links read', () => {
   it('marks a link to a page read (tracking parameters and all) and to its copy read elsewhere, not an unread one', async () => {
     const page = await browser.newPage();
@@ -424,6 +436,32 @@ describe('Firefox, links read', () => {
     await setSettings({});
     expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, true, false]);
     await page.close();
+  });
+
+  it('marks the links that scroll into view, in the document and in a box that scrolls', async () => {
+    const page = await browser.newPage();
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.at(LINKS.b));
+    const scrolledTo = async () => {
+      await openAndSettle(page, site.at(LINKS.long));
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await new Promise((r) => setTimeout(r, 1000));
+      const end = await besideLink(page, LINKS.b);
+      await page.evaluate(() => {
+        window.scrollTo(0, 0);
+        const box = document.getElementById('box');
+        if (box) box.scrollTop = box.scrollHeight;
+      });
+      await new Promise((r) => setTimeout(r, 1000));
+      return [end, await besideLink(page, LINKS.a)];
+    };
+    const marked = await scrolledTo();
+    await setSettings({ linkMarks: 'off' });
+    const plain = await scrolledTo();
+    await setSettings({});
+    await page.close();
+    // The link to B at the end of the list, and the one to A at the end of the box, drew a mark.
+    expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, true]);
   });
 
   it('lets a hostile page of 200 links, half of them read, observe exactly what it observes when none is', async () => {

@@ -13,6 +13,8 @@ export const LINKS = {
   /** The same page, linking to /links/n/0 … 199 (none read). */
   hostileNone: '/links/hostile/none.html',
   many: '/links/many.html',
+  /** A box that scrolls (its last link to A), then 400 links (the last to B): marks for what scrolls into view. */
+  long: '/links/long.html',
 } as const;
 
 /** The article read at A and (same text) at B: its own text, so no other test has read it. */
@@ -101,6 +103,13 @@ export function linkPages(): Record<string, string> {
     ]),
     [LINKS.hostileHalf]: hostile('h'),
     [LINKS.hostileNone]: hostile('n'),
+    [LINKS.long]: listPage(
+      'A long list',
+      Array.from({ length: 400 }, (_, i) => [i === 399 ? LINKS.b : `/links/l/${i}.html`, `Entry ${i} of the long list`]),
+    ).replace(
+      '<ol id="list">',
+      `<div id="box" style="height:150px;overflow:auto;border:1px solid"><ol>${Array.from({ length: 50 }, (_, i) => `<li><a href="${i === 49 ? LINKS.a : `/links/box/${i}.html`}">Boxed entry ${i}</a></li>`).join('')}</ol></div><ol id="list">`,
+    ),
     [LINKS.many]: listPage('Two thousand links', Array.from({ length: 2000 }, (_, i) => [`/links/m/${i}.html?utm_source=list`, `Entry ${i} of the long list`])),
   };
 }
