@@ -414,15 +414,16 @@ function recorded(worker: Worker, url: string): Promise<boolean> {
         open.onerror = () => resolve(false);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('pages')) {
+          if (!db.objectStoreNames.contains('blocks')) {
             db.close();
             resolve(false);
             return;
           }
-          const get = db.transaction('pages').objectStore('pages').count(u);
+          // A few pages: every block is read (the store keeps pages in blocks by number, docs/storage.md).
+          const get = db.transaction('blocks').objectStore('blocks').getAll();
           get.onsuccess = () => {
             db.close();
-            resolve(get.result > 0);
+            resolve((get.result as Array<{ pages: Array<{ url: string } | null> }>).some((b) => b.pages.some((p) => p?.url === u)));
           };
           get.onerror = () => {
             db.close();

@@ -649,21 +649,18 @@ const PUT_V2 = `async (records) => {
 
 const CLOSE_V2 = `async () => { globalThis.benchV2.close(); globalThis.benchV2 = undefined; }`;
 
-/** Reads records by key from the database at whatever version it is now (no upgrade), then closes it. */
-const READ_RECORDS = `async (keys) => {
-  const db = await new Promise((resolve, reject) => {
-    const open = indexedDB.open('deja-read');
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-  try {
-    const tx = db.transaction('pages', 'readonly');
-    const pages = tx.objectStore('pages');
-    const out = await Promise.all(keys.map((k) => new Promise((resolve, reject) => { const r = pages.get(k); r.onsuccess = () => resolve(r.result ?? null); r.onerror = () => reject(r.error); })));
-    return { version: db.version, records: out };
-  } finally {
-    db.close();
+/** The records of these URLs, read back through the export messages (as the reader's export would write them). */
+const READ_RECORDS = `async (urls) => {
+  const wanted = new Set(urls);
+  const found = new Map();
+  let after;
+  for (;;) {
+    const chunk = await globalThis.benchSend('options:exportChunk', { after, limit: 5000, format: 'json', first: after === undefined });
+    if (chunk.count === 0) break;
+    for (const r of JSON.parse('[' + chunk.text.replace(/^,\\n/, '') + ']')) if (wanted.has(r.url)) found.set(r.url, r);
+    after = chunk.next;
   }
+  return urls.map((u) => found.get(u) ?? null);
 }`;
 
 interface UpgradeResult {
@@ -723,7 +720,7 @@ async function upgradeFromV2(opts: Options, page: Page, workers: WorkerControl):
   const start = await timedStats();
   if (upgrade.pages !== identities.size) throw new Error(`after the upgrade the history holds ${upgrade.pages} pages, expected ${identities.size} (${opts.records} records, ${opts.records - identities.size} of them other addresses of a page)`);
   log(`version 2 → current: ${opts.records} records, ${identities.size} pages expected (${opts.records - identities.size} records were other addresses of a page), ${upgrade.pages} found`);
-  const { version, records } = await call<{ version: number; records: Array<PageRecord | null> }>(READ_RECORDS, checks.map((r) => r.url));
+  const records = await call<Array<PageRecord | null>>(READ_RECORDS, checks.map((r) => r.url));
   checks.forEach((want, i) => {
     const got = records[i];
     if (!got) throw new Error(`after the upgrade ${want.url} is missing`);
@@ -731,7 +728,7 @@ async function upgradeFromV2(opts: Options, page: Page, workers: WorkerControl):
       if (JSON.stringify(got[field as keyof PageRecord]) !== JSON.stringify(value)) throw new Error(`after the upgrade ${want.url} has ${field} ${JSON.stringify(got[field as keyof PageRecord])}, was ${JSON.stringify(value)}`);
     }
   });
-  log(`upgraded to version ${version}: ${upgrade.pages} pages, ${checks.length} sampled records equal field by field`);
+  log(`upgraded: ${upgrade.pages} pages, ${checks.length} sampled records equal field by field`);
   return { fromVersion: 2, records: opts.records, pagesAfter: upgrade.pages, ms: upgrade.ms, startMs: start.ms, seedMs, sampleChecked: checks.length };
 }
 
@@ -906,15 +903,15 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       const chunks: Blob[] = [];
       let done = 0;
       let readMs = 0;
-      let after: string | undefined;
+      let after: number | undefined;
       for (;;) {
         const r0 = performance.now();
-        const chunk = (await g.benchSend('options:exportChunk', { afterUrl: after, limit, format: 'json', first: done === 0 })) as { text: string; count: number; lastUrl?: string };
+        const chunk = (await g.benchSend('options:exportChunk', { after, limit, format: 'json', first: done === 0 })) as { text: string; count: number; next?: number };
         readMs += performance.now() - r0;
         if (chunk.count === 0) break;
         chunks.push(new Blob([chunk.text]));
         done += chunk.count;
-        after = chunk.lastUrl;
+        after = chunk.next;
       }
       const blob = new Blob([head, ...chunks, tail], { type: 'application/json' });
       const ms = performance.now() - start;

@@ -251,11 +251,31 @@ async function backdate(worker: Worker, ms: number): Promise<void> {
         const open = indexedDB.open('deja-read');
         open.onerror = () => reject(new Error('cannot open the history'));
         open.onsuccess = () => {
-          const tx = open.result.transaction('pages', 'readwrite');
-          const store = tx.objectStore('pages');
-          const all = store.getAll();
-          all.onsuccess = () => {
-            for (const r of all.result as Array<{ firstSeen: number; lastSeen: number }>) store.put({ ...r, firstSeen: r.firstSeen - by, lastSeen: r.lastSeen - by });
+          // The pages in their blocks, the dates column beside them, and the write count, so the
+          // background reads its columns again before it next writes (docs/storage.md).
+          const tx = open.result.transaction(['blocks', 'columns', 'meta'], 'readwrite');
+          const blocks = tx.objectStore('blocks');
+          const columns = tx.objectStore('columns');
+          const meta = tx.objectStore('meta');
+          type Block = { pages: Array<{ firstSeen: number; lastSeen: number } | null> };
+          const cursor = blocks.openCursor();
+          cursor.onsuccess = () => {
+            const c = cursor.result;
+            if (!c) return;
+            const block = c.value as Block;
+            c.update({ pages: block.pages.map((p) => p && { ...p, firstSeen: p.firstSeen - by, lastSeen: p.lastSeen - by }) });
+            c.continue();
+          };
+          const seen = columns.openCursor(IDBKeyRange.bound(['seen', 0], ['seen', Infinity]));
+          seen.onsuccess = () => {
+            const c = seen.result;
+            if (!c) return;
+            c.update((c.value as Float64Array).map((t) => (t ? t - by : 0)));
+            c.continue();
+          };
+          const m = meta.get('store');
+          m.onsuccess = () => {
+            if (m.result) meta.put({ ...m.result, gen: m.result.gen + 1 }, 'store');
           };
           tx.oncomplete = () => {
             open.result.close();

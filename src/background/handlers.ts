@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, anchorsOf, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pickCanonicalUrl } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pickCanonicalUrl } from '../core';
 import { readLinksFor } from './links';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -126,7 +126,6 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       if (skipReason(settings, report.url) || (sender.tab?.incognito && !settings.recordPrivate)) return { recorded: false };
       const { digest } = report;
       if (digest.words < MIN_RECORDED_WORDS) return { recorded: false };
-      const passages = decodePassages(digest.passages);
       const repo = await deps.repository();
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
@@ -142,7 +141,6 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             textHash: digest.textHash,
             sketch: digest.sketch,
             passages: digest.passages,
-            anchors: passages ? anchorsOf(passages) : [],
             ...(digest.readSet ? { readSet: digest.readSet } : {}),
             textLength: digest.words,
             lang: report.lang || digest.lang,

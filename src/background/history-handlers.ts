@@ -41,7 +41,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
   return {
     async 'history:list'({ query, after, limit }) {
       const n = Math.max(1, Math.min(200, Number(limit) | 0));
-      const cursor = Array.isArray(after) && typeof after[0] === 'number' && typeof after[1] === 'string' ? ([after[0], after[1]] as [number, string]) : undefined;
+      const cursor = Array.isArray(after) && Number.isFinite(after[0]) && Number.isInteger(after[1]) ? ([after[0], after[1]] as [number, number]) : undefined;
       const [repo, s] = await Promise.all([repository(), settings()]);
       const { items, next, done } = await repo.listRecent(n, cursor, typeof query === 'string' ? query.slice(0, 200) : '');
       const match = matchSettingsOf(s);
@@ -64,12 +64,12 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     async 'options:stats'() {
       return { pages: await (await repository()).count() };
     },
-    async 'options:exportChunk'({ afterUrl, limit, format, first }) {
+    async 'options:exportChunk'({ after, limit, format, first }) {
       const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
-      const pages = await (await repository()).exportChunk(n, typeof afterUrl === 'string' ? afterUrl : undefined);
+      const { pages, last } = await (await repository()).exportChunk(n, Number.isInteger(after) && (after as number) >= 0 ? after : undefined);
       // Written here, so one string crosses to the page instead of thousands of objects.
       const text = format === 'csv' ? csvChunk(pages) : jsonChunk(pages, first === true);
-      return { text, count: pages.length, ...(pages.length ? { lastUrl: pages[pages.length - 1].url } : {}) };
+      return { text, count: pages.length, ...(last !== undefined ? { next: last } : {}) };
     },
     async 'options:importCheck'({ digest }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');

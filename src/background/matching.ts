@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, anchorsOf, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, pageIdentity, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
+import { ALGORITHM, anchorsOf, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -55,23 +55,25 @@ export async function earlierVisit(repo: PageRepository, page: { url: string; ca
 export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<MatchSummary[]> {
   const { signature } = page;
   const enough = signature.words >= settings.minWords;
-  const [sameText, near, sharing] = await Promise.all([
-    signature.textHash ? repo.findByTextHash(signature.textHash) : Promise.resolve([]),
-    enough ? repo.findSimilar(signature.fp, { algo: ALGORITHM, maxDistance: settings.maxDistance }) : Promise.resolve([]),
-    enough && signature.passages ? repo.findByAnchors(anchorsOf(signature.passages), { algo: ALGORITHM, excludeUrl: page.url }) : Promise.resolve([]),
-  ]);
-  const candidates = new Map<string, PageRecord>();
-  const self = pageIdentity(page.url);
-  for (const r of [...sameText, ...near, ...sharing]) {
-    // The same page at another address (a variant of its own, or its declared canonical) is a
-    // revisit, not a copy read elsewhere.
-    if (r.url === self || r.canonicalUrl === page.canonicalUrl || r.algo !== ALGORITHM) continue;
-    candidates.set(r.url, r);
-  }
-  const matches: MatchSummary[] = [];
-  for (const r of candidates.values()) {
+  // One read: pages near in fingerprint (the same text among them) and, for a page with enough
+  // prose, pages sharing a passage anchor. The decision weighs each (judgePair).
+  const candidates = await repo.candidates({
+    fp: signature.fp,
+    maxDistance: settings.maxDistance,
+    ...(enough && signature.passages ? { anchors: anchorsOf(signature.passages) } : {}),
+    excludeUrl: page.url,
+    algo: ALGORITHM,
+  });
+  const flagged: Array<[PageRecord, Verdict]> = [];
+  for (const r of candidates) {
+    // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
+    if (r.canonicalUrl === page.canonicalUrl) continue;
     const verdict = judgePair(signature, signatureOf(r), settings);
-    if (verdict.flagged && !(await repo.isDismissed(page.url, r.url))) matches.push(summary(r, verdict, freshness(r, page.passages)));
+    if (verdict.flagged) flagged.push([r, verdict]);
   }
-  return matches.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen);
+  const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));
+  return flagged
+    .filter(([r]) => !dismissed.has(r.url))
+    .map(([r, verdict]) => summary(r, verdict, freshness(r, page.passages)))
+    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen);
 }

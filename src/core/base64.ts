@@ -11,17 +11,30 @@ export function toBase64(bytes: Uint8Array): string {
   return out;
 }
 
+/** Each character's 6-bit value (-1: not base64). */
+const VALUE = /* @__PURE__ */ (() => {
+  const v = new Int8Array(128).fill(-1);
+  for (let i = 0; i < B64.length; i++) v[B64.charCodeAt(i)] = i;
+  return v;
+})();
+
 export function fromBase64(s: string): Uint8Array | null {
-  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return null;
+  if (s.length % 4 !== 0) return null;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((s.length / 4) * 3 - pad);
+  const body = s.length - pad;
   let o = 0;
   for (let i = 0; i < s.length; i += 4) {
-    const n = (B64.indexOf(s[i]) << 18) | (B64.indexOf(s[i + 1]) << 12) | ((B64.indexOf(s[i + 2]) & 63) << 6) | (B64.indexOf(s[i + 3]) & 63);
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const c = s.charCodeAt(i + k);
+      const v = i + k < body ? (c < 128 ? VALUE[c] : -1) : c === 0x3d ? 0 : -1;
+      if (v < 0) return null;
+      n = (n << 6) | v;
+    }
     if (o < out.length) out[o++] = (n >> 16) & 255;
     if (o < out.length) out[o++] = (n >> 8) & 255;
     if (o < out.length) out[o++] = n & 255;
   }
   return out;
 }
-

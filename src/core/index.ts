@@ -4,6 +4,8 @@ export { ALGORITHM, fingerprint, FINGERPRINT_OPTIONS, fingerprintWith } from './
 export type { SimhashOptions, Weighting } from './simhash';
 export { fromHex, hamming, isFingerprintHex, toHex } from './fingerprint-hex';
 export { hammingHalves } from './hamming';
+export { fmix32 } from './hash';
+export { fromBase64, toBase64 } from './base64';
 export { blocksOf, probeKeys, type Blocks } from './blocks';
 export { textStats, wordCount, type TextStats } from './text-stats';
 export { normalizeText } from './normalize';

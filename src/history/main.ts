@@ -19,7 +19,7 @@ const summary = $('summary');
 const number = new Intl.NumberFormat(uiLocale());
 
 let query = '';
-let next: [number, string] | undefined;
+let next: [number, number] | undefined;
 let generation = 0;
 /**
  * URLs on screen, as a page or as a copy under one (each group is shown once), and whether each

@@ -139,8 +139,8 @@ export interface Protocol {
   'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
   /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */
   'history:list': {
-    req: { query?: string; after?: [number, string]; limit: number };
-    res: { items: HistoryItem[]; next?: [number, string]; done: boolean };
+    req: { query?: string; after?: [number, number]; limit: number };
+    res: { items: HistoryItem[]; next?: [number, number]; done: boolean };
   };
   /** history → background: these recorded pages (at most 200; those not recorded are left out), each with its copies, as history:list gives them. */
   'history:items': { req: { urls: string[] }; res: { items: HistoryItem[] } };
@@ -148,8 +148,8 @@ export interface Protocol {
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
   'options:stats': { req: Empty; res: { pages: number } };
-  /** options → background: the next chunk of the history in URL order, for export, already written as JSON array items or CSV rows. */
-  'options:exportChunk': { req: { afterUrl?: string; limit: number; format: 'json' | 'csv'; first: boolean }; res: { text: string; count: number; lastUrl?: string } };
+  /** options → background: the next chunk of the history (after the page `after`, in the store's order), for export, already written as JSON array items or CSV rows; `next` goes on from there. */
+  'options:exportChunk': { req: { after?: number; limit: number; format: 'json' | 'csv'; first: boolean }; res: { text: string; count: number; next?: number } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. */

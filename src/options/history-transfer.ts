@@ -24,15 +24,15 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   const { pages: total } = await send('options:stats', {});
   const parts: BlobPart[] = [kind === 'json' ? jsonHead(now) : UTF8_BOM + CSV_HEAD];
   let done = 0;
-  let after: string | undefined;
+  let after: number | undefined;
   progress(0, total);
   for (;;) {
     // The background writes each chunk as text; it becomes a part of the Blob at once.
-    const chunk = await send('options:exportChunk', { afterUrl: after, limit: CHUNK, format: kind, first: done === 0 });
+    const chunk = await send('options:exportChunk', { after, limit: CHUNK, format: kind, first: done === 0 });
     if (chunk.count === 0) break;
     parts.push(chunk.text);
     done += chunk.count;
-    after = chunk.lastUrl;
+    after = chunk.next;
     progress(done, Math.max(total, done));
   }
   if (kind === 'json') parts.push(JSON_TAIL);

@@ -2,7 +2,7 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, anchorsOf, blocksOf, canonicalizeUrl, decodePassages, decodeReadSet, MAX_READ_SET_LENGTH, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
+import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassages, decodeReadSet, MAX_READ_SET_LENGTH, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
 import { mergePage } from './merge';
 import type { PageRecord } from './schema';
@@ -130,7 +130,7 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
     algo: r.algo,
     ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}),
     ...(r.sketch !== undefined ? { sketch: r.sketch as string } : {}),
-    ...(passages ? { passages: r.passages as string, anchors: anchorsOf(passages) } : {}),
+    ...(passages ? { passages: r.passages as string } : {}),
     ...(r.readSet !== undefined ? { readSet: r.readSet as string } : {}),
     textLength: r.textLength,
     lang: r.lang,

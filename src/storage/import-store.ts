@@ -7,13 +7,24 @@
 import type { IDBPDatabase } from 'idb';
 import { pageIdentity } from '../core';
 import { asStorageError } from './errors';
+import { fromStored, toStored, type StoredPage } from './layout';
 import { mergePage } from './merge';
+import type { PageWrite, StoreName } from './page-repository';
 import type { DejaReadDB, ImportOutcome, ImportRun, PageRecord } from './schema';
 
 /** A staging run with no chunk for this long was abandoned (its tab closed, the browser crashed). */
 export const ABANDONED_STAGING_MS = 10 * 60_000;
 /** A finished run is remembered this long, so a commit repeated after a lost answer gets the same answer. */
 const DONE_KEPT_MS = 24 * 3600_000;
+/**
+ * Staged chunks applied in one transaction: many pages a write (the passage index gets one value
+ * per bucket per write, so a few pages a write would cost a value each), and still well under a
+ * second of work at 10^6 pages.
+ */
+export const CHUNKS_PER_APPLY = 16;
+
+/** Runs one write of the history (PageRepository's), with these stores in its transaction too. */
+export type HistoryWriter = <T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>) => Promise<T>;
 
 export class ImportIncompleteError extends Error {
   override name = 'ImportIncompleteError';
@@ -30,7 +41,10 @@ const chunkRange = (importId: string) => IDBKeyRange.bound([importId, 0], [impor
 const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome });
 
 export class ImportStore {
-  constructor(private readonly db: IDBPDatabase<DejaReadDB>) {}
+  constructor(
+    private readonly db: IDBPDatabase<DejaReadDB>,
+    private readonly write: HistoryWriter,
+  ) {}
 
   /** Parks one chunk (idempotent: the same `seq` again replaces it). The history is not touched. */
   async stage(importId: string, seq: number, pages: PageRecord[], now: number): Promise<void> {
@@ -84,43 +98,49 @@ export class ImportStore {
     return applying;
   }
 
-  /** Applies the next staged chunk of an applying import, and deletes it, in one transaction. */
-  private async applyNext(importId: string, now: number): Promise<ImportRun> {
-    try {
-      const tx = this.db.transaction(['staging', 'importRuns', 'pages'], 'readwrite');
-      const runs = tx.objectStore('importRuns');
-      const [run, cursor] = await Promise.all([runs.get(importId), tx.objectStore('staging').openCursor(chunkRange(importId))]);
+  /**
+   * Applies the next staged chunks of an applying import (up to CHUNKS_PER_APPLY), and deletes
+   * them, in one transaction.
+   */
+  private applyNext(importId: string, now: number): Promise<ImportRun> {
+    return this.write(['staging', 'importRuns'], async (w) => {
+      const runs = w.tx.objectStore('importRuns');
+      const staging = w.tx.objectStore('staging');
+      const [run, keys, chunks] = await Promise.all([runs.get(importId), staging.getAllKeys(chunkRange(importId), CHUNKS_PER_APPLY), staging.getAll(chunkRange(importId), CHUNKS_PER_APPLY)]);
       if (!run || run.state !== 'applying') {
-        await tx.done;
         // Cleared meanwhile ("clear history"): there is nothing left to apply.
         return run ?? { importId, state: 'done', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now };
       }
-      if (!cursor) {
+      if (keys.length === 0) {
         const done: ImportRun = { ...run, state: 'done', at: now };
-        await Promise.all([runs.put(done), tx.done]);
+        await runs.put(done);
         return done;
       }
-      const pages = tx.objectStore('pages');
-      const incoming = onePerPage(cursor.value.pages);
-      const existing = await Promise.all(incoming.map((p) => pages.get(p.url)));
+      const incoming = onePerPage(chunks.flatMap((c) => c.pages));
+      const existing = await w.findAll(incoming.map((p) => p.url));
       const outcome = { ...run.outcome };
-      const writes: Array<Promise<unknown>> = [];
-      incoming.forEach((page, i) => {
-        const before = existing[i];
-        const merged = before ? mergePage(before, page) : page;
-        if (merged === before) outcome.unchanged++;
-        else {
-          if (before) outcome.merged++;
-          else outcome.added++;
-          writes.push(pages.put(merged));
+      const added: StoredPage[] = [];
+      for (const page of incoming) {
+        const before = existing.get(page.url);
+        if (!before) {
+          added.push(toStored(page));
+          outcome.added++;
+          continue;
         }
-      });
-      const next: ImportRun = { ...run, applied: run.applied + 1, outcome, at: now };
-      await Promise.all([...writes, cursor.delete(), runs.put(next), tx.done]);
+        const stored = fromStored(before.page);
+        const merged = mergePage(stored, page);
+        if (merged === stored) outcome.unchanged++;
+        else {
+          outcome.merged++;
+          w.put(before.n, toStored(merged), before.page);
+        }
+      }
+      // Numbered in the file's order, so a history exported, cleared and imported exports as it was.
+      await w.addAll(added);
+      const next: ImportRun = { ...run, applied: run.applied + keys.length, outcome, at: now };
+      await Promise.all([...keys.map((k) => staging.delete(k)), runs.put(next)]);
       return next;
-    } catch (e) {
-      throw asStorageError(e);
-    }
+    });
   }
 
   /** Drops an import that will not be committed. One already committed goes on: that is refused. */

@@ -1,12 +1,15 @@
-// The one place that opens the database. Each `if (oldVersion < N)` step upgrades a database made
-// at version N-1; steps are never edited once released, only appended. Each is tested by seeding a
-// database at the older version (tests/unit/storage.test.ts, passage-index.test.ts,
-// page-identity-upgrade.test.ts). A step that reads records runs after the earlier steps' reads
-// and writes have finished (`earlier`), so a database several versions old is upgraded step by step.
+// The one place that opens the database. A database of any earlier version is upgraded in one
+// versionchange transaction, so an upgrade cut short leaves it as it was. Each older version is
+// tested by seeding a database as it was released (tests/unit/storage.test.ts,
+// passage-index.test.ts, page-identity-upgrade.test.ts). Version 6 replaced the store the
+// earlier steps built on, so they are now applied to each record as it is carried over
+// (carryPagesOver) rather than as steps of their own.
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { BLOCK_INDEXES, DB_NAME, DB_VERSION, type DejaReadDB, type PageRecord } from './schema';
+import { DB_NAME, DB_VERSION, type DejaReadDB, type PageRecord } from './schema';
 import { pageIdentity, siteOf } from '../core';
-import { dismissalKey } from './page-repository';
+import { ALL_COLUMNS, Columns } from './columns';
+import { emptyMeta, toStored } from './layout';
+import { dismissalKey, PageWrite, type WriteTx } from './page-repository';
 import { combinePages } from './merge';
 
 type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
@@ -14,97 +17,103 @@ type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
 export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>> {
   return openDB<DejaReadDB>(name, DB_VERSION, {
     upgrade(db, oldVersion, _newVersion, tx) {
-      /** Record-by-record work of earlier steps, still running in this transaction. */
-      const earlier: Array<Promise<unknown>> = [];
-      if (oldVersion < 1) {
-        const pages = db.createObjectStore('pages', { keyPath: 'url' });
-        for (const index of BLOCK_INDEXES) pages.createIndex(index, index);
-        pages.createIndex('lastSeen', 'lastSeen');
-      }
+      const raw = db as unknown as IDBPDatabase;
+      // Version 6: pages in blocks by page number, the columns a lookup scans, the passage index in
+      // runs (layout.ts). Versions 1 to 5 kept one record per address (per page since 5) in store
+      // `pages` with up to eight indexes; their records are carried over, with what the steps
+      // 2 to 5 did to them, and `pages` is dropped, so those steps' indexes are never built.
+      db.createObjectStore('blocks');
+      db.createObjectStore('columns');
+      db.createObjectStore('anchors');
+      db.createObjectStore('meta');
+      // Stores of version 2 and 3, kept as they were.
       if (oldVersion < 2) {
-        // Version 2: URL identity (canonical URL, site) and exact-text identity for the matching
-        // layers, "not the same" feedback, and idempotent, all-or-nothing imports.
-        const pages = tx.objectStore('pages');
-        pages.createIndex('canonicalUrl', 'canonicalUrl');
-        pages.createIndex('textHash', 'textHash');
         db.createObjectStore('dismissals', { keyPath: 'pair' });
         db.createObjectStore('imports', { keyPath: 'digest' });
-        (db as unknown as IDBPDatabase).createObjectStore('journal', { keyPath: ['importId', 'first'] });
-        if (oldVersion >= 1) {
-          // Records of version 1 had no canonical URL or site: their own URL is the best there is.
-          // (Fire-and-forget requests: the upgrade transaction stays open until they finish.)
-          earlier.push(pages.openCursor().then(async function fill(cursor): Promise<void> {
-            while (cursor) {
-              const r = cursor.value as PageRecord;
-              void cursor.update({ ...r, canonicalUrl: r.canonicalUrl ?? r.url, site: r.site ?? siteOf(r.url) });
-              cursor = await cursor.continue();
-            }
-          }));
-        }
       }
       if (oldVersion < 3) {
-        // Version 3: imports are staged apart from the history and rolled forward once committed
-        // (import-store.ts), replacing version 2's journal, whose rollback could undo visits made
-        // after the import began.
         db.createObjectStore('staging', { keyPath: ['importId', 'seq'] });
         db.createObjectStore('importRuns', { keyPath: 'importId' });
-        if (oldVersion >= 2) earlier.push(undoJournaledImports(tx as unknown as UpgradeTx).then(() => db.deleteObjectStore('journal' as never)));
       }
-      if (oldVersion < 4) {
-        // Version 4: the passage index, the second retrieval path (core/passage-signature.ts). One
-        // entry per anchor of a page. Older records have no passages (their text was never kept)
-        // and stay findable by fingerprint and text hash only.
-        tx.objectStore('pages').createIndex('anchors', 'anchors', { multiEntry: true });
-      }
-      if (oldVersion < 5) {
-        // Version 5: one record per page. Records were keyed by the address as visited, so one article
-        // opened with tracking parameters or a fragment had a record per variant (the popup counted
-        // them as reads "elsewhere"). They are merged under the page's identity, and "not the same"
-        // pairs rewritten to identities. A failure aborts the upgrade: the database stays as it was.
-        if (oldVersion >= 1) {
-          const upgradeTx = tx as unknown as UpgradeTx;
-          void Promise.all(earlier)
-            .then(() => Promise.all([mergeAddressVariants(upgradeTx), rewriteDismissals(upgradeTx)]))
-            .catch((e: unknown) => {
-              console.error('Déjà Read: could not merge the records of one page; the history is left as it was', e);
-              // (A failed request has already aborted it.)
-              try {
-                upgradeTx.abort();
-              } catch {
-                /* already aborted */
-              }
-            });
+      if (oldVersion < 1) return;
+      const upgradeTx = tx as unknown as UpgradeTx;
+      // Record by record, in order; a failure aborts the upgrade: the database stays as it was.
+      void (async () => {
+        // Version 3 replaced version 2's import journal: an import it had not committed is undone.
+        if (oldVersion === 2) {
+          await undoJournaledImports(upgradeTx);
+          raw.deleteObjectStore('journal');
         }
-      }
+        // Version 5 rewrote "not the same" pairs to page identities.
+        if (oldVersion < 5) await rewriteDismissals(upgradeTx);
+        await carryPagesOver(upgradeTx, oldVersion);
+        raw.deleteObjectStore('pages');
+      })().catch((e: unknown) => {
+        console.error('Déjà Read: could not upgrade the history; it is left as it was', e);
+        try {
+          upgradeTx.abort();
+        } catch {
+          /* already aborted */
+        }
+      });
     },
   });
 }
 
-/** Keys read at a time while looking for records to merge: the keys only, so 10^6 records are read quickly. */
-const KEY_BATCH = 10_000;
+/** Records read at a time from a store of an older version. */
+const READ_BATCH = 5_000;
+/** Pages written at a time into blocks, columns and passage index. */
+const WRITE_BATCH = 20_000;
 
 /**
- * Merges the records of each page into one under its identity (core's pageIdentity): visits added,
- * earliest firstSeen, latest lastSeen, what describes the text from the most recent (combinePages).
- * Only records whose key is not an identity are read or written.
+ * A record of version `version` as version 5 kept it: version 1 records had no canonical URL or
+ * site (their own URL is the best there is), and before version 5 a record was kept under the
+ * address as visited.
  */
-async function mergeAddressVariants(tx: UpgradeTx): Promise<void> {
+function asVersion5(r: PageRecord, version: number): PageRecord {
+  if (version >= 5) return r;
+  const url = pageIdentity(r.url);
+  return { ...r, url, canonicalUrl: pageIdentity(r.canonicalUrl ?? r.url), site: siteOf(url) };
+}
+
+/**
+ * Copies every page of the old store `pages` into the new layout. Before version 5 one page could
+ * have several records (one per address), merged here as version 5 merged them (combinePages);
+ * from version 5 on each record is a page, copied as it comes.
+ */
+async function carryPagesOver(tx: UpgradeTx, version: number): Promise<void> {
   const pages = tx.objectStore('pages');
+  const columns = Columns.empty(ALL_COLUMNS);
+  const meta = emptyMeta();
+  const merged = new Map<string, PageRecord>();
+  let batch: PageRecord[] = [];
+  const flush = async () => {
+    const w = new PageWrite(tx as unknown as WriteTx, columns, meta);
+    await w.addAll(batch.map(toStored));
+    await w.finish();
+    batch = [];
+  };
   let after: IDBValidKey | undefined;
   for (;;) {
-    const keys = (await pages.getAllKeys(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), KEY_BATCH)) as string[];
-    if (keys.length === 0) return;
-    after = keys[keys.length - 1];
-    for (const key of keys) {
-      const url = pageIdentity(key);
-      if (url === key) continue;
-      // One at a time: two variants of one page may be in this batch.
-      const [variant, existing] = (await Promise.all([pages.get(key), pages.get(url)])) as [PageRecord, PageRecord | undefined];
-      const canonicalUrl = pageIdentity(variant.canonicalUrl ?? url);
-      const moved: PageRecord = { ...variant, url, canonicalUrl, site: siteOf(url) };
-      await Promise.all([pages.delete(key), pages.put(existing ? combinePages(existing, moved) : moved)]);
+    const records = (await pages.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), READ_BATCH)) as PageRecord[];
+    if (records.length === 0) break;
+    after = records[records.length - 1].url;
+    for (const old of records) {
+      const r = asVersion5(old, version);
+      if (version >= 5) {
+        batch.push(r);
+        continue;
+      }
+      const earlier = merged.get(r.url);
+      merged.set(r.url, earlier ? combinePages(earlier, r) : r);
     }
+    if (batch.length >= WRITE_BATCH) await flush();
   }
+  for (const r of merged.values()) {
+    batch.push(r);
+    if (batch.length >= WRITE_BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
 }
 
 /** "Not the same" pairs between pages' identities; a pair of two variants of one page is dropped. */

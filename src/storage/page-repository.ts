@@ -2,13 +2,18 @@
 // fake-indexeddb. One transaction per operation, and nothing but IndexedDB is awaited inside one.
 // One record per page: every address that comes in (a visit, a tab's URL, a page to forget, a pair
 // said to be "not the same") is taken to its page identity (core's pageIdentity) here, so callers
-// may pass any variant of it.
-import type { IDBPDatabase } from 'idb';
-import { blocksOf, fromHex, hammingHalves, pageIdentity, probeKeys, siteOf } from '../core';
+// may pass any variant of it. The layout (blocks of pages, columns, the anchor index) is in
+// layout.ts; the columns are held in memory between events as a cache that any write brings up to
+// date, and that a background started anew reads back (docs/storage.md).
+import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import { fromHex, hammingHalves, pageIdentity } from '../core';
+import { addAnchors, findAnchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
+import { ALL_COLUMNS, Columns, LOOKUP_COLUMNS, NO_PAGE, type ColumnName } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
+import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
 import { KEPT_VISIT_IDS } from './merge';
-import { BLOCK_INDEXES, type DejaReadDB, type PageRecord } from './schema';
+import type { DejaReadDB, PageRecord } from './schema';
 
 /** What the background knows about a page when the reader visits it. */
 export interface Visit {
@@ -20,9 +25,8 @@ export interface Visit {
   algo: string;
   textHash?: string;
   sketch?: string;
-  /** Passage signature (base64) and its anchors, the page's entries in the passage index. */
+  /** Passage signature (base64); its anchors are the page's entries in the passage index. */
   passages?: string;
-  anchors?: number[];
   /** The read set (base64, core's read-set.ts): which passages a later page shares with this one. */
   readSet?: string;
   textLength: number;
@@ -37,11 +41,11 @@ export interface SimilarPage extends PageRecord {
 
 export interface FindOptions {
   algo: string;
-  /** Largest Hamming distance kept; up to 3 needs exact block lookups, up to 7 one-bit probes. */
+  /** Largest Hamming distance kept (at most 7 in the extension's settings; any works). */
   maxDistance: number;
   /** Leave out the record of this page (the one being looked at), given by any of its addresses. */
   excludeUrl?: string;
-  /** Filled in with how many records the index lookups returned before the distance filter. */
+  /** Filled in with how many pages the lookup found before anything else was read. */
   stats?: { candidates: number };
 }
 
@@ -55,10 +59,11 @@ export interface AnchorOptions {
   stats?: { candidates: number };
 }
 
-/** Bounds of a passage-index lookup: 12 anchors × 24 pages read at most, 48 candidates kept. */
+/** Bounds of a passage-index lookup: 12 anchors × 24 pages at most, 48 candidates kept. */
 export const PAGES_PER_ANCHOR = 24;
 export const MAX_ANCHOR_CANDIDATES = 48;
-
+/** Fingerprints this close are looked at for the same text (the same normalised text gives the same fingerprint, short of words split or joined). */
+const SAME_TEXT_DISTANCE = 3;
 /** Records with the same text looked at for a link found in the history, to name the page it is a copy of. */
 const SAME_TEXT_LOOKED_AT = 4;
 
@@ -72,15 +77,223 @@ export interface ReadLink {
   copyOf?: string;
 }
 
-/** Where a page of the listing by date starts: after this (lastSeen, url). */
-export type ListCursor = [number, string];
+/**
+ * Where a listing goes on: by date, after the page (lastSeen, page number); in a search, below this
+ * block number (a search reads the history block by block, newest pages first).
+ */
+export type ListCursor = [number, number];
+
+/** Candidates for a lookup: pages near in fingerprint, and pages sharing passage anchors. */
+export interface CandidateQuery {
+  fp: string;
+  /** Largest fingerprint distance looked at. */
+  maxDistance: number;
+  /** The page's anchors, when the passage index is to be asked too. */
+  anchors?: number[];
+  excludeUrl?: string;
+  algo: string;
+}
+
+type StoreName = 'blocks' | 'columns' | 'anchors' | 'meta' | 'staging' | 'importRuns' | 'imports';
+type WriteTx = IDBPTransaction<DejaReadDB, StoreName[], 'readwrite'>;
+type ReadTx = IDBPTransaction<DejaReadDB, Array<'blocks' | 'anchors' | 'meta' | 'columns'>, 'readonly' | 'readwrite'>;
+
+/**
+ * One write: the blocks it reads and changes, the pages it gives numbers to, the anchors it adds.
+ * Everything is written by `finish`, in the same transaction.
+ */
+export class PageWrite {
+  private readonly blocks = new Map<number, Block | undefined>();
+  private readonly changedBlocks = new Set<number>();
+  private readonly anchorPairs: number[] = [];
+
+  constructor(
+    readonly tx: WriteTx,
+    readonly columns: Columns,
+    readonly meta: StoreMeta,
+  ) {}
+
+  /** Reads these blocks (once per write). */
+  async readBlocks(numbers: Iterable<number>): Promise<void> {
+    const wanted = [...new Set(numbers)].filter((b) => !this.blocks.has(b));
+    const read = await Promise.all(wanted.map((b) => this.tx.objectStore('blocks').get(b)));
+    wanted.forEach((b, i) => this.blocks.set(b, read[i]));
+  }
+
+  /** The stored page at number n (its block read first). */
+  page(n: number): StoredPage | null {
+    return this.blocks.get(blockOf(n))?.pages[slotOf(n)] ?? null;
+  }
+
+  /** The pages stored under these identities, with their numbers. */
+  async findAll(urls: readonly string[]): Promise<Map<string, { n: number; page: StoredPage }>> {
+    const found = new Map<string, { n: number; page: StoredPage }>();
+    const byHash = this.columns.find('url', urls.map(hashString));
+    const numbers = [...byHash.values()].flat();
+    if (numbers.length === 0) return found;
+    await this.readBlocks(numbers.map(blockOf));
+    const wanted = new Set(urls);
+    for (const n of numbers) {
+      const page = this.page(n);
+      if (page && wanted.has(page.url)) found.set(page.url, { n, page });
+    }
+    return found;
+  }
+
+  /** Puts a page at number n (replacing `before`, the page there), adding its new anchors to the index. */
+  put(n: number, page: StoredPage, before: StoredPage | null): void {
+    const b = blockOf(n);
+    const block = this.blocks.get(b) ?? { pages: [] };
+    block.pages[slotOf(n)] = page;
+    this.blocks.set(b, block);
+    this.changedBlocks.add(b);
+    this.columns.set(n, page);
+    const old = new Set(storedAnchors(before));
+    for (const a of storedAnchors(page)) if (!old.has(a)) this.anchorPairs.push(a, n);
+  }
+
+  /** Gives a new page the next number (reading the block it goes in, if it has one). */
+  async add(page: StoredPage): Promise<number> {
+    const n = this.meta.next++;
+    this.meta.count++;
+    await this.readBlocks([blockOf(n)]);
+    this.put(n, page, null);
+    return n;
+  }
+
+  /** New pages, numbered in order (their blocks are new or the last one: read once). */
+  async addAll(pages: readonly StoredPage[]): Promise<void> {
+    if (pages.length === 0) return;
+    await this.readBlocks([blockOf(this.meta.next)]);
+    for (const page of pages) {
+      const n = this.meta.next++;
+      this.meta.count++;
+      this.put(n, page, null);
+    }
+  }
+
+  /** Forgets the page at number n. Its anchors stay in the index until their bucket is merged (a lookup skips pages gone). */
+  remove(n: number): void {
+    const b = blockOf(n);
+    const block = this.blocks.get(b);
+    if (!block?.pages[slotOf(n)]) return;
+    block.pages[slotOf(n)] = null;
+    this.changedBlocks.add(b);
+    this.columns.set(n, null);
+    this.meta.count--;
+  }
+
+  /** Writes everything changed, and the counters. */
+  async finish(): Promise<void> {
+    const blocks = this.tx.objectStore('blocks');
+    const columns = this.tx.objectStore('columns');
+    const writes: Array<Promise<unknown>> = [];
+    for (const b of this.changedBlocks) {
+      const block = this.blocks.get(b) as Block;
+      // Slots never filled are holes in the array; stored as null, so a block reads back the same.
+      writes.push(block.pages.some((p) => p) ? blocks.put({ pages: Array.from({ length: Math.min(PAGES_PER_BLOCK, block.pages.length) }, (_, i) => block.pages[i] ?? null) }, b) : blocks.delete(b));
+    }
+    for (const [value, key] of this.columns.takeChanged()) writes.push(columns.put(value, key));
+    this.changedBlocks.clear();
+    const anchors = addAnchors(this.tx.objectStore('anchors') as unknown as WritableAnchorStore, this.anchorPairs.splice(0), this.meta.runs, (n) => this.columns.flag(n) !== NO_PAGE);
+    // Every request is waited on together, so a failing one (a full disk) is caught wherever it is.
+    const [runs] = await Promise.all([anchors, ...writes]);
+    this.meta.runs = runs;
+    this.meta.gen++;
+    this.columns.gen = this.meta.gen;
+    await this.tx.objectStore('meta').put(this.meta, META_KEY);
+  }
+}
 
 export class PageRepository {
   /** Imports of history files, staged and applied all or nothing. */
   readonly imports: ImportStore;
+  /** The columns, once read (a promise, so concurrent callers share one read). */
+  private cache: Promise<Columns> | undefined;
 
   constructor(private readonly db: IDBPDatabase<DejaReadDB>) {
-    this.imports = new ImportStore(db);
+    this.imports = new ImportStore(db, (stores, work) => this.write(stores, work));
+  }
+
+  /** The columns, with at least those named read. */
+  private columns(names: readonly ColumnName[] = LOOKUP_COLUMNS): Promise<Columns> {
+    const load = async (held?: Columns): Promise<Columns> => {
+      const tx = this.db.transaction(['meta', 'columns'], 'readonly');
+      if (held) {
+        await held.add(tx, names);
+        return held;
+      }
+      const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
+      const c = await Columns.read(tx, meta.next, names);
+      c.gen = meta.gen;
+      return c;
+    };
+    const current = this.cache;
+    const next = current ? current.then((c) => (names.every((n) => c.has(n)) ? c : load(c))) : load();
+    this.cache = next;
+    // A failed read is not kept.
+    next.catch(() => {
+      if (this.cache === next) this.cache = undefined;
+    });
+    return next;
+  }
+
+  /**
+   * Runs one write in one transaction: `work` reads and changes pages through the PageWrite, which
+   * then writes blocks, columns, anchors and counters. The columns in memory are changed as the
+   * pages are; if the transaction fails they are dropped and read again.
+   */
+  private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
+    const columns = await this.columns(ALL_COLUMNS);
+    const tx = this.db.transaction(['blocks', 'columns', 'anchors', 'meta', ...extra], 'readwrite') as WriteTx;
+    try {
+      const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
+      // Columns that missed a write (one that failed after changing them, or another writer): read again.
+      if (columns.gen !== meta.gen) await columns.reload(tx as unknown as ReadTx, meta.next, meta.gen);
+      const w = new PageWrite(tx, columns, meta);
+      const result = await work(w);
+      await w.finish();
+      await tx.done;
+      return result;
+    } catch (e) {
+      this.cache = undefined;
+      try {
+        tx.abort();
+      } catch {
+        /* already finished */
+      }
+      // A transaction the browser aborted (a full disk) fails its requests with AbortError: its own error says why.
+      const why = await tx.done.then(
+        () => e,
+        (txError: unknown) => (txError instanceof DOMException && txError.name === 'QuotaExceededError' ? txError : e),
+      );
+      throw asStorageError(why);
+    }
+  }
+
+  /** Reads the pages at these numbers, in the order given (those gone left out). */
+  private async pagesAt(numbers: readonly number[], tx?: ReadTx): Promise<Array<{ n: number; page: StoredPage }>> {
+    if (numbers.length === 0) return [];
+    const t = tx ?? (this.db.transaction(['blocks'], 'readonly') as unknown as ReadTx);
+    const wanted = [...new Set(numbers.map(blockOf))];
+    const read = await Promise.all(wanted.map((b) => t.objectStore('blocks').get(b)));
+    const blocks = new Map(wanted.map((b, i) => [b, read[i]]));
+    const out: Array<{ n: number; page: StoredPage }> = [];
+    for (const n of numbers) {
+      const page = blocks.get(blockOf(n))?.pages[slotOf(n)];
+      if (page) out.push({ n, page });
+    }
+    return out;
+  }
+
+  /** The stored pages under these identities. */
+  private async byIdentity(urls: readonly string[]): Promise<Map<string, { n: number; page: StoredPage }>> {
+    const columns = await this.columns();
+    const numbers = [...columns.find('url', urls.map(hashString)).values()].flat();
+    const wanted = new Set(urls);
+    const found = new Map<string, { n: number; page: StoredPage }>();
+    for (const p of await this.pagesAt(numbers)) if (wanted.has(p.page.url)) found.set(p.page.url, p);
+    return found;
   }
 
   /**
@@ -88,215 +301,265 @@ export class PageRepository {
    * one more visit, `lastSeen` now, `firstSeen` kept. A visit whose id the record already holds
    * was recorded before (sent again): nothing changes.
    */
-  async recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
-    try {
-      const url = pageIdentity(visit.url);
-      const tx = this.db.transaction('pages', 'readwrite');
-      const previous = await tx.store.get(url);
-      if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) {
-        await tx.done;
-        return { record: previous, previous, repeated: true };
-      }
-      const [b0, b1, b2, b3] = blocksOf(visit.fp);
+  recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
+    const url = pageIdentity(visit.url);
+    return this.write([], async (w) => {
+      const found = (await w.findAll([url])).get(url);
+      const previous = found && fromStored(found.page);
+      if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) return { record: previous, previous, repeated: true as const };
       const { visitId, ...page } = visit;
       const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
-      const record: PageRecord = {
+      const stored = toStored({
         ...page,
         url,
-        ...(visitIds ? { visitIds } : {}),
         canonicalUrl: visit.canonicalUrl ?? url,
-        site: siteOf(url),
-        b0,
-        b1,
-        b2,
-        b3,
+        site: '',
+        b0: 0,
+        b1: 0,
+        b2: 0,
+        b3: 0,
         firstSeen: previous ? Math.min(previous.firstSeen, now) : now,
         lastSeen: now,
         visits: (previous?.visits ?? 0) + 1,
+        ...(visitIds ? { visitIds } : {}),
         // The mark "changed since read" stays until the page changes again.
         ...(previous?.changed ? { changed: previous.changed } : {}),
-      };
-      await Promise.all([tx.store.put(record), tx.done]);
-      return { record, previous };
-    } catch (e) {
-      throw asStorageError(e);
-    }
+      });
+      if (found) w.put(found.n, stored, found.page);
+      else await w.add(stored);
+      return { record: fromStored(stored), ...(previous ? { previous } : {}) };
+    });
   }
 
   /** The record of the page at this address (any variant of it). */
-  get(url: string): Promise<PageRecord | undefined> {
-    return this.db.get('pages', pageIdentity(url));
+  async get(url: string): Promise<PageRecord | undefined> {
+    const id = pageIdentity(url);
+    const found = (await this.byIdentity([id])).get(id);
+    return found && fromStored(found.page);
   }
 
-  /**
-   * Pages whose fingerprint is within `maxDistance` of `fp`, closest first, then most recent.
-   * Within 3 bits one of the four blocks is equal; within 7, one block differs in at most one
-   * bit, so probing each block and its 16 one-bit neighbours (68 lookups) finds every match.
-   */
+  /** Pages whose fingerprint is within `maxDistance` of `fp`, closest first, then most recent. */
   async findSimilar(fp: string, opts: FindOptions): Promise<SimilarPage[]> {
-    if (opts.maxDistance > 7) throw new RangeError('block lookups find every match only up to distance 7');
-    const probes = opts.maxDistance > 3;
-    const blocks = blocksOf(fp);
-    const tx = this.db.transaction('pages', 'readonly');
-    const lookups = BLOCK_INDEXES.flatMap((name, i) => probeKeys(blocks[i], probes).map((key) => tx.store.index(name).getAll(key)));
-    const query = fromHex(fp);
+    const q = fromHex(fp);
+    const columns = await this.columns();
+    const numbers = columns.near(q.hi, q.lo, opts.maxDistance);
+    if (opts.stats) opts.stats.candidates += numbers.length;
     const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
-    const found = new Map<string, SimilarPage>();
-    for (const records of await Promise.all(lookups)) {
-      if (opts.stats) opts.stats.candidates += records.length;
-      for (const r of records) {
-        if (found.has(r.url) || r.url === exclude || r.algo !== opts.algo) continue;
-        const other = fromHex(r.fp);
-        const distance = hammingHalves(query.hi, query.lo, other.hi, other.lo);
-        if (distance <= opts.maxDistance) found.set(r.url, { ...r, distance });
-      }
-    }
-    return [...found.values()].sort((a, b) => a.distance - b.distance || b.lastSeen - a.lastSeen);
+    return (await this.pagesAt(numbers))
+      .filter(({ page }) => page.url !== exclude && page.algo === opts.algo)
+      .map(({ page }) => {
+        const o = fromHex(page.fp);
+        return { ...fromStored(page), distance: hammingHalves(q.hi, q.lo, o.hi, o.lo) };
+      })
+      .sort((a, b) => a.distance - b.distance || b.lastSeen - a.lastSeen);
   }
 
   /**
-   * Pages sharing one of these passage-index anchors (core's anchorsOf), most shared anchors first.
-   * Bounded: each anchor reads at most `perAnchor` + 1 records and is skipped when more pages share
-   * it (a sentence that common is boilerplate); at most `max` candidates come back.
+   * Page numbers sharing these passage-index anchors, most shared anchors first. Bounded: an anchor
+   * more than `perAnchor` pages share is skipped (a sentence that common is boilerplate), and at
+   * most `max` come back.
    */
-  async findByAnchors(anchors: number[], opts: AnchorOptions): Promise<PageRecord[]> {
+  private async anchorCandidates(anchors: readonly number[], opts: Pick<AnchorOptions, 'perAnchor' | 'max' | 'stats'>, columns: Columns, tx: ReadTx): Promise<number[]> {
     const perAnchor = opts.perAnchor ?? PAGES_PER_ANCHOR;
-    const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
-    const tx = this.db.transaction('pages', 'readonly');
-    const index = tx.store.index('anchors');
-    const lookups = await Promise.all(anchors.map((a) => index.getAll(a, perAnchor + 1)));
-    const found = new Map<string, { record: PageRecord; shared: number }>();
-    for (const records of lookups) {
-      if (opts.stats) opts.stats.candidates += records.length;
-      if (records.length > perAnchor) continue;
-      for (const r of records) {
-        if (r.url === exclude || r.algo !== opts.algo) continue;
-        const f = found.get(r.url);
-        if (f) f.shared++;
-        else found.set(r.url, { record: r, shared: 1 });
-      }
+    const found = await findAnchors(tx.objectStore('anchors') as unknown as AnchorStore, anchors);
+    const shared = new Map<number, number>();
+    for (const pages of found.values()) {
+      const alive = pages.filter((n) => columns.flag(n) !== NO_PAGE);
+      if (opts.stats) opts.stats.candidates += alive.length;
+      if (alive.length > perAnchor) continue;
+      for (const n of alive) shared.set(n, (shared.get(n) ?? 0) + 1);
     }
-    return [...found.values()]
-      .sort((a, b) => b.shared - a.shared || b.record.lastSeen - a.record.lastSeen)
-      .slice(0, opts.max ?? MAX_ANCHOR_CANDIDATES)
-      .map((f) => f.record);
+    // Most shared first, then the most recently numbered (the more recently recorded).
+    return [...shared.keys()].sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0) || b - a).slice(0, opts.max ?? MAX_ANCHOR_CANDIDATES);
+  }
+
+  /** Pages sharing one of these passage-index anchors (core's anchorsOf), most shared anchors first. */
+  async findByAnchors(anchors: number[], opts: AnchorOptions): Promise<PageRecord[]> {
+    const columns = await this.columns();
+    const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
+    const numbers = await this.anchorCandidates(anchors, opts, columns, tx);
+    const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
+    return (await this.pagesAt(numbers, tx)).filter(({ page }) => page.url !== exclude && page.algo === opts.algo).map(({ page }) => fromStored(page));
+  }
+
+  /**
+   * Everything a page's lookup may match, read in one transaction: pages whose fingerprint is
+   * within `maxDistance` (which includes every page of the same text) and pages sharing one of its
+   * anchors. The page itself (by any variant of its address) is left out.
+   */
+  async candidates(q: CandidateQuery): Promise<PageRecord[]> {
+    const columns = await this.columns();
+    const { hi, lo } = fromHex(q.fp);
+    const near = columns.near(hi, lo, Math.max(q.maxDistance, SAME_TEXT_DISTANCE));
+    const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
+    const sharing = q.anchors?.length ? await this.anchorCandidates(q.anchors, {}, columns, tx) : [];
+    const exclude = q.excludeUrl === undefined ? undefined : pageIdentity(q.excludeUrl);
+    return (await this.pagesAt([...new Set([...near, ...sharing])], tx)).filter(({ page }) => page.url !== exclude && page.algo === q.algo).map(({ page }) => fromStored(page));
   }
 
   /** Pages recorded under this canonical URL (the same page at other addresses). */
-  findByCanonicalUrl(canonicalUrl: string): Promise<PageRecord[]> {
-    return this.db.getAllFromIndex('pages', 'canonicalUrl', canonicalUrl);
+  async findByCanonicalUrl(canonicalUrl: string): Promise<PageRecord[]> {
+    const columns = await this.columns();
+    const numbers = columns.find('canon', [hashString(canonicalUrl)]).get(hashString(canonicalUrl)) ?? [];
+    return (await this.pagesAt(numbers)).filter(({ page }) => (page.canonicalUrl ?? page.url) === canonicalUrl).map(({ page }) => fromStored(page));
   }
 
-  /** Pages whose normalised text is exactly this one's. */
-  findByTextHash(textHash: string): Promise<PageRecord[]> {
-    return this.db.getAllFromIndex('pages', 'textHash', textHash);
+  /** Pages whose normalised text is exactly this one's (`fp` is the text's fingerprint: the same text has the same). */
+  async findByTextHash(textHash: string, fp: string): Promise<PageRecord[]> {
+    const columns = await this.columns();
+    const { hi, lo } = fromHex(fp);
+    return (await this.pagesAt(columns.near(hi, lo, SAME_TEXT_DISTANCE))).filter(({ page }) => page.textHash === textHash).map(({ page }) => fromStored(page));
   }
 
   /**
    * Which of these link keys (page identities) lead to a page read: a page in the history, or a
    * known copy of one, either a page read at another address that declares this one its canonical
    * URL, or a page read here whose text is exactly that of a page read at another address. The keys
-   * are looked up in the store's key and its `canonicalUrl` index (keys only); full records are read
-   * only for the pages found, and the text hash index (keys only) only for those.
+   * are looked up in the columns; only the pages found are read.
    */
   async readLinks(keys: readonly string[]): Promise<ReadLink[]> {
-    const tx = this.db.transaction('pages', 'readonly');
-    const canonical = tx.store.index('canonicalUrl');
-    const byText = tx.store.index('textHash');
-    const found = await Promise.all(
-      keys.map(async (key): Promise<ReadLink | undefined> => {
-        const own = await tx.store.getKey(key);
-        if (own !== undefined) {
-          const record = await tx.store.get(own);
-          if (!record) return undefined;
-          // The same text read first at another address (a few looked at): this page is a copy of that one.
-          const others = record.textHash ? (await byText.getAllKeys(record.textHash, SAME_TEXT_LOOKED_AT)).filter((k) => k !== own) : [];
-          const earlier = (await Promise.all(others.map((k) => tx.store.get(k)))).filter((r): r is PageRecord => r !== undefined && r.firstSeen < record.firstSeen).sort((a, b) => a.firstSeen - b.firstSeen)[0];
-          return { key, lastSeen: record.lastSeen, ...(earlier ? { copyOf: earlier.title || earlier.url } : {}) };
-        }
-        const declaring = await canonical.getKey(key);
-        if (declaring === undefined) return undefined;
-        const record = await tx.store.get(declaring);
-        return record && { key, lastSeen: record.lastSeen, copyOf: record.title || record.url };
-      }),
+    const columns = await this.columns();
+    const hashes = keys.map(hashString);
+    const byUrl = columns.find('url', hashes);
+    const byCanon = columns.find('canon', hashes.filter((h) => !byUrl.has(h)));
+    const tx = this.db.transaction(['blocks'], 'readonly') as unknown as ReadTx;
+    const pages = await this.pagesAt([...[...byUrl.values()].flat(), ...[...byCanon.values()].flat()], tx);
+    const own = new Map<string, StoredPage>();
+    const declaring = new Map<string, StoredPage>();
+    for (const { page } of pages) {
+      own.set(page.url, page);
+      if (page.canonicalUrl) declaring.set(page.canonicalUrl, page);
+    }
+    // The same text read first at another address: one scan for every page found with a text hash.
+    const withText = keys.map((k) => own.get(k)).filter((p): p is StoredPage => p?.textHash !== undefined);
+    const sameFp = withText.length ? columns.sameFingerprint(withText.map((p) => fromHex(p.fp))) : [];
+    const others = await this.pagesAt(
+      sameFp.flatMap((list) => list.slice(0, SAME_TEXT_LOOKED_AT)),
+      tx,
     );
-    await tx.done;
-    return found.filter((f): f is ReadLink => f !== undefined);
+    const firstOfText = new Map<string, StoredPage>();
+    for (const { page } of others) {
+      if (!page.textHash) continue;
+      const first = firstOfText.get(page.textHash);
+      if (!first || page.firstSeen < first.firstSeen) firstOfText.set(page.textHash, page);
+    }
+    const out: ReadLink[] = [];
+    for (const key of keys) {
+      const page = own.get(key);
+      if (page) {
+        const first = page.textHash ? firstOfText.get(page.textHash) : undefined;
+        const earlier = first && first.url !== page.url && first.firstSeen < page.firstSeen ? first : undefined;
+        out.push({ key, lastSeen: page.lastSeen, ...(earlier ? { copyOf: earlier.title || earlier.url } : {}) });
+        continue;
+      }
+      const copy = declaring.get(key);
+      if (copy) out.push({ key, lastSeen: copy.lastSeen, copyOf: copy.title || copy.url });
+    }
+    return out;
   }
 
   /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
-  async forget(url: string): Promise<boolean> {
-    const key = pageIdentity(url);
-    const tx = this.db.transaction('pages', 'readwrite');
-    const existed = (await tx.store.count(key)) > 0;
-    await Promise.all([tx.store.delete(key), tx.done]);
-    return existed;
+  forget(url: string): Promise<boolean> {
+    const id = pageIdentity(url);
+    return this.write([], async (w) => {
+      const found = (await w.findAll([id])).get(id);
+      if (found) w.remove(found.n);
+      return found !== undefined;
+    });
   }
 
-  /**
-   * Forgets every page of a site (host name, with or without "www."); returns how many. Records are
-   * keyed by their page's address, so a site's pages are a few key ranges ("https://site/…", "http://www.site/…"):
-   * no index of its own is needed, which keeps every write cheaper.
-   */
-  async forgetSite(site: string): Promise<number> {
-    const tx = this.db.transaction('pages', 'readwrite');
-    let n = 0;
-    for (const scheme of ['http', 'https']) {
-      for (const host of [site, `www.${site}`]) {
-        for (const sep of ['/', ':']) {
-          const prefix = `${scheme}://${host}${sep}`;
-          const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
-          n += await tx.store.count(range);
-          void tx.store.delete(range);
+  /** Forgets every page of a site (host name, with or without "www."); returns how many. */
+  forgetSite(site: string): Promise<number> {
+    return this.write([], async (w) => {
+      const numbers = w.columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
+      await w.readBlocks(numbers.map(blockOf));
+      let n = 0;
+      for (const number of numbers) {
+        const page = w.page(number);
+        if (page && fromStored(page).site === site) {
+          w.remove(number);
+          n++;
         }
       }
-    }
-    await tx.done;
-    return n;
+      return n;
+    });
   }
 
   /** Forgets everything: pages, feedback, past imports and any import under way. */
   async clear(): Promise<void> {
-    const stores = ['pages', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
+    const stores = ['blocks', 'columns', 'anchors', 'meta', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
     const tx = this.db.transaction(stores, 'readwrite');
-    await Promise.all([...stores.map((name) => tx.objectStore(name).clear()), tx.done]);
+    const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
+    await Promise.all([...stores.map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1 }, META_KEY), tx.done]);
+    this.cache = undefined;
   }
 
-  count(): Promise<number> {
-    return this.db.count('pages');
+  async count(): Promise<number> {
+    return ((await this.db.get('meta', META_KEY)) ?? emptyMeta()).count;
   }
 
   /**
-   * Most recently seen first, `limit` at a time; pass the last item's [lastSeen, url] to go on.
-   * With a query, only pages whose title or URL contains it (any case); at most `maxScan` records
-   * are read per call, so a rare query over a million pages answers in steps: `next` says where
-   * the scan stopped, `done` whether the history is exhausted.
+   * Most recently seen first, `limit` at a time; pass `next` to go on. With a query, only pages
+   * whose title or URL contains it (any case), read `maxScan` pages at a time from the most recently
+   * recorded (each step's finds most recently seen first), so a rare query over a million pages
+   * answers in steps; `done` says whether the history is exhausted.
    */
   async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
     const q = query.trim().toLowerCase();
-    const tx = this.db.transaction('pages', 'readonly');
-    const range = after ? IDBKeyRange.upperBound(after[0]) : undefined;
-    const items: PageRecord[] = [];
-    let scanned = 0;
-    let last: ListCursor | undefined;
-    let cursor = await tx.store.index('lastSeen').openCursor(range, 'prev');
-    for (; cursor && items.length < limit && scanned < maxScan; cursor = await cursor.continue()) {
-      const r = cursor.value;
-      // Skip what the previous call already went through: same lastSeen, URL not before the cursor's.
-      if (after && r.lastSeen === after[0] && r.url >= after[1]) continue;
-      scanned++;
-      last = [r.lastSeen, r.url];
-      if (!q || r.title.toLowerCase().includes(q) || r.url.toLowerCase().includes(q)) items.push(r);
+    if (!q) {
+      const columns = await this.columns([...LOOKUP_COLUMNS, 'seen']);
+      const numbers = columns.recent(limit, after);
+      const items = (await this.pagesAt(numbers)).map(({ page }) => fromStored(page));
+      const last = numbers[numbers.length - 1];
+      const done = numbers.length < limit;
+      return { items, ...(!done && last !== undefined ? { next: [columns.lastSeen(last), last] as ListCursor } : {}), done };
     }
-    const done = cursor === null;
-    await tx.done;
-    return { items, ...(last && !done ? { next: last } : {}), done };
+    const meta = (await this.db.get('meta', META_KEY)) ?? emptyMeta();
+    const top = after ? after[1] : meta.next;
+    const from = Math.max(0, top - maxScan);
+    const blocks = top > from ? await this.db.getAll('blocks', IDBKeyRange.bound(blockOf(from), blockOf(top - 1))) : [];
+    const keys = top > from ? await this.db.getAllKeys('blocks', IDBKeyRange.bound(blockOf(from), blockOf(top - 1))) : [];
+    const items: PageRecord[] = [];
+    // Newest numbers first, until `limit` are found; the next step goes on below the last page read.
+    let next = from;
+    scan: for (let i = blocks.length - 1; i >= 0; i--) {
+      const base = keys[i] * PAGES_PER_BLOCK;
+      for (let slot = blocks[i].pages.length - 1; slot >= 0; slot--) {
+        const n = base + slot;
+        const p = blocks[i].pages[slot];
+        if (n < from || n >= top) continue;
+        if (p && (p.title.toLowerCase().includes(q) || p.url.toLowerCase().includes(q))) {
+          items.push(fromStored(p));
+          if (items.length === limit) {
+            next = n;
+            break scan;
+          }
+        }
+      }
+    }
+    items.sort((a, b) => b.lastSeen - a.lastSeen);
+    const done = next === 0;
+    return { items, ...(done ? {} : { next: [0, next] as ListCursor }), done };
   }
 
-  /** Records in URL order after `afterUrl`, `limit` at a time: the export reads the history this way. */
-  exportChunk(limit: number, afterUrl?: string): Promise<PageRecord[]> {
-    const range = afterUrl === undefined ? undefined : IDBKeyRange.lowerBound(afterUrl, true);
-    return this.db.getAll('pages', range, limit);
+  /** Records in page-number order after number `after`, `limit` at a time: the export reads the history this way. */
+  async exportChunk(limit: number, after = -1): Promise<{ pages: PageRecord[]; last?: number }> {
+    const first = after + 1;
+    const blocks = await this.db.getAll('blocks', IDBKeyRange.lowerBound(blockOf(first)), Math.ceil(limit / PAGES_PER_BLOCK) + 1);
+    const keys = await this.db.getAllKeys('blocks', IDBKeyRange.lowerBound(blockOf(first)), Math.ceil(limit / PAGES_PER_BLOCK) + 1);
+    const pages: PageRecord[] = [];
+    let last: number | undefined;
+    for (let i = 0; i < blocks.length && pages.length < limit; i++) {
+      const base = keys[i] * PAGES_PER_BLOCK;
+      blocks[i].pages.forEach((p, slot) => {
+        const n = base + slot;
+        if (p && n >= first && pages.length < limit) {
+          pages.push(fromStored(p));
+          last = n;
+        }
+      });
+    }
+    return { pages, ...(last !== undefined ? { last } : {}) };
   }
 
   /** Remembers that two pages are not the same article. */
@@ -305,19 +568,21 @@ export class PageRepository {
   }
 
   /** Marks a recorded page as met again with text not read on it (the history shows it); false if it is not recorded. */
-  async markChanged(url: string, changed: NonNullable<PageRecord['changed']>): Promise<boolean> {
-    try {
-      const tx = this.db.transaction('pages', 'readwrite');
-      const record = await tx.store.get(pageIdentity(url));
-      if (!record) {
-        await tx.done;
-        return false;
-      }
-      await Promise.all([tx.store.put({ ...record, changed }), tx.done]);
-      return true;
-    } catch (e) {
-      throw asStorageError(e);
-    }
+  markChanged(url: string, changed: NonNullable<PageRecord['changed']>): Promise<boolean> {
+    const id = pageIdentity(url);
+    return this.write([], async (w) => {
+      const found = (await w.findAll([id])).get(id);
+      if (found) w.put(found.n, { ...found.page, changed }, found.page);
+      return found !== undefined;
+    });
+  }
+
+  /** Which of `others` the reader said are not the same as `url` (one transaction for all). */
+  async dismissedAmong(url: string, others: readonly string[]): Promise<Set<string>> {
+    if (others.length === 0) return new Set();
+    const tx = this.db.transaction('dismissals', 'readonly');
+    const counts = await Promise.all(others.map((o) => tx.store.count(dismissalKey(url, o))));
+    return new Set(others.filter((_, i) => counts[i] > 0));
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {
@@ -334,3 +599,5 @@ export function dismissalKey(a: string, b: string): [string, string] {
   const [x, y] = [pageIdentity(a), pageIdentity(b)];
   return x < y ? [x, y] : [y, x];
 }
+
+export type { StoreName, WriteTx };

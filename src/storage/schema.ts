@@ -1,11 +1,13 @@
-// The IndexedDB schema of database `deja-read`: one record per page in store `pages`, keyed by the
-// page's identity (core's pageIdentity), with the fingerprint's four 16-bit blocks indexed for
-// pigeonhole lookups.
+// The IndexedDB schema of database `deja-read`. One record per page, named by the page's identity
+// (core's pageIdentity), kept in blocks of pages by page number (layout.ts), with the columns a
+// lookup scans and the passage index beside them; docs/storage.md says why.
 import type { DBSchema } from 'idb';
+import type { Block, StoreMeta } from './layout';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
+/** A page's record as the rest of the extension sees it (a block keeps it more compactly: layout.ts). */
 export interface PageRecord {
   /** The page's identity: the address it was read at without fragment, credentials or tracking parameters (core's pageIdentity). */
   url: string;
@@ -28,8 +30,6 @@ export interface PageRecord {
   sketch?: string;
   /** Passage signature of the text (base64), see core/passage-signature.ts. Absent on records made before version 4. */
   passages?: string;
-  /** The signature's smallest passage hashes: this page's entries in the passage index. Derived from `passages`, never exported. */
-  anchors?: number[];
   /** Read set of the text (base64), see core/read-set.ts: tells a later page which of its passages were read here. Absent on records made before it existed (they tell no "what's new"). */
   readSet?: string;
   /** The last time this page was met again with text not read before: when, how many new parts, and the share read. */
@@ -95,15 +95,15 @@ export interface ImportRun {
   at: number;
 }
 
-export type BlockIndex = 'b0' | 'b1' | 'b2' | 'b3';
-export const BLOCK_INDEXES: readonly BlockIndex[] = ['b0', 'b1', 'b2', 'b3'];
-
 export interface DejaReadDB extends DBSchema {
-  pages: {
-    key: string;
-    value: PageRecord;
-    indexes: { b0: number; b1: number; b2: number; b3: number; lastSeen: number; canonicalUrl: string; textHash: string; anchors: number };
-  };
+  /** Blocks of PAGES_PER_BLOCK pages, by block number (page number / PAGES_PER_BLOCK). */
+  blocks: { key: number; value: Block };
+  /** Column segments (columns.ts), key [column name, segment number]: typed arrays. */
+  columns: { key: [string, number]; value: ArrayLike<number> };
+  /** Runs of the passage index (anchor-index.ts), key [bucket, run number]: (anchor, page) pairs. */
+  anchors: { key: [number, number]; value: Uint32Array };
+  /** The store's counters (layout.ts StoreMeta), one record. */
+  meta: { key: string; value: StoreMeta };
   dismissals: { key: [string, string]; value: Dismissal };
   imports: { key: string; value: ImportRecord };
   staging: { key: [string, number]; value: StagedChunk };

@@ -63,12 +63,12 @@ async function ask<T>(type: string, req: unknown): Promise<T> {
 /** Every record of the history, through the export messages. */
 async function history(): Promise<Map<string, { visits: number; title: string; fp: string }>> {
   const out = new Map<string, { visits: number; title: string; fp: string }>();
-  let after: string | undefined;
+  let after: number | undefined;
   for (;;) {
-    const chunk = await ask<{ text: string; count: number; lastUrl?: string }>('options:exportChunk', { afterUrl: after, limit: 5000, format: 'json', first: out.size === 0 });
+    const chunk = await ask<{ text: string; count: number; next?: number }>('options:exportChunk', { after, limit: 5000, format: 'json', first: out.size === 0 });
     if (chunk.count === 0) return out;
     for (const p of JSON.parse(`[${chunk.text.replace(/^,\n/, '')}]`) as PageRecord[]) out.set(p.url, { visits: p.visits, title: p.title, fp: p.fp });
-    after = chunk.lastUrl;
+    after = chunk.next;
   }
 }
 

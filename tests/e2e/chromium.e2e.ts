@@ -532,9 +532,9 @@ describe('Chromium, sites served over plain HTTP', () => {
         const open = indexedDB.open('deja-read');
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('pages')) return resolve(0);
-          const count = db.transaction('pages').objectStore('pages').count();
-          count.onsuccess = () => resolve(count.result);
+          if (!db.objectStoreNames.contains('meta')) return resolve(0);
+          const meta = db.transaction('meta').objectStore('meta').get('store');
+          meta.onsuccess = () => resolve((meta.result as { count?: number } | undefined)?.count ?? 0);
         };
       }));
       await expect.poll(recorded, { timeout: 15_000 }).toBe(1);

@@ -3,7 +3,7 @@ import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
-import { openDejaReadDB, PageRepository } from '../../src/storage';
+import { openDejaReadDB, PageRepository, type PageRecord } from '../../src/storage';
 import { message } from './messages';
 
 export type TabPages = Record<number, ContentProtocol['background:getPage']['res']>;
@@ -49,3 +49,15 @@ export const fromTab = (id: number, url = 'https://site.example/'): Runtime.Mess
   frameId: 0,
   tab: { id, index: 0, highlighted: false, active: true, pinned: false, incognito: false },
 });
+
+/** Every page of the history, read through the export path, in URL order (the store keeps them by page number). */
+export async function everyPage(r: PageRepository): Promise<PageRecord[]> {
+  const pages: PageRecord[] = [];
+  for (let after: number | undefined; ; ) {
+    const chunk = await r.exportChunk(1000, after);
+    pages.push(...chunk.pages);
+    if (chunk.last === undefined) break;
+    after = chunk.last;
+  }
+  return pages.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}

@@ -3,7 +3,8 @@
 // the ladder from versions 1 and 2, whose steps run before it in the same upgrade.
 import { openDB, type IDBPDatabase } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { blocksOf } from '../../src/core';
+import { everyPage } from './helpers';
+import { blocksOf, encodePassages } from '../../src/core';
 import { DB_NAME, DB_VERSION, openDejaReadDB, PageRepository, type PageRecord } from '../../src/storage';
 
 const X = 'https://news.example/story?id=7';
@@ -34,17 +35,19 @@ async function seedV4(fill: (db: IDBPDatabase) => Promise<void>): Promise<void> 
   v4.close();
 }
 
+/** A passage signature of these hashes (its anchors). */
+const sig = (...hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from(hashes) });
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `visit-${String(from + i).padStart(4, '0')}`);
 
 describe('schema version 5: one record per page', () => {
   it('merges the records of each page under its identity and leaves everything else as it was', async () => {
-    const other = rec(Z, { firstSeen: 5, lastSeen: 6, visits: 4, title: 'Other', textHash: '00000000000000cc', sketch: 'SKETCH-Z', passages: 'PASSAGES-Z', anchors: [7, 8], visitIds: ['visit-z'] }, '1111222233334444');
+    const other = rec(Z, { firstSeen: 5, lastSeen: 6, visits: 4, title: 'Other', textHash: '00000000000000cc', sketch: 'SKETCH-Z', passages: sig(7, 8), visitIds: ['visit-z'] }, '1111222233334444');
     const staged = { importId: 'import-under-way', seq: 0, pages: [rec(`${Y}?utm_source=x`, { firstSeen: 1, lastSeen: 2, visits: 1 })] };
     const run = { importId: 'import-under-way', state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: 9 };
     await seedV4(async (db) => {
       // Page X: its own address, read twice long ago; with tracking parameters, read three times, the latest; with a fragment, once.
-      await db.put('pages', rec(X, { firstSeen: 100, lastSeen: 500, visits: 2, title: 'Old', textHash: '00000000000000aa', sketch: 'SKETCH-OLD', passages: 'PASSAGES-OLD', anchors: [1, 2], visitIds: ids(1, 2) }));
-      await db.put('pages', rec(`${X}&utm_source=nl&utm_medium=email`, { canonicalUrl: X, firstSeen: 50, lastSeen: 900, visits: 3, title: 'New', lang: 'en-gb', textHash: '00000000000000bb', sketch: 'SKETCH-NEW', passages: 'PASSAGES-NEW', anchors: [3, 4], visitIds: ids(3, 17) }, FP_NEW));
+      await db.put('pages', rec(X, { firstSeen: 100, lastSeen: 500, visits: 2, title: 'Old', textHash: '00000000000000aa', sketch: 'SKETCH-OLD', passages: sig(1, 2), visitIds: ids(1, 2) }));
+      await db.put('pages', rec(`${X}&utm_source=nl&utm_medium=email`, { canonicalUrl: X, firstSeen: 50, lastSeen: 900, visits: 3, title: 'New', lang: 'en-gb', textHash: '00000000000000bb', sketch: 'SKETCH-NEW', passages: sig(3, 4), visitIds: ids(3, 17) }, FP_NEW));
       await db.put('pages', rec(`${X}#comments`, { canonicalUrl: X, firstSeen: 200, lastSeen: 300, visits: 1, title: 'Middle' }));
       // Page Y was only ever read through variants of its address.
       await db.put('pages', rec(`${Y}?fbclid=IwAR0`, { canonicalUrl: `${Y}?fbclid=IwAR0`, firstSeen: 20, lastSeen: 40, visits: 1, title: 'Y1' }));
@@ -63,7 +66,7 @@ describe('schema version 5: one record per page', () => {
     const db = await openDejaReadDB();
     expect(db.version).toBe(DB_VERSION);
     const r = new PageRepository(db);
-    expect((await r.exportChunk(10)).map((p) => p.url)).toEqual([Y, X, Z]);
+    expect((await everyPage(r)).map((p) => p.url)).toEqual([Y, X, Z]);
     // Visits added, first and last seen the widest, what describes the text from the latest visit, visit ids of both (bounded).
     const [b0, b1, b2, b3] = blocksOf(FP_NEW);
     expect(await r.get(X)).toEqual({
@@ -79,8 +82,7 @@ describe('schema version 5: one record per page', () => {
       algo: 'dr1',
       textHash: '00000000000000bb',
       sketch: 'SKETCH-NEW',
-      passages: 'PASSAGES-NEW',
-      anchors: [3, 4],
+      passages: sig(3, 4),
       textLength: 400,
       lang: 'en-gb',
       firstSeen: 50,
@@ -96,7 +98,7 @@ describe('schema version 5: one record per page', () => {
     expect((await r.findSimilar(FP_OLD, { algo: 'dr1', maxDistance: 3 })).map((p) => p.url)).toEqual([Y]);
     expect((await r.findByAnchors([1, 2, 3], { algo: 'dr1' })).map((p) => p.url)).toEqual([X]);
     expect(await r.findByAnchors([1, 2], { algo: 'dr1' })).toEqual([]);
-    expect(await r.findByTextHash('00000000000000aa')).toEqual([]);
+    expect(await r.findByTextHash('00000000000000aa', FP_OLD)).toEqual([]);
     expect((await r.findByCanonicalUrl(X)).map((p) => p.url)).toEqual([X]);
     expect((await r.listRecent(10)).items.map((p) => [p.url, p.visits])).toEqual([
       [X, 6],
@@ -128,7 +130,7 @@ describe('schema version 5: one record per page', () => {
       await db.put('dismissals', { pair: [Y, X], at: 1 });
     });
     const db = await openDejaReadDB();
-    expect(await new PageRepository(db).exportChunk(10)).toEqual([...pages].sort((a, b) => (a.url < b.url ? -1 : 1)));
+    expect(await everyPage(new PageRepository(db))).toEqual([...pages].sort((a, b) => (a.url < b.url ? -1 : 1)));
     expect(await db.getAll('dismissals')).toEqual([{ pair: [Y, X], at: 1 }]);
   });
 
@@ -162,7 +164,7 @@ describe('the ladder to version 5', () => {
     v1.close();
 
     const r = new PageRepository(await openDejaReadDB());
-    expect(await r.exportChunk(10)).toEqual([
+    expect(await everyPage(r)).toEqual([
       { ...old('https://b.example/2', 4, 1, 'Only a variant'), canonicalUrl: 'https://b.example/2', site: 'b.example' },
       { ...old('https://c.example/3', 5, 1, 'Untouched'), canonicalUrl: 'https://c.example/3', site: 'c.example' },
       { ...old('https://www.a.example/1', 9, 5, 'Latest'), canonicalUrl: 'https://www.a.example/1', site: 'a.example' },
@@ -194,7 +196,7 @@ describe('the ladder to version 5', () => {
     expect(db.objectStoreNames.contains('journal' as never)).toBe(false);
     const r = new PageRepository(db);
     // The import's page is gone and the merged one restored (step 3); then b's two records became one.
-    expect((await r.exportChunk(10)).map((p) => [p.url, p.visits, p.lastSeen, p.title])).toEqual([
+    expect((await everyPage(r)).map((p) => [p.url, p.visits, p.lastSeen, p.title])).toEqual([
       ['https://mine.example/a', 1, 100, 'Mine'],
       ['https://mine.example/b', 3, 200, 'Mine too'],
     ]);

@@ -1,12 +1,12 @@
 // One record per page: every variant of a page's address (tracking parameters, fragment, host case,
 // default port) reaches the same record, through the store, the background's messages and imports.
 import { describe, expect, it } from 'vitest';
-import { digestArticle } from '../../src/core';
+import { digestArticle, encodePassages } from '../../src/core';
 import { exportHistory, importHistory as importWith } from '../../src/options/history-transfer';
 import { checkImportFile } from '../../src/options/import-check';
 import { buildExport, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord, type Visit } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
-import { fromTab, makeBackground } from './helpers';
+import { everyPage, fromTab, makeBackground } from './helpers';
 
 const PAGE = 'https://news.example/story?id=7';
 const VARIANTS = [
@@ -32,7 +32,7 @@ describe('one record per page in the store', () => {
     expect(record).toMatchObject({ url: PAGE, canonicalUrl: PAGE, site: 'news.example', visits: 1 + VARIANTS.length, firstSeen: 1000, lastSeen: 2000 + VARIANTS.length - 1, title: `Visit ${VARIANTS.length - 1}` });
     // Any variant finds it; the address kept carries neither the reader's click ids nor credentials.
     for (const url of VARIANTS) expect((await r.get(url))?.url).toBe(PAGE);
-    expect((await r.exportChunk(10)).map((p) => p.url)).toEqual([PAGE]);
+    expect((await everyPage(r)).map((p) => p.url)).toEqual([PAGE]);
   });
 
   it('keeps different pages apart: another query value, another scheme, another host', async () => {
@@ -75,7 +75,7 @@ describe('one record per page in the store', () => {
 
   it('leaves the page itself out of lookups by any variant of its address', async () => {
     const r = await repo();
-    await r.recordVisit({ ...visit(PAGE), anchors: [1, 2] }, 1);
+    await r.recordVisit({ ...visit(PAGE), passages: encodePassages({ count: 2, hashes: Uint32Array.of(1, 2) }) }, 1);
     expect(await r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 3, excludeUrl: VARIANTS[2] })).toEqual([]);
     expect(await r.findByAnchors([1], { algo: 'dr1', excludeUrl: VARIANTS[3] })).toEqual([]);
   });
@@ -180,19 +180,20 @@ describe('one record per page in imports and exports', () => {
     expect(await (await bg.repository).get(PAGE)).toMatchObject({ url: PAGE, visits: 6, firstSeen: 5, lastSeen: stored?.lastSeen, title: en.title });
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const exported = JSON.parse(await blob.text()) as { pages: PageRecord[] };
+    // In the order the pages were first recorded.
     expect(exported.pages.map((p) => [p.url, p.visits])).toEqual([
-      ['https://new.example/', 1],
       [PAGE, 6],
+      ['https://new.example/', 1],
     ]);
   });
 
   it('changes nothing, all or nothing, when a file of variants has a bad record', async () => {
     const bg = makeBackground();
     await bg.read(report(PAGE));
-    const before = await (await bg.repository).exportChunk(10);
+    const before = await everyPage(await bg.repository);
     const result = await importHistory(bg, file([page(VARIANTS[0], 10, 20, 4), { ...page(VARIANTS[1], 10, 20, 1), visits: 0 }]));
     expect(result.state).toBe('invalid');
-    expect(await (await bg.repository).exportChunk(10)).toEqual(before);
+    expect(await everyPage(await bg.repository)).toEqual(before);
   });
 
   it('applies a chunk staged with addresses as written (by version 4) one record per page', async () => {
@@ -201,7 +202,7 @@ describe('one record per page in imports and exports', () => {
     await r.imports.stage('import-v4-staged', 0, [page(VARIANTS[0], 10, 20, 2), page(VARIANTS[3], 15, 40, 3), page('https://x.example/?utm_source=y', 1, 2, 1)], 2000);
     const step = await r.imports.commit('import-v4-staged', 'a'.repeat(64), 1, 3, 2000, 60_000);
     expect(step).toMatchObject({ done: true, outcome: { added: 1, merged: 1, unchanged: 0 } });
-    expect((await r.exportChunk(10)).map((p) => [p.url, p.visits, p.firstSeen])).toEqual([
+    expect((await everyPage(r)).map((p) => [p.url, p.visits, p.firstSeen])).toEqual([
       [PAGE, 6, 10],
       ['https://x.example/', 1, 1],
     ]);

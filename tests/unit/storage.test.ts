@@ -1,6 +1,7 @@
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { ABANDONED_STAGING_MS, DB_NAME, ImportIncompleteError, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
+import { everyPage } from './helpers';
+import { ABANDONED_STAGING_MS, CHUNKS_PER_APPLY, DB_NAME, ImportIncompleteError, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
 import { StorageFullError } from '../../src/storage/errors';
 
 const visit = (url: string, fp: string, title = url): Visit => ({ url, title, fp, algo: 'dr1', textLength: 500, lang: 'en' });
@@ -49,14 +50,14 @@ describe('PageRepository: recording and finding', () => {
     ]);
   });
 
-  it('finds every page within distance 7 with one-bit probes, even when no block is equal', async () => {
+  it('finds every page within distance 7, even when no 16-bit block is equal', async () => {
     const r = await repo();
     // 7 bits: four in block 0 and one in each other block: no block is equal.
     await r.recordVisit(visit('https://a.example/7', 'f123456689aacdee'), 1);
-    await r.recordVisit(visit('https://a.example/9', 'ff22456689aacdee'), 1);
+    await r.recordVisit(visit('https://a.example/11', 'ff22456689aacdee'), 1);
     const found = await r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 7 });
     expect(found.map((p) => [p.url, p.distance])).toEqual([['https://a.example/7', 7]]);
-    await expect(r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 8 })).rejects.toThrow(RangeError);
+    expect((await r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 11 })).map((p) => [p.url, p.distance])).toEqual([['https://a.example/7', 7], ['https://a.example/11', 11]]);
   });
 
   it('never compares fingerprints of another algorithm version', async () => {
@@ -69,8 +70,8 @@ describe('PageRepository: recording and finding', () => {
     const r = await repo();
     await r.recordVisit({ ...visit('https://m.a.example/p?utm_source=x', '0123456789abcdef'), canonicalUrl: 'https://a.example/p', textHash: '00000000000000aa' }, 1);
     expect((await r.findByCanonicalUrl('https://a.example/p')).map((p) => p.url)).toEqual(['https://m.a.example/p']);
-    expect((await r.findByTextHash('00000000000000aa')).length).toBe(1);
-    expect(await r.findByTextHash('00000000000000bb')).toEqual([]);
+    expect((await r.findByTextHash('00000000000000aa', '0123456789abcdef')).length).toBe(1);
+    expect(await r.findByTextHash('00000000000000bb', '0123456789abcdef')).toEqual([]);
   });
 });
 
@@ -130,12 +131,15 @@ describe('PageRepository: forgetting and listing', () => {
     expect((await r.listRecent(10, undefined, 'a.example/2')).items.map((p) => p.url)).toEqual(['https://a.example/29', 'https://a.example/28', 'https://a.example/27', 'https://a.example/26', 'https://a.example/25', 'https://a.example/24', 'https://a.example/23', 'https://a.example/22', 'https://a.example/21', 'https://a.example/20']);
   });
 
-  it('reads the history in URL order, chunk by chunk, for export', async () => {
+  it('reads the whole history chunk by chunk for export, each page once, in the order pages were first recorded', async () => {
     const r = await repo();
-    for (const u of ['https://c.example/', 'https://a.example/', 'https://b.example/']) await r.recordVisit(visit(u, '0123456789abcdef'), 1);
+    for (const u of ['https://c.example/', 'https://a.example/', 'https://b.example/', 'https://d.example/']) await r.recordVisit(visit(u, '0123456789abcdef'), 1);
+    await r.forget('https://a.example/');
     const first = await r.exportChunk(2);
-    expect(first.map((p) => p.url)).toEqual(['https://a.example/', 'https://b.example/']);
-    expect((await r.exportChunk(2, first[1].url)).map((p) => p.url)).toEqual(['https://c.example/']);
+    expect(first.pages.map((p) => p.url)).toEqual(['https://c.example/', 'https://b.example/']);
+    const second = await r.exportChunk(2, first.last);
+    expect(second.pages.map((p) => p.url)).toEqual(['https://d.example/']);
+    expect(await r.exportChunk(2, second.last)).toEqual({ pages: [] });
   });
 });
 
@@ -183,23 +187,23 @@ describe('PageRepository: imports', () => {
   it('changes nothing when the reader imports their own export back', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef'), 5000);
-    const own = await r.exportChunk(10);
+    const own = await everyPage(r);
     expect((await importAll(r, 'import-0002', [own], 6000, 'b'.repeat(64))).outcome).toEqual({ added: 0, merged: 0, unchanged: 1 });
-    expect(await r.exportChunk(10)).toEqual(own);
+    expect(await everyPage(r)).toEqual(own);
   });
 
   it('leaves the history untouched until the commit, and drops an abandoned import', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef', 'Mine'), 5000);
-    const before = await r.exportChunk(10);
+    const before = await everyPage(r);
     await r.imports.stage('import-0003', 0, [page('https://a.example/1', 10, 9000, 5, 'Theirs'), page('https://b.example/2', 10, 20, 1)], 7000);
     await r.imports.stage('import-0003', 1, [page('https://c.example/3', 10, 20, 1)], 7001);
-    expect(await r.exportChunk(10)).toEqual(before);
+    expect(await everyPage(r)).toEqual(before);
     // The options tab was closed: a background starting soon after keeps the staging (the page may be
     // mid-import), one starting later drops it. The history is as it was either way.
     expect(await r.imports.recover(7001 + 60_000)).toEqual({ resumed: [], dropped: [] });
     expect(await r.imports.recover(7001 + ABANDONED_STAGING_MS + 1)).toEqual({ resumed: [], dropped: ['import-0003'] });
-    expect(await r.exportChunk(10)).toEqual(before);
+    expect(await everyPage(r)).toEqual(before);
     await expect(r.imports.commit('import-0003', 'c'.repeat(64), 2, 3, 8000, 60_000)).rejects.toThrow(ImportIncompleteError);
     expect(await r.wasImported('c'.repeat(64))).toBe(false);
   });
@@ -215,22 +219,25 @@ describe('PageRepository: imports', () => {
   it('completes a committed import cut short, without undoing or double-counting the visits made meanwhile', async () => {
     const r = await repo();
     await r.recordVisit(visit('https://old.example/1', '0123456789abcdef'), 1000);
-    const chunks = Array.from({ length: 4 }, (_, c) => Array.from({ length: 50 }, (_, i) => page(`https://imp.example/${c}/${i}`, 10, 20, 1)));
-    chunks[3].push(page('https://old.example/1', 10, 500, 2));
+    // More chunks than one transaction applies.
+    const n = CHUNKS_PER_APPLY + 3;
+    const chunks = Array.from({ length: n }, (_, c) => Array.from({ length: 10 }, (_, i) => page(`https://imp.example/${c}/${i}`, 10, 20, 1)));
+    chunks[n - 1].push(page('https://old.example/1', 10, 500, 2));
     for (const [seq, pages] of chunks.entries()) await r.imports.stage('import-0005', seq, pages, 2000);
-    // The commit applies one chunk, then the background is stopped (a zero budget: it answers after one).
-    const first = await r.imports.commit('import-0005', 'e'.repeat(64), 4, 201, 2000, 0);
-    expect(first).toMatchObject({ done: false, applied: 1 });
+    // The commit applies one transaction's worth, then the background is stopped (a zero budget: it answers after one).
+    const first = await r.imports.commit('import-0005', 'e'.repeat(64), n, 10 * n + 1, 2000, 0);
+    expect(first).toMatchObject({ done: false, applied: CHUNKS_PER_APPLY });
+    expect(await r.get('https://old.example/1')).toMatchObject({ visits: 1 });
     // The reader goes on reading: a page of the import already applied, and the older page.
     await r.recordVisit(visit('https://imp.example/0/7', '0123456789abcdef'), 3000);
     await r.recordVisit(visit('https://old.example/1', '0123456789abcdef'), 3001);
     // The background starts again, long after: the import is completed, not undone.
     expect(await r.imports.recover(3000 + 3600_000)).toEqual({ resumed: ['import-0005'], dropped: [] });
-    expect(await r.count()).toBe(201);
+    expect(await r.count()).toBe(10 * n + 1);
     expect(await r.get('https://imp.example/0/7')).toMatchObject({ visits: 2, lastSeen: 3000 });
     expect(await r.get('https://old.example/1')).toMatchObject({ visits: 4, firstSeen: 10, lastSeen: 3001 });
     // The options page retries its commit: same answer, nothing applied twice.
-    expect(await r.imports.commit('import-0005', 'e'.repeat(64), 4, 201, 4000, 60_000)).toMatchObject({ done: true, applied: 4, outcome: { added: 200, merged: 1 } });
+    expect(await r.imports.commit('import-0005', 'e'.repeat(64), n, 10 * n + 1, 4000, 60_000)).toMatchObject({ done: true, applied: n, outcome: { added: 10 * n, merged: 1 } });
     expect(await r.get('https://old.example/1')).toMatchObject({ visits: 4 });
     expect(await r.wasImported('e'.repeat(64))).toBe(true);
   });
@@ -251,17 +258,19 @@ describe('storage faults', () => {
     const db = await openDejaReadDB();
     const r = new PageRepository(db);
     await r.recordVisit(visit('https://a.example/1', '0123456789abcdef'), 1);
-    const realTransaction = db.transaction.bind(db);
     // The browser refuses writes once the origin's quota is used up.
-    (db as unknown as { transaction: unknown }).transaction = (...args: Parameters<typeof db.transaction>) => {
-      const tx = realTransaction(...args);
-      const store = tx.objectStore('pages');
-      store.put = () => Promise.reject(new DOMException('quota', 'QuotaExceededError'));
-      return tx;
+    const realPut = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'blocks') throw new DOMException('quota', 'QuotaExceededError');
+      return realPut.apply(this, args);
     };
     await expect(r.recordVisit(visit('https://a.example/2', '0123456789abcdef'), 2)).rejects.toThrow(StorageFullError);
-    (db as unknown as { transaction: unknown }).transaction = realTransaction;
+    IDBObjectStore.prototype.put = realPut;
     expect(await r.count()).toBe(1);
+    expect((await everyPage(r)).map((p) => p.url)).toEqual(['https://a.example/1']);
+    // The write that failed left nothing behind: the next one works and finds what is there.
+    await r.recordVisit(visit('https://a.example/2', '0123456789abcdef'), 3);
+    expect((await r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 0 })).map((p) => p.url)).toEqual(['https://a.example/2', 'https://a.example/1']);
   });
 });
 
@@ -312,7 +321,7 @@ describe('schema upgrades', () => {
     const db = await openDejaReadDB();
     expect(db.objectStoreNames.contains('journal' as never)).toBe(false);
     const r = new PageRepository(db);
-    expect((await r.exportChunk(10)).map((p) => [p.url, p.visits, p.title])).toEqual([
+    expect((await everyPage(r)).map((p) => [p.url, p.visits, p.title])).toEqual([
       ['https://imp.example/visited-since', 3, 'T'],
       ['https://mine.example/kept', 1, 'T'],
       ['https://mine.example/merged', 1, 'Mine'],

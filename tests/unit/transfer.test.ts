@@ -6,7 +6,7 @@ import { exportHistory, importHistory as importWith, type Progress } from '../..
 import { checkImportFile } from '../../src/options/import-check';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
-import { makeBackground } from './helpers';
+import { everyPage, makeBackground } from './helpers';
 import { english } from './messages';
 
 // The options page checks the file in a worker; here the same check runs on Node's thread.
@@ -16,7 +16,7 @@ const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 
 /** Every record, as the background holds it. */
 async function history(bg: ReturnType<typeof makeBackground>) {
-  return (await bg.repository).exportChunk(1000);
+  return everyPage(await bg.repository);
 }
 
 async function withHistory() {

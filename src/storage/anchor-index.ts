@@ -1,0 +1,129 @@
+// The passage index (the second retrieval path, docs/matching.md): which pages hold a passage
+// anchor. Twelve anchors a page as entries of an IndexedDB index cost a write each (about 5 µs
+// apiece in Chromium, and the page's whole address stored twelve times), so the anchors go into
+// runs instead: sorted arrays of (anchor, page number) pairs, split into ANCHOR_BUCKETS buckets by
+// a hash of the anchor, one value per bucket per write. A write adds one run to each bucket it
+// touches; a bucket that gathers too many runs is merged into one (and loses the entries of pages
+// forgotten since). A lookup reads the runs of the buckets of its anchors, a few kilobytes each.
+//
+// An entry is two 32-bit words: the anchor (a passage hash) and the page number. Runs are derived
+// data, like the columns: everything they say is in the blocks.
+import { fmix32 } from '../core';
+
+export const ANCHOR_BUCKET_BITS = 12;
+export const ANCHOR_BUCKETS = 1 << ANCHOR_BUCKET_BITS;
+/** A bucket is merged once it holds this many runs or more (8 to 15: buckets filled together are merged at different writes). */
+const mergeAt = (bucket: number) => 8 + (bucket & 7);
+
+export const bucketOfAnchor = (anchor: number) => fmix32(anchor) >>> (32 - ANCHOR_BUCKET_BITS);
+
+/** The store `anchors` as this file uses it (idb's object store, read-only or not). */
+export interface AnchorStore {
+  getAll(range: IDBKeyRange): Promise<Uint32Array[]>;
+  getAllKeys(range?: IDBKeyRange): Promise<IDBValidKey[]>;
+  count(range: IDBKeyRange): Promise<number>;
+}
+export interface WritableAnchorStore extends AnchorStore {
+  put(value: Uint32Array, key: [number, number]): Promise<unknown>;
+  delete(key: IDBValidKey): Promise<unknown>;
+}
+
+const bucketRange = (bucket: number) => IDBKeyRange.bound([bucket, 0], [bucket, Infinity]);
+
+/** Sorts a run's pairs by anchor, then page. */
+function sortedRun(pairs: number[]): Uint32Array {
+  const n = pairs.length / 2;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => pairs[2 * a] - pairs[2 * b] || pairs[2 * a + 1] - pairs[2 * b + 1]);
+  const run = new Uint32Array(pairs.length);
+  order.forEach((from, to) => {
+    run[2 * to] = pairs[2 * from];
+    run[2 * to + 1] = pairs[2 * from + 1];
+  });
+  return run;
+}
+
+/** Index of the first pair of `run` whose anchor is at least `anchor`. */
+function lowerBound(run: Uint32Array, anchor: number): number {
+  let lo = 0;
+  let hi = run.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (run[2 * mid] < anchor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Adds these (anchor, page) pairs as one run per bucket they fall in, and merges the buckets that
+ * then hold too many runs. `nextRun` numbers the runs; returns the next free number. `alive`
+ * tells which pages still exist (a merge drops the others' entries).
+ */
+export async function addAnchors(store: WritableAnchorStore, pairs: ArrayLike<number>, nextRun: number, alive: (n: number) => boolean): Promise<number> {
+  const byBucket = new Map<number, number[]>();
+  for (let i = 0; i < pairs.length; i += 2) {
+    const b = bucketOfAnchor(pairs[i]);
+    const list = byBucket.get(b);
+    if (list) list.push(pairs[i] >>> 0, pairs[i + 1]);
+    else byBucket.set(b, [pairs[i] >>> 0, pairs[i + 1]]);
+  }
+  if (byBucket.size === 0) return nextRun;
+  // How many runs each bucket holds already: keys only, all of them when the write touches many buckets.
+  const runs = new Map<number, number>();
+  if (byBucket.size > 64) {
+    for (const key of await store.getAllKeys()) {
+      const b = (key as [number, number])[0];
+      runs.set(b, (runs.get(b) ?? 0) + 1);
+    }
+  } else {
+    const counts = await Promise.all([...byBucket.keys()].map((b) => store.count(bucketRange(b))));
+    [...byBucket.keys()].forEach((b, i) => runs.set(b, counts[i]));
+  }
+  const writes: Array<Promise<unknown>> = [];
+  const merges: number[] = [];
+  for (const [bucket, list] of byBucket) {
+    writes.push(store.put(sortedRun(list), [bucket, nextRun++]));
+    if ((runs.get(bucket) ?? 0) + 1 >= mergeAt(bucket)) merges.push(bucket);
+  }
+  await Promise.all(writes);
+  await Promise.all(merges.map((bucket) => mergeBucket(store, bucket, nextRun++, alive)));
+  return nextRun;
+}
+
+/** Merges a bucket's runs into one numbered `run`, without the entries of pages gone. */
+async function mergeBucket(store: WritableAnchorStore, bucket: number, run: number, alive: (n: number) => boolean): Promise<void> {
+  const [keys, values] = await Promise.all([store.getAllKeys(bucketRange(bucket)), store.getAll(bucketRange(bucket))]);
+  const pairs: number[] = [];
+  for (const v of values as Uint32Array[]) for (let i = 0; i < v.length; i += 2) if (alive(v[i + 1])) pairs.push(v[i], v[i + 1]);
+  const merged = sortedRun(pairs);
+  // Entries repeated (a page recorded again with the same anchors) are kept once.
+  let w = 0;
+  for (let i = 0; i < merged.length; i += 2) {
+    if (w > 0 && merged[w - 2] === merged[i] && merged[w - 1] === merged[i + 1]) continue;
+    merged[w++] = merged[i];
+    merged[w++] = merged[i + 1];
+  }
+  await Promise.all([...keys.map((k) => store.delete(k)), store.put(merged.slice(0, w), [bucket, run])]);
+}
+
+/**
+ * The pages holding each anchor: for each anchor asked, the page numbers of its entries (repeats
+ * removed). Reads one value per run of each bucket concerned.
+ */
+export async function findAnchors(store: AnchorStore, anchors: readonly number[]): Promise<Map<number, number[]>> {
+  const buckets = [...new Set(anchors.map((a) => bucketOfAnchor(a >>> 0)))];
+  const runsOf = new Map<number, Uint32Array[]>();
+  const read = await Promise.all(buckets.map((b) => store.getAll(bucketRange(b))));
+  buckets.forEach((b, i) => runsOf.set(b, read[i] as Uint32Array[]));
+  const found = new Map<number, number[]>();
+  for (const anchor of anchors) {
+    const a = anchor >>> 0;
+    const pages = new Set<number>();
+    for (const run of runsOf.get(bucketOfAnchor(a)) ?? []) {
+      for (let i = lowerBound(run, a); i < run.length / 2 && run[2 * i] === a; i++) pages.add(run[2 * i + 1]);
+    }
+    found.set(a, [...pages]);
+  }
+  return found;
+}

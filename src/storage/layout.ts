@@ -1,0 +1,126 @@
+// How the history is laid out in IndexedDB since version 6 (docs/storage.md). A page has a number,
+// given when it is first recorded and never reused. Its record lives in a block of PAGES_PER_BLOCK
+// pages (one IndexedDB value holds many pages: a write costs about the same for one page as for
+// a hundred); what a lookup scans (fingerprint halves, hashes of its address and canonical address,
+// a flag) lives in columns, packed typed arrays of SEGMENT_PAGES pages each, which the background
+// holds in memory while it runs (columns.ts); the passage anchors live in an index of their own
+// (anchor-index.ts). Everything but the blocks is derived from them.
+import { anchorsOf, blocksOf, decodePassages, fmix32, fromBase64, siteOf, toBase64 } from '../core';
+import type { PageRecord } from './schema';
+
+/** Pages per block (one IndexedDB value). A visit rewrites its page's block: kept small. */
+export const PAGES_PER_BLOCK = 32;
+/** Pages per column segment (one IndexedDB value per column). */
+export const SEGMENT_PAGES = 4096;
+
+export const blockOf = (n: number) => Math.floor(n / PAGES_PER_BLOCK);
+export const slotOf = (n: number) => n % PAGES_PER_BLOCK;
+export const segmentOf = (n: number) => Math.floor(n / SEGMENT_PAGES);
+
+/**
+ * A page as a block keeps it: no field derived from another (site, blocks, anchors), the canonical
+ * address only where it differs, and the sketch, passage signature and read set as bytes (a
+ * quarter smaller than base64). A value that is not canonical base64 is kept as the string it was.
+ */
+export interface StoredPage {
+  url: string;
+  canonicalUrl?: string;
+  title: string;
+  fp: string;
+  algo: string;
+  textHash?: string;
+  sketch?: Uint8Array | string;
+  passages?: Uint8Array | string;
+  readSet?: Uint8Array | string;
+  changed?: { at: number; parts: number; read: number };
+  textLength: number;
+  lang: string;
+  firstSeen: number;
+  lastSeen: number;
+  visits: number;
+  visitIds?: string[];
+}
+
+export interface Block {
+  /** The block's pages by slot; null where a page was forgotten (or none yet). */
+  pages: Array<StoredPage | null>;
+}
+
+/** The store's counters, one record. */
+export interface StoreMeta {
+  /** The number the next new page gets. */
+  next: number;
+  /** Pages in the history. */
+  count: number;
+  /** The number the next anchor run gets. */
+  runs: number;
+  /** Writes so far: the columns held in memory say which they reflect. */
+  gen: number;
+}
+
+export const META_KEY = 'store';
+export const emptyMeta = (): StoreMeta => ({ next: 0, count: 0, runs: 0, gen: 0 });
+
+const bytes = (s: string | undefined): Uint8Array | string | undefined => {
+  if (s === undefined) return undefined;
+  const b = fromBase64(s);
+  return b && toBase64(b) === s ? b : s;
+};
+const text = (v: Uint8Array | string | undefined): string | undefined => (v === undefined || typeof v === 'string' ? v : toBase64(v));
+
+/** A record as a block keeps it. */
+export function toStored(r: PageRecord): StoredPage {
+  const s: StoredPage = { url: r.url, title: r.title, fp: r.fp, algo: r.algo, textLength: r.textLength, lang: r.lang, firstSeen: r.firstSeen, lastSeen: r.lastSeen, visits: r.visits };
+  if (r.canonicalUrl !== r.url) s.canonicalUrl = r.canonicalUrl;
+  if (r.textHash !== undefined) s.textHash = r.textHash;
+  if (r.sketch !== undefined) s.sketch = bytes(r.sketch);
+  if (r.passages !== undefined) s.passages = bytes(r.passages);
+  if (r.readSet !== undefined) s.readSet = bytes(r.readSet);
+  if (r.changed) s.changed = r.changed;
+  if (r.visitIds?.length) s.visitIds = r.visitIds;
+  return s;
+}
+
+/** The record of a stored page, every derived field filled in. */
+export function fromStored(s: StoredPage): PageRecord {
+  const [b0, b1, b2, b3] = blocksOf(s.fp);
+  const r: PageRecord = {
+    url: s.url,
+    canonicalUrl: s.canonicalUrl ?? s.url,
+    site: siteOf(s.url),
+    title: s.title,
+    fp: s.fp,
+    b0,
+    b1,
+    b2,
+    b3,
+    algo: s.algo,
+    textLength: s.textLength,
+    lang: s.lang,
+    firstSeen: s.firstSeen,
+    lastSeen: s.lastSeen,
+    visits: s.visits,
+  };
+  if (s.textHash !== undefined) r.textHash = s.textHash;
+  if (s.sketch !== undefined) r.sketch = text(s.sketch);
+  if (s.passages !== undefined) r.passages = text(s.passages);
+  if (s.readSet !== undefined) r.readSet = text(s.readSet);
+  if (s.changed) r.changed = s.changed;
+  if (s.visitIds?.length) r.visitIds = s.visitIds;
+  return r;
+}
+
+/** A stored page's entries in the passage index: its signature's smallest hashes (none without a signature that decodes). */
+export function storedAnchors(page: StoredPage | null | undefined): number[] {
+  const p = page?.passages;
+  if (p === undefined) return [];
+  const signature = decodePassages(typeof p === 'string' ? p : toBase64(p));
+  return signature ? anchorsOf(signature) : [];
+}
+
+/** A well-mixed 32-bit hash of a string (its UTF-16 code units): what the address columns hold. */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return fmix32(h ^ s.length);
+}

@@ -1,0 +1,136 @@
+// The store's layout (version 6): pages in blocks, the columns a lookup scans, the passage index in
+// runs. What a reader would notice if it went wrong: a page not found again, a forgotten page
+// found, a history that differs after the background restarts, a write cut short that leaves half
+// of itself behind.
+import { describe, expect, it } from 'vitest';
+import { encodePassages } from '../../src/core';
+import { openDejaReadDB, PageRepository, type Visit } from '../../src/storage';
+import { ANCHOR_BUCKETS, bucketOfAnchor } from '../../src/storage/anchor-index';
+import { PAGES_PER_BLOCK, SEGMENT_PAGES } from '../../src/storage/layout';
+import { everyPage } from './helpers';
+
+const sig = (hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from([...hashes].sort((a, b) => a - b)) });
+const fpOf = (i: number) => (Math.imul(i + 1, 2654435761) >>> 0).toString(16).padStart(8, '0') + (Math.imul(i + 3, 40503) >>> 0).toString(16).padStart(8, '0');
+const visit = (i: number, extra: Partial<Visit> = {}): Visit => ({ url: `https://s${i % 7}.example/p/${i}`, title: `Page ${i}`, fp: fpOf(i), algo: 'dr1', textLength: 500, lang: 'en', passages: sig([100 + i, 200_000 + i]), ...extra });
+
+/** What a fresh background (nothing in memory) finds for page i. */
+async function lookups(r: PageRepository, i: number) {
+  const v = visit(i);
+  return {
+    own: (await r.get(v.url))?.title,
+    byFingerprint: (await r.findSimilar(v.fp, { algo: 'dr1', maxDistance: 0 })).map((p) => p.url),
+    byAnchor: (await r.findByAnchors([100 + i], { algo: 'dr1' })).map((p) => p.url),
+  };
+}
+
+describe('the store across blocks and segments', () => {
+  it('finds every page again, by address, fingerprint and anchor, across many blocks, also from a background started anew', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    const n = 2 * PAGES_PER_BLOCK + 5;
+    for (let i = 0; i < n; i++) await r.recordVisit(visit(i), 1000 + i);
+    expect(await r.count()).toBe(n);
+    const fresh = new PageRepository(db);
+    for (const i of [0, PAGES_PER_BLOCK - 1, PAGES_PER_BLOCK, n - 1]) {
+      const want = { own: `Page ${i}`, byFingerprint: [visit(i).url], byAnchor: [visit(i).url] };
+      expect(await lookups(r, i)).toEqual(want);
+      expect(await lookups(fresh, i)).toEqual(want);
+    }
+    expect((await r.listRecent(3)).items.map((p) => p.title)).toEqual([`Page ${n - 1}`, `Page ${n - 2}`, `Page ${n - 3}`]);
+  });
+
+  it('imports past a column segment and keeps finding the pages on both sides of it', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    const n = SEGMENT_PAGES + 10;
+    const pages = Array.from({ length: n }, (_, i) => {
+      const v = visit(i);
+      return { ...v, canonicalUrl: v.url, site: `s${i % 7}.example`, b0: 0, b1: 0, b2: 0, b3: 0, firstSeen: 1, lastSeen: 2 + i, visits: 1 };
+    });
+    for (let seq = 0; seq * 1000 < n; seq++) await r.imports.stage('big', seq, pages.slice(seq * 1000, (seq + 1) * 1000), 10);
+    let step = await r.imports.commit('big', 'b'.repeat(64), Math.ceil(n / 1000), n, 10, 60_000);
+    while (!step.done) step = await r.imports.commit('big', 'b'.repeat(64), Math.ceil(n / 1000), n, 10, 60_000);
+    expect(step.outcome).toEqual({ added: n, merged: 0, unchanged: 0 });
+    const fresh = new PageRepository(db);
+    for (const i of [0, SEGMENT_PAGES - 1, SEGMENT_PAGES, n - 1]) expect(await lookups(fresh, i)).toEqual({ own: `Page ${i}`, byFingerprint: [visit(i).url], byAnchor: [visit(i).url] });
+  });
+});
+
+describe('forgetting', () => {
+  it('finds a forgotten page by nothing, before and after its anchors are merged away, and keeps the others', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    // Pages whose anchors all fall in one bucket: every visit adds a run there, so it is merged again and again.
+    const inBucket = Array.from({ length: 2_000_000 }, (_, k) => k).filter((a) => bucketOfAnchor(a) === 5).slice(0, 40);
+    for (let i = 0; i < inBucket.length; i++) await r.recordVisit(visit(i, { passages: sig([inBucket[i]]) }), 1000 + i);
+    expect(await r.forget(visit(3).url)).toBe(true);
+    expect(await r.findByAnchors([inBucket[3]], { algo: 'dr1' })).toEqual([]);
+    expect(await r.findSimilar(visit(3).fp, { algo: 'dr1', maxDistance: 0 })).toEqual([]);
+    expect(await r.get(visit(3).url)).toBeUndefined();
+    // More visits: the bucket is merged without the forgotten page's entry.
+    for (let i = 40; i < 60; i++) await r.recordVisit(visit(i, { passages: sig([inBucket[i % 40]]) }), 1000 + i);
+    const runs = (await db.getAll('anchors', IDBKeyRange.bound([5, 0], [5, Infinity]))).flatMap((run) => [...run]);
+    expect(runs.length / 2).toBeLessThan(60);
+    const fresh = new PageRepository(db);
+    expect((await fresh.findByAnchors([inBucket[3]], { algo: 'dr1' })).map((p) => p.url)).toEqual([visit(43).url]);
+    expect((await fresh.findByAnchors([inBucket[4]], { algo: 'dr1' })).map((p) => p.url).sort()).toEqual([visit(4).url, visit(44).url].sort());
+    expect(await fresh.count()).toBe(59);
+    expect(ANCHOR_BUCKETS).toBeGreaterThan(5);
+  });
+});
+
+describe('a write cut short', () => {
+  it('leaves nothing of itself behind, in the database or in memory, when its transaction fails at the last write', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    for (let i = 0; i < 5; i++) await r.recordVisit(visit(i), 1000 + i);
+    const before = await everyPage(r);
+    // The worker is stopped as the write's last request goes out: its transaction never commits.
+    const realPut = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'meta') {
+        this.transaction.abort();
+        throw new DOMException('stopped', 'AbortError');
+      }
+      return realPut.apply(this, args);
+    };
+    try {
+      await expect(r.recordVisit(visit(9), 2000)).rejects.toThrow();
+      await expect(r.recordVisit(visit(2, { title: 'Changed' }), 2001)).rejects.toThrow();
+      await expect(r.forget(visit(1).url)).rejects.toThrow();
+    } finally {
+      IDBObjectStore.prototype.put = realPut;
+    }
+    for (const repo of [r, new PageRepository(db)]) {
+      expect(await everyPage(repo)).toEqual(before);
+      expect(await repo.count()).toBe(5);
+      expect(await repo.get(visit(9).url)).toBeUndefined();
+      expect(await repo.findSimilar(visit(9).fp, { algo: 'dr1', maxDistance: 0 })).toEqual([]);
+      expect((await repo.findSimilar(visit(1).fp, { algo: 'dr1', maxDistance: 0 })).map((p) => p.title)).toEqual(['Page 1']);
+    }
+    // And the next write goes through, numbered as if the failed ones never happened.
+    await r.recordVisit(visit(9), 3000);
+    expect((await lookups(new PageRepository(db), 9)).byAnchor).toEqual([visit(9).url]);
+    expect(await r.count()).toBe(6);
+  });
+
+  it('reads its columns again when another writer changed the store meanwhile', async () => {
+    const db = await openDejaReadDB();
+    const a = new PageRepository(db);
+    await a.recordVisit(visit(1), 1000);
+    expect(await lookups(a, 1)).toMatchObject({ own: 'Page 1' });
+    // A second background (the worker restarted) records and forgets while the first still holds its columns.
+    const b = new PageRepository(db);
+    await b.recordVisit(visit(2), 2000);
+    await b.forget(visit(1).url);
+    // The first one's next write sees the store changed under it and reads it again: nothing is lost or revived.
+    await a.recordVisit(visit(3), 3000);
+    expect((await everyPage(a)).map((p) => p.title)).toEqual(['Page 2', 'Page 3']);
+    expect(await a.count()).toBe(2);
+    for (const repo of [a, new PageRepository(db)]) {
+      expect(await repo.findSimilar(visit(1).fp, { algo: 'dr1', maxDistance: 0 })).toEqual([]);
+      expect(await lookups(repo, 2)).toEqual({ own: 'Page 2', byFingerprint: [visit(2).url], byAnchor: [visit(2).url] });
+      expect(await lookups(repo, 3)).toEqual({ own: 'Page 3', byFingerprint: [visit(3).url], byAnchor: [visit(3).url] });
+    }
+  });
+});
