@@ -10,10 +10,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 }
 
-const HASHES = 0x1000000;
+/** Passage hashes are 32-bit (core's signature version 2). */
+const HASHES = 0x100000000;
 
 /**
- * The `cap` smallest of `count` passage hashes drawn uniformly from 24 bits, ascending and distinct:
+ * The `cap` smallest of `count` passage hashes drawn uniformly from 32 bits, ascending and distinct:
  * what core's passageSignature keeps of a page of `count` distinct passages. Drawn as successive
  * order statistics (the next minimum of the count - i values left above the last), so a page of
  * 300 passages costs min(300, cap) draws. `unit` gives uniform numbers in [0, 1).
@@ -33,7 +34,7 @@ export function smallestHashes(count: number, cap: number, unit: () => number): 
 
 /**
  * A signature's hashes after the text changed: each kept with probability `keep`, and `added`
- * new passages (uniform 24-bit hashes) joined; the `cap` smallest distinct are kept, ascending.
+ * new passages (uniform 32-bit hashes) joined; the `cap` smallest distinct are kept, ascending.
  */
 export function editHashes(hashes: readonly number[], keep: number, added: number, cap: number, unit: () => number): number[] {
   const set = new Set<number>();

@@ -172,7 +172,7 @@ export interface StoredSample {
 /** Passages of a page of `words` word-equivalents: one sentence or paragraph per ~20 (at least one). */
 const passagesOf = (words: number) => Math.max(1, Math.round(words / 20));
 /** A signature's boundary form; a signature of fewer hashes than the cap holds them all, so its count is theirs. */
-const encodeHashes = (hashes: number[], count: number) => encodePassages({ count: hashes.length < PASSAGE_CAP ? hashes.length : Math.max(count, hashes.length), hashes: Uint32Array.from(hashes) });
+const encodeHashes = (hashes: number[], count: number) => encodePassages({ count: hashes.length < PASSAGE_CAP ? hashes.length : Math.max(count, hashes.length), hashes: Uint32Array.from(hashes), bits: 32 });
 
 /**
  * The synthetic history, generated lazily in chunks so a million records never sit in memory at

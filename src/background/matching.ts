@@ -60,7 +60,7 @@ export async function findMatches(repo: PageRepository, page: CurrentPage, setti
   const candidates = await repo.candidates({
     fp: signature.fp,
     maxDistance: settings.maxDistance,
-    ...(enough && signature.passages ? { anchors: anchorsOf(signature.passages) } : {}),
+    ...(enough && signature.passages ? { anchors: { values: anchorsOf(signature.passages), bits: signature.passages.bits } } : {}),
     excludeUrl: page.url,
     algo: ALGORITHM,
   });

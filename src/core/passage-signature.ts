@@ -1,5 +1,5 @@
 // The passage signature kept with each page: hashes only, never text. It holds the PASSAGE_CAP
-// smallest 24-bit hashes of the page's distinct passages (all of them for a page of up to that
+// smallest 32-bit hashes of the page's distinct passages (all of them for a page of up to that
 // many). Choosing by hash value makes the sample consistent: a passage two pages share is kept by
 // both or, beyond the smaller of their cut-off values, by neither, so the shares computed on the
 // samples estimate the shares of the whole texts without bias, whatever surrounds the copy. The
@@ -10,18 +10,25 @@ import type { ScriptCounts } from './text-stats';
 
 /** Passages shorter than this (word-equivalents) are left out: headings, "Share this", "Advertisement". */
 export const PASSAGE_MIN_WORDS = 6;
-/** At most this many passage hashes are kept per page (3 bytes each). */
+/** At most this many passage hashes are kept per page (4 bytes each). */
 export const PASSAGE_CAP = 96;
 /** The smallest this many hashes are the page's entries in the passage index. */
 export const ANCHOR_COUNT = 12;
-const SIGNATURE_VERSION = 1;
-const ALL = 0xffffff;
+/**
+ * Version 2 keeps 32-bit hashes. Version 1 kept 24 (the top 24 of the same hash): among 10^6 pages
+ * of a few hundred passages each, a page's smallest 24-bit hashes are each shared by several
+ * unrelated pages, so the passage index returned strangers for every lookup. Signatures of version
+ * 1 are still read, and compared with others on 24 bits.
+ */
+const SIGNATURE_VERSION = 2;
 
 export interface PassageSignature {
   /** Distinct passages of the page at least PASSAGE_MIN_WORDS long. */
   count: number;
-  /** The smallest min(count, PASSAGE_CAP) of their 24-bit hashes, ascending. */
+  /** The smallest min(count, PASSAGE_CAP) of their hashes, ascending. */
   hashes: Uint32Array;
+  /** Bits of each hash: 32, or 24 in a signature of version 1. */
+  bits: 24 | 32;
   /** Characters of each kept passage (parallel to `hashes`); only on a signature computed from text, never stored. */
   chars?: Uint32Array;
 }
@@ -63,12 +70,31 @@ export function passageSignatureWith(text: string, minWords: number, cap: number
   const where = new Map<number, number>();
   kept.forEach((h, k) => where.set(h, k));
   for (let i = n - 1; i >= 0; i--) if (hashes[i] <= last && where.has(hashes[i])) chars[where.get(hashes[i]) as number] = lengths[i];
-  return { count: distinct, hashes: kept, chars };
+  return { count: distinct, hashes: kept, bits: 32, chars };
 }
 
 /** Largest hash value the signature holds every passage up to. */
 function cutoff(s: PassageSignature): number {
-  return s.count > s.hashes.length ? s.hashes[s.hashes.length - 1] : ALL;
+  return s.count > s.hashes.length ? s.hashes[s.hashes.length - 1] : s.bits === 32 ? 0xffffffff : 0xffffff;
+}
+
+/** The signature on 24 bits, as version 1 kept it (hashes that become equal kept once). */
+function short(s: PassageSignature): PassageSignature {
+  if (s.bits === 24) return s;
+  const hashes: number[] = [];
+  const chars: number[] = [];
+  s.hashes.forEach((h, i) => {
+    const v = h >>> 8;
+    if (hashes.length && hashes[hashes.length - 1] === v) return;
+    hashes.push(v);
+    if (s.chars) chars.push(s.chars[i]);
+  });
+  return { count: s.count - (s.hashes.length - hashes.length), hashes: Uint32Array.from(hashes), bits: 24, ...(s.chars ? { chars: Uint32Array.from(chars) } : {}) };
+}
+
+/** Two signatures on the same number of bits: the longer ones shortened when one is of version 1. */
+function alike(a: PassageSignature, b: PassageSignature): [PassageSignature, PassageSignature] {
+  return a.bits === b.bits ? [a, b] : [short(a), short(b)];
 }
 
 /** The page's passage-index entries: its ANCHOR_COUNT smallest passage hashes. */
@@ -77,7 +103,8 @@ export function anchorsOf(s: PassageSignature): number[] {
 }
 
 /** Whether two pages share a passage-index entry (the second retrieval path finds one from the other). */
-export function shareAnchor(a: PassageSignature, b: PassageSignature, anchors = ANCHOR_COUNT): boolean {
+export function shareAnchor(first: PassageSignature, second: PassageSignature, anchors = ANCHOR_COUNT): boolean {
+  const [a, b] = alike(first, second);
   const n = Math.min(anchors, a.hashes.length);
   const m = Math.min(anchors, b.hashes.length);
   for (let i = 0, j = 0; i < n && j < m; ) {
@@ -101,7 +128,8 @@ export interface PassageOverlap {
 }
 
 /** What two pages' passages have in common, estimated on their consistent samples. */
-export function passageOverlap(a: PassageSignature, b: PassageSignature): PassageOverlap {
+export function passageOverlap(first: PassageSignature, second: PassageSignature): PassageOverlap {
+  const [a, b] = alike(first, second);
   const t = Math.min(cutoff(a), cutoff(b));
   let shared = 0;
   let inA = 0;
@@ -135,33 +163,36 @@ export function passageOverlap(a: PassageSignature, b: PassageSignature): Passag
   return { shared, inA, inB, aInB: charsA ? sharedCharsA / charsA : 0, bInA: inB ? shared / inB : 0 };
 }
 
-// Boundary form: base64 of [version, count as 2 bytes (capped at 65535), 3 bytes per hash]: at most
-// 4 + 4 × PASSAGE_CAP characters.
+// Boundary form: base64 of [version, count as 2 bytes (capped at 65535), then each hash in 4 bytes
+// (3 in version 1)]: at most 4 + 4 × ⌈(3 + 4 × PASSAGE_CAP) / 3⌉ characters.
 export function encodePassages(s: PassageSignature): string {
-  const bytes = new Uint8Array(3 + 3 * s.hashes.length);
-  bytes[0] = SIGNATURE_VERSION;
+  const size = s.bits === 32 ? 4 : 3;
+  const bytes = new Uint8Array(3 + size * s.hashes.length);
+  bytes[0] = s.bits === 32 ? SIGNATURE_VERSION : 1;
   const count = Math.min(s.count, 0xffff);
   bytes[1] = count >>> 8;
   bytes[2] = count & 0xff;
   s.hashes.forEach((h, k) => {
-    bytes[3 + 3 * k] = h >>> 16;
-    bytes[4 + 3 * k] = (h >>> 8) & 0xff;
-    bytes[5 + 3 * k] = h & 0xff;
+    for (let i = 0; i < size; i++) bytes[3 + size * k + i] = (h >>> (8 * (size - 1 - i))) & 0xff;
   });
   return toBase64(bytes);
 }
 
-/** The signature in a stored string, or null if it is not one (another version, damaged, out of order). */
+/** The signature in a stored string, or null if it is not one (an unknown version, damaged, out of order). */
 export function decodePassages(encoded: string): PassageSignature | null {
   const bytes = fromBase64(encoded);
-  if (!bytes || bytes.length < 3 || (bytes.length - 3) % 3 !== 0 || bytes[0] !== SIGNATURE_VERSION) return null;
+  if (!bytes || bytes.length < 3 || (bytes[0] !== 1 && bytes[0] !== SIGNATURE_VERSION)) return null;
+  const size = bytes[0] === 1 ? 3 : 4;
+  if ((bytes.length - 3) % size !== 0) return null;
   const count = (bytes[1] << 8) | bytes[2];
-  const n = (bytes.length - 3) / 3;
+  const n = (bytes.length - 3) / size;
   if (n > PASSAGE_CAP || n > count || (n < PASSAGE_CAP && n !== count)) return null;
   const hashes = new Uint32Array(n);
   for (let k = 0; k < n; k++) {
-    hashes[k] = (bytes[3 + 3 * k] << 16) | (bytes[4 + 3 * k] << 8) | bytes[5 + 3 * k];
+    let h = 0;
+    for (let i = 0; i < size; i++) h = h * 256 + bytes[3 + size * k + i];
+    hashes[k] = h;
     if (k > 0 && hashes[k] <= hashes[k - 1]) return null;
   }
-  return { count, hashes };
+  return { count, hashes, bits: size === 4 ? 32 : 24 };
 }

@@ -1,4 +1,4 @@
-// Passages: a text cut into sentences, each hashed to 24 bits, so that a copy can be found inside any
+// Passages: a text cut into sentences, each hashed to 32 bits (24 of them where a passage is kept by itself), so that a copy can be found inside any
 // page however much surrounds it, and what is new in a revision can be told passage by passage.
 //
 // Cutting depends only on the characters, never on line or paragraph breaks (extracted HTML wraps
@@ -16,7 +16,7 @@ export interface Passage {
   /** The passage is `text.slice(start, end)` of the text it was cut from (trimmed of spaces). */
   start: number;
   end: number;
-  /** 24-bit hash of its normalised words and characters. */
+  /** 24-bit hash of its normalised words and characters (the top 24 bits of the signature's 32-bit hash). */
   hash: number;
   /** Reading length in word-equivalents (1.5 Han/kana characters count as one word). */
   words: number;
@@ -66,9 +66,9 @@ function needsNormalizing(c: number): boolean {
 
 const out = { hash: 0, words: 0, chars: 0 };
 
-/** The 24-bit passage hash from the running FNV-1a state over its tokens and its length. */
+/** The 32-bit passage hash from the running FNV-1a state over its tokens and its length (its top 24 bits are the short hash). */
 function passageHash(a: number, chars: number): number {
-  return fmix32(a ^ Math.imul(chars, 0x9e3779b1)) >>> 8;
+  return fmix32(a ^ Math.imul(chars, 0x9e3779b1));
 }
 
 /**
@@ -128,11 +128,11 @@ function tokenHash(text: string, from: number, to: number): number {
 /** Cuts a text into passages, in order. Passages without a word or Han/kana character are dropped. */
 export function cutPassages(text: string): Passage[] {
   const passages: Passage[] = [];
-  scanPassages(text, (start, end, hash, words, chars) => void passages.push({ start, end, hash, words, chars }));
+  scanPassages(text, (start, end, hash, words, chars) => void passages.push({ start, end, hash: hash >>> 8, words, chars }));
   return passages;
 }
 
-/** Receives each passage: its span, 24-bit hash, length in word-equivalents and in characters. */
+/** Receives each passage: its span, 32-bit hash, length in word-equivalents and in characters. */
 export type PassageSink = (start: number, end: number, hash: number, words: number, chars: number) => void;
 
 /**

@@ -6,8 +6,11 @@
 // touches; a bucket that gathers too many runs is merged into one (and loses the entries of pages
 // forgotten since). A lookup reads the runs of the buckets of its anchors, a few kilobytes each.
 //
-// An entry is two 32-bit words: the anchor (a passage hash) and the page number. Runs are derived
-// data, like the columns: everything they say is in the blocks.
+// An entry is two 32-bit words: the anchor (a 32-bit passage hash), and the page number. A page
+// whose passage signature is of version 1 has 24-bit hashes: its entries hold the hash shifted up 8
+// bits and are marked (the top bit of the second word); they match any anchor with the same top 24
+// bits. Buckets go by those 24 bits, so both kinds of one passage meet in one bucket. Runs are
+// derived data, like the columns: everything they say is in the blocks.
 import { fmix32 } from '../core';
 
 export const ANCHOR_BUCKET_BITS = 12;
@@ -15,7 +18,29 @@ export const ANCHOR_BUCKETS = 1 << ANCHOR_BUCKET_BITS;
 /** A bucket is merged once it holds this many runs or more (8 to 15: buckets filled together are merged at different writes). */
 const mergeAt = (bucket: number) => 8 + (bucket & 7);
 
-export const bucketOfAnchor = (anchor: number) => fmix32(anchor) >>> (32 - ANCHOR_BUCKET_BITS);
+/** An anchor: a passage hash of 32 bits, or of 24 (a signature of version 1). */
+export interface Anchors {
+  values: readonly number[];
+  bits: 24 | 32;
+}
+
+const NARROW = 0x80000000;
+const PAGE_BITS = 0x7fffffff;
+const top24 = (a: number, bits: 24 | 32) => (bits === 32 ? a >>> 8 : a);
+/** The bucket of an anchor (by its top 24 bits). */
+export const bucketOfAnchor = (anchor: number, bits: 24 | 32 = 32) => fmix32(top24(anchor, bits)) >>> (32 - ANCHOR_BUCKET_BITS);
+/** The page number an entry's second word holds. */
+export const entryPage = (word: number) => word & PAGE_BITS;
+
+/** The index entries (pairs of words) of a page's anchors. */
+export function anchorEntries(anchors: Anchors, n: number): number[] {
+  const out: number[] = [];
+  for (const a of anchors.values) {
+    if (anchors.bits === 32) out.push(a >>> 0, n);
+    else out.push((a << 8) >>> 0, (n | NARROW) >>> 0);
+  }
+  return out;
+}
 
 /** The store `anchors` as this file uses it (idb's object store, read-only or not). */
 export interface AnchorStore {
@@ -63,7 +88,7 @@ function lowerBound(run: Uint32Array, anchor: number): number {
 export async function addAnchors(store: WritableAnchorStore, pairs: ArrayLike<number>, nextRun: number, alive: (n: number) => boolean): Promise<number> {
   const byBucket = new Map<number, number[]>();
   for (let i = 0; i < pairs.length; i += 2) {
-    const b = bucketOfAnchor(pairs[i]);
+    const b = fmix32(pairs[i] >>> 8) >>> (32 - ANCHOR_BUCKET_BITS);
     const list = byBucket.get(b);
     if (list) list.push(pairs[i] >>> 0, pairs[i + 1]);
     else byBucket.set(b, [pairs[i] >>> 0, pairs[i + 1]]);
@@ -95,7 +120,7 @@ export async function addAnchors(store: WritableAnchorStore, pairs: ArrayLike<nu
 async function mergeBucket(store: WritableAnchorStore, bucket: number, run: number, alive: (n: number) => boolean): Promise<void> {
   const [keys, values] = await Promise.all([store.getAllKeys(bucketRange(bucket)), store.getAll(bucketRange(bucket))]);
   const pairs: number[] = [];
-  for (const v of values as Uint32Array[]) for (let i = 0; i < v.length; i += 2) if (alive(v[i + 1])) pairs.push(v[i], v[i + 1]);
+  for (const v of values as Uint32Array[]) for (let i = 0; i < v.length; i += 2) if (alive(entryPage(v[i + 1]))) pairs.push(v[i], v[i + 1]);
   const merged = sortedRun(pairs);
   // Entries repeated (a page recorded again with the same anchors) are kept once.
   let w = 0;
@@ -111,17 +136,23 @@ async function mergeBucket(store: WritableAnchorStore, bucket: number, run: numb
  * The pages holding each anchor: for each anchor asked, the page numbers of its entries (repeats
  * removed). Reads one value per run of each bucket concerned.
  */
-export async function findAnchors(store: AnchorStore, anchors: readonly number[]): Promise<Map<number, number[]>> {
-  const buckets = [...new Set(anchors.map((a) => bucketOfAnchor(a >>> 0)))];
+export async function findAnchors(store: AnchorStore, anchors: Anchors): Promise<Map<number, number[]>> {
+  const buckets = [...new Set(anchors.values.map((a) => bucketOfAnchor(a, anchors.bits)))];
   const runsOf = new Map<number, Uint32Array[]>();
   const read = await Promise.all(buckets.map((b) => store.getAll(bucketRange(b))));
   buckets.forEach((b, i) => runsOf.set(b, read[i] as Uint32Array[]));
   const found = new Map<number, number[]>();
-  for (const anchor of anchors) {
+  for (const anchor of anchors.values) {
     const a = anchor >>> 0;
+    const low = (top24(a, anchors.bits) << 8) >>> 0;
     const pages = new Set<number>();
-    for (const run of runsOf.get(bucketOfAnchor(a)) ?? []) {
-      for (let i = lowerBound(run, a); i < run.length / 2 && run[2 * i] === a; i++) pages.add(run[2 * i + 1]);
+    for (const run of runsOf.get(bucketOfAnchor(a, anchors.bits)) ?? []) {
+      for (let i = lowerBound(run, low); i < run.length / 2 && run[2 * i] >>> 8 === low >>> 8; i++) {
+        const second = run[2 * i + 1];
+        // 32 bits on both sides must agree on all 32; an entry or an anchor of 24 only on those.
+        if (anchors.bits === 32 && (second & NARROW) === 0 && run[2 * i] !== a) continue;
+        pages.add(entryPage(second));
+      }
     }
     found.set(a, [...pages]);
   }

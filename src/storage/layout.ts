@@ -6,6 +6,7 @@
 // holds in memory while it runs (columns.ts); the passage anchors live in an index of their own
 // (anchor-index.ts). Everything but the blocks is derived from them.
 import { anchorsOf, blocksOf, decodePassages, fmix32, fromBase64, siteOf, toBase64 } from '../core';
+import type { Anchors } from './anchor-index';
 import type { PageRecord } from './schema';
 
 /** Pages per block (one IndexedDB value). A visit rewrites its page's block: kept small. */
@@ -110,12 +111,11 @@ export function fromStored(s: StoredPage): PageRecord {
   return r;
 }
 
-/** A stored page's entries in the passage index: its signature's smallest hashes (none without a signature that decodes). */
-export function storedAnchors(page: StoredPage | null | undefined): number[] {
+/** A stored page's anchors in the passage index: its signature's smallest hashes (none without a signature that decodes). */
+export function storedAnchors(page: StoredPage | null | undefined): Anchors {
   const p = page?.passages;
-  if (p === undefined) return [];
-  const signature = decodePassages(typeof p === 'string' ? p : toBase64(p));
-  return signature ? anchorsOf(signature) : [];
+  const signature = p === undefined ? null : decodePassages(typeof p === 'string' ? p : toBase64(p));
+  return signature ? { values: anchorsOf(signature), bits: signature.bits } : { values: [], bits: 32 };
 }
 
 /** A well-mixed 32-bit hash of a string (its UTF-16 code units): what the address columns hold. */

@@ -7,7 +7,7 @@
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { fromHex, hammingHalves, pageIdentity } from '../core';
-import { addAnchors, findAnchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
+import { addAnchors, anchorEntries, findAnchors, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_COLUMNS, Columns, LOOKUP_COLUMNS, NO_PAGE, type ColumnName } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
@@ -89,7 +89,7 @@ export interface CandidateQuery {
   /** Largest fingerprint distance looked at. */
   maxDistance: number;
   /** The page's anchors, when the passage index is to be asked too. */
-  anchors?: number[];
+  anchors?: Anchors;
   excludeUrl?: string;
   algo: string;
 }
@@ -148,8 +148,11 @@ export class PageWrite {
     this.blocks.set(b, block);
     this.changedBlocks.add(b);
     this.columns.set(n, page);
-    const old = new Set(storedAnchors(before));
-    for (const a of storedAnchors(page)) if (!old.has(a)) this.anchorPairs.push(a, n);
+    const entries = anchorEntries(storedAnchors(page), n);
+    const old = anchorEntries(storedAnchors(before), n);
+    const had = new Set<string>();
+    for (let i = 0; i < old.length; i += 2) had.add(`${old[i]}:${old[i + 1]}`);
+    for (let i = 0; i < entries.length; i += 2) if (!had.has(`${entries[i]}:${entries[i + 1]}`)) this.anchorPairs.push(entries[i], entries[i + 1]);
   }
 
   /** Gives a new page the next number (reading the block it goes in, if it has one). */
@@ -359,7 +362,7 @@ export class PageRepository {
    * more than `perAnchor` pages share is skipped (a sentence that common is boilerplate), and at
    * most `max` come back.
    */
-  private async anchorCandidates(anchors: readonly number[], opts: Pick<AnchorOptions, 'perAnchor' | 'max' | 'stats'>, columns: Columns, tx: ReadTx): Promise<number[]> {
+  private async anchorCandidates(anchors: Anchors, opts: Pick<AnchorOptions, 'perAnchor' | 'max' | 'stats'>, columns: Columns, tx: ReadTx): Promise<number[]> {
     const perAnchor = opts.perAnchor ?? PAGES_PER_ANCHOR;
     const found = await findAnchors(tx.objectStore('anchors') as unknown as AnchorStore, anchors);
     const shared = new Map<number, number>();
@@ -373,11 +376,11 @@ export class PageRepository {
     return [...shared.keys()].sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0) || b - a).slice(0, opts.max ?? MAX_ANCHOR_CANDIDATES);
   }
 
-  /** Pages sharing one of these passage-index anchors (core's anchorsOf), most shared anchors first. */
-  async findByAnchors(anchors: number[], opts: AnchorOptions): Promise<PageRecord[]> {
+  /** Pages sharing one of these passage-index anchors (core's anchorsOf: 32-bit hashes unless `bits` says 24), most shared anchors first. */
+  async findByAnchors(anchors: number[], opts: AnchorOptions & { bits?: 24 | 32 }): Promise<PageRecord[]> {
     const columns = await this.columns();
     const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
-    const numbers = await this.anchorCandidates(anchors, opts, columns, tx);
+    const numbers = await this.anchorCandidates({ values: anchors, bits: opts.bits ?? 32 }, opts, columns, tx);
     const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
     return (await this.pagesAt(numbers, tx)).filter(({ page }) => page.url !== exclude && page.algo === opts.algo).map(({ page }) => fromStored(page));
   }
@@ -392,7 +395,7 @@ export class PageRepository {
     const { hi, lo } = fromHex(q.fp);
     const near = columns.near(hi, lo, Math.max(q.maxDistance, SAME_TEXT_DISTANCE));
     const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
-    const sharing = q.anchors?.length ? await this.anchorCandidates(q.anchors, {}, columns, tx) : [];
+    const sharing = q.anchors?.values.length ? await this.anchorCandidates(q.anchors, {}, columns, tx) : [];
     const exclude = q.excludeUrl === undefined ? undefined : pageIdentity(q.excludeUrl);
     return (await this.pagesAt([...new Set([...near, ...sharing])], tx)).filter(({ page }) => page.url !== exclude && page.algo === q.algo).map(({ page }) => fromStored(page));
   }

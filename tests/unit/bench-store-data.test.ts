@@ -34,17 +34,17 @@ describe('smallestHashes', () => {
     expect(long).toHaveLength(PASSAGE_CAP);
     for (const hs of [short, long]) {
       hs.forEach((h, i) => {
-        expect(Number.isInteger(h) && h >= 0 && h < 2 ** 24).toBe(true);
+        expect(Number.isInteger(h) && h >= 0 && h < 2 ** 32).toBe(true);
         if (i > 0) expect(h).toBeGreaterThan(hs[i - 1]);
       });
     }
     // The signature decodes as one core would store.
-    expect(decodePassages(encodePassages({ count: 5000, hashes: Uint32Array.from(long) }))?.hashes).toEqual(Uint32Array.from(long));
+    expect(decodePassages(encodePassages({ count: 5000, hashes: Uint32Array.from(long), bits: 32 }))?.hashes).toEqual(Uint32Array.from(long));
   });
 
   it('draws as the smallest of uniform hashes: the 96th of 5,000 falls near 96/5,000 of the range', () => {
     const r = unit(3);
-    const last = Array.from({ length: 200 }, () => smallestHashes(5000, PASSAGE_CAP, r)[PASSAGE_CAP - 1] / 2 ** 24);
+    const last = Array.from({ length: 200 }, () => smallestHashes(5000, PASSAGE_CAP, r)[PASSAGE_CAP - 1] / 2 ** 32);
     const mean = last.reduce((a, b) => a + b, 0) / last.length;
     expect(mean).toBeGreaterThan(0.9 * (96 / 5001));
     expect(mean).toBeLessThan(1.1 * (96 / 5001));

@@ -36,7 +36,7 @@ async function seedV4(fill: (db: IDBPDatabase) => Promise<void>): Promise<void> 
 }
 
 /** A passage signature of these hashes (its anchors). */
-const sig = (...hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from(hashes) });
+const sig = (...hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from(hashes), bits: 24 });
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `visit-${String(from + i).padStart(4, '0')}`);
 
 describe('schema version 5: one record per page', () => {
@@ -96,8 +96,8 @@ describe('schema version 5: one record per page', () => {
     // The indexes hold the merged records only.
     expect((await r.findSimilar(FP_NEW, { algo: 'dr1', maxDistance: 3 })).map((p) => p.url)).toEqual([X]);
     expect((await r.findSimilar(FP_OLD, { algo: 'dr1', maxDistance: 3 })).map((p) => p.url)).toEqual([Y]);
-    expect((await r.findByAnchors([1, 2, 3], { algo: 'dr1' })).map((p) => p.url)).toEqual([X]);
-    expect(await r.findByAnchors([1, 2], { algo: 'dr1' })).toEqual([]);
+    expect((await r.findByAnchors([1, 2, 3], { algo: 'dr1', bits: 24 })).map((p) => p.url)).toEqual([X]);
+    expect(await r.findByAnchors([1, 2], { algo: 'dr1', bits: 24 })).toEqual([]);
     expect(await r.findByTextHash('00000000000000aa', FP_OLD)).toEqual([]);
     expect((await r.findByCanonicalUrl(X)).map((p) => p.url)).toEqual([X]);
     expect((await r.listRecent(10)).items.map((p) => [p.url, p.visits])).toEqual([

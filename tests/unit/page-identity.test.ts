@@ -75,7 +75,7 @@ describe('one record per page in the store', () => {
 
   it('leaves the page itself out of lookups by any variant of its address', async () => {
     const r = await repo();
-    await r.recordVisit({ ...visit(PAGE), passages: encodePassages({ count: 2, hashes: Uint32Array.of(1, 2) }) }, 1);
+    await r.recordVisit({ ...visit(PAGE), passages: encodePassages({ count: 2, hashes: Uint32Array.of(1, 2), bits: 32 }) }, 1);
     expect(await r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 3, excludeUrl: VARIANTS[2] })).toEqual([]);
     expect(await r.findByAnchors([1], { algo: 'dr1', excludeUrl: VARIANTS[3] })).toEqual([]);
   });

@@ -42,7 +42,7 @@ describe('passage index lookups', () => {
   it('returns pages sharing an anchor, most shared first, skips anchors too many pages share, and caps the candidates', async () => {
     const r = new PageRepository(await openDejaReadDB());
     // Pages whose passage signatures hold just these hashes (their anchors).
-    const page = (i: number, anchors: number[]) => r.recordVisit({ url: `https://s.example/${i}`, title: `${i}`, fp: '0123456789abcdef', algo: 'dr1', textLength: 400, lang: 'en', passages: encodePassages({ count: anchors.length, hashes: Uint32Array.from(anchors) }) }, i);
+    const page = (i: number, anchors: number[]) => r.recordVisit({ url: `https://s.example/${i}`, title: `${i}`, fp: '0123456789abcdef', algo: 'dr1', textLength: 400, lang: 'en', passages: encodePassages({ count: anchors.length, hashes: Uint32Array.from(anchors), bits: 32 }) }, i);
     await page(1, [10, 20, 30]);
     await page(2, [10, 40]);
     for (let i = 3; i < 40; i++) await page(i, [99, 1000 + i]);

@@ -9,7 +9,7 @@ import { ANCHOR_BUCKETS, bucketOfAnchor } from '../../src/storage/anchor-index';
 import { PAGES_PER_BLOCK, SEGMENT_PAGES } from '../../src/storage/layout';
 import { everyPage } from './helpers';
 
-const sig = (hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from([...hashes].sort((a, b) => a - b)) });
+const sig = (hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from([...hashes].sort((a, b) => a - b)), bits: 32 });
 const fpOf = (i: number) => (Math.imul(i + 1, 2654435761) >>> 0).toString(16).padStart(8, '0') + (Math.imul(i + 3, 40503) >>> 0).toString(16).padStart(8, '0');
 const visit = (i: number, extra: Partial<Visit> = {}): Visit => ({ url: `https://s${i % 7}.example/p/${i}`, title: `Page ${i}`, fp: fpOf(i), algo: 'dr1', textLength: 500, lang: 'en', passages: sig([100 + i, 200_000 + i]), ...extra });
 
