@@ -1,13 +1,13 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pickCanonicalUrl } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pageIdentity, pickCanonicalUrl } from '../core';
 import { readLinksFor } from './links';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
-import { earlierVisit, findMatches, freshness } from './matching';
+import { freshness, lookUp } from './matching';
 import { parsePageReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
@@ -113,10 +113,11 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       if (skipped) verdict = { ...verdict, skipped };
       else {
         const repo = await deps.repository();
-        const [before, matches] = await Promise.all([earlierVisit(repo, current), findMatches(repo, current, matchSettingsOf(settings))]);
+        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
-      if (sender.tab?.id !== undefined) await deps.showOnTab(sender.tab.id, verdict);
+      // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
+      if (sender.tab?.id !== undefined) void deps.showOnTab(sender.tab.id, verdict).catch(() => undefined);
       return forNotice(verdict, deps.now(), deps.locale(), deps.message('timeJustNow'));
     },
 
@@ -129,7 +130,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const repo = await deps.repository();
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
-      const [before, matches] = await Promise.all([earlierVisit(repo, current), report.passages ? findMatches(repo, current, matchSettingsOf(settings)) : Promise.resolve([])]);
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
       try {
         await repo.recordVisit(
           {
@@ -188,12 +189,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const page = { url: report.url, title: report.title, fp: report.digest.fp };
       const [repo, settings] = await Promise.all([deps.repository(), deps.settings()]);
       const current = currentPage(report);
-      const matches = await findMatches(repo, current, matchSettingsOf(settings));
-      const record = await repo.get(report.url);
-      if (!record) {
-        const before = await earlierVisit(repo, current);
-        return { state: 'checked', page, matches, visitedBefore: before !== undefined, ...links };
-      }
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
+      const record = before?.url === pageIdentity(report.url) ? before : undefined;
+      if (!record) return { state: 'checked', page, matches, visitedBefore: before !== undefined, ...links };
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
       const elsewhere = (await repo.findByCanonicalUrl(record.canonicalUrl)).filter((r) => r.url !== record.url);

@@ -4,7 +4,7 @@
 import browser, { answerMessages } from '../ext';
 import { createRouter, senderKind } from '../messaging/router';
 import { sendToTab } from '../messaging/send';
-import { loadSettings } from '../settings/settings-store';
+import { settingsKeptInMemory } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
 import { t, uiLocale } from '../ui/i18n';
 import { clearTab, showVerdictOnTab } from './badge';
@@ -19,7 +19,7 @@ const handlers = createHandlers({
   now: () => Date.now(),
   locale: uiLocale,
   message: t,
-  settings: loadSettings,
+  settings: settingsKeptInMemory(),
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
 });

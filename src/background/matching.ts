@@ -45,19 +45,25 @@ function summary(r: PageRecord, v: Verdict, fresh?: Freshness): MatchSummary {
   };
 }
 
-/** The earlier record of this very page (its own, reached by any variant of its address, or one under the same canonical URL), if any. */
-export async function earlierVisit(repo: PageRepository, page: { url: string; canonicalUrl: string }): Promise<PageRecord | undefined> {
-  const [own, sameCanonical] = await Promise.all([repo.get(page.url), repo.findByCanonicalUrl(page.canonicalUrl)]);
-  return own ?? sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+/** What a page's lookup tells: its own earlier visit (or one under its canonical address), and the earlier pages it repeats. */
+export interface LookUp {
+  before?: PageRecord;
+  matches: MatchSummary[];
 }
 
-/** Earlier pages elsewhere whose content the current page repeats, best match first. */
-export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<MatchSummary[]> {
+/**
+ * Everything the history says about the current page, from one read (PageRepository.lookup): the
+ * earlier record of this very page (its own, by any variant of its address, or one under the same
+ * canonical address), and the earlier pages elsewhere whose content it repeats, best match first.
+ */
+export async function lookUp(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<LookUp> {
   const { signature } = page;
   const enough = signature.words >= settings.minWords;
-  // One read: pages near in fingerprint (the same text among them) and, for a page with enough
-  // prose, pages sharing a passage anchor. The decision weighs each (judgePair).
-  const candidates = await repo.candidates({
+  // Pages near in fingerprint (the same text among them) and, for a page with enough prose, pages
+  // sharing a passage anchor. The decision weighs each (judgePair).
+  const found = await repo.lookup({
+    url: page.url,
+    canonicalUrl: page.canonicalUrl,
     fp: signature.fp,
     maxDistance: settings.maxDistance,
     ...(enough && signature.passages ? { anchors: { values: anchorsOf(signature.passages), bits: signature.passages.bits } } : {}),
@@ -65,15 +71,22 @@ export async function findMatches(repo: PageRepository, page: CurrentPage, setti
     algo: ALGORITHM,
   });
   const flagged: Array<[PageRecord, Verdict]> = [];
-  for (const r of candidates) {
+  for (const r of found.candidates) {
     // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
     if (r.canonicalUrl === page.canonicalUrl) continue;
     const verdict = judgePair(signature, signatureOf(r), settings);
     if (verdict.flagged) flagged.push([r, verdict]);
   }
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));
-  return flagged
+  const matches = flagged
     .filter(([r]) => !dismissed.has(r.url))
     .map(([r, verdict]) => summary(r, verdict, freshness(r, page.passages)))
     .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen);
+  const before = found.own ?? found.sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+  return { ...(before ? { before } : {}), matches };
+}
+
+/** Earlier pages elsewhere whose content the current page repeats, best match first. */
+export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<MatchSummary[]> {
+  return (await lookUp(repo, page, settings)).matches;
 }

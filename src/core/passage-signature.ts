@@ -12,8 +12,12 @@ import type { ScriptCounts } from './text-stats';
 export const PASSAGE_MIN_WORDS = 6;
 /** At most this many passage hashes are kept per page (4 bytes each). */
 export const PASSAGE_CAP = 96;
-/** The smallest this many hashes are the page's entries in the passage index. */
+/** The smallest this many hashes are the page's entries in the passage index: its anchors. */
 export const ANCHOR_COUNT = 12;
+/** A lookup asks the passage index for the page's smallest this many hashes (of its ANCHOR_COUNT). */
+export const PROBE_COUNT = 3;
+/** ...and compares all its anchors with each earlier page's smallest this many: the page's leads. */
+export const LEAD_COUNT = 2;
 /**
  * Version 2 keeps 32-bit hashes. Version 1 kept 24 (the top 24 of the same hash): among 10^6 pages
  * of a few hundred passages each, a page's smallest 24-bit hashes are each shared by several
@@ -97,16 +101,30 @@ function alike(a: PassageSignature, b: PassageSignature): [PassageSignature, Pas
   return a.bits === b.bits ? [a, b] : [short(a), short(b)];
 }
 
-/** The page's passage-index entries: its ANCHOR_COUNT smallest passage hashes. */
+/** The page's passage-index entries: its ANCHOR_COUNT smallest passage hashes (the first PROBE_COUNT are what a lookup asks, the first LEAD_COUNT what every page keeps at hand). */
 export function anchorsOf(s: PassageSignature): number[] {
   return Array.from(s.hashes.subarray(0, ANCHOR_COUNT));
 }
 
-/** Whether two pages share a passage-index entry (the second retrieval path finds one from the other). */
-export function shareAnchor(first: PassageSignature, second: PassageSignature, anchors = ANCHOR_COUNT): boolean {
+/**
+ * Whether the second retrieval path finds the earlier page from the current one. A lookup asks the
+ * index for its PROBE_COUNT smallest hashes among every earlier page's ANCHOR_COUNT, and compares
+ * its ANCHOR_COUNT with every earlier page's LEAD_COUNT smallest (kept in memory). When one page's
+ * passages are part of the other's, the smallest hash of the part is found either way exactly when
+ * it is among the whole page's ANCHOR_COUNT smallest: for a part holding a share f of the whole's
+ * passages, with chance 1 − (1 − f)^ANCHOR_COUNT, as if every anchor of one were compared with every
+ * anchor of the other; the second smallest (and third) cover a part whose smallest passage was cut
+ * differently at its edge.
+ */
+export function shareAnchor(current: PassageSignature, earlier: PassageSignature): boolean {
+  return sharesAny(current, earlier, PROBE_COUNT, ANCHOR_COUNT) || sharesAny(current, earlier, ANCHOR_COUNT, LEAD_COUNT);
+}
+
+/** Whether the `firstCount` smallest hashes of `first` and the `secondCount` smallest of `second` have one in common. */
+function sharesAny(first: PassageSignature, second: PassageSignature, firstCount: number, secondCount: number): boolean {
   const [a, b] = alike(first, second);
-  const n = Math.min(anchors, a.hashes.length);
-  const m = Math.min(anchors, b.hashes.length);
+  const n = Math.min(firstCount, a.hashes.length);
+  const m = Math.min(secondCount, b.hashes.length);
   for (let i = 0, j = 0; i < n && j < m; ) {
     if (a.hashes[i] === b.hashes[j]) return true;
     if (a.hashes[i] < b.hashes[j]) i++;
@@ -181,7 +199,12 @@ export function encodePassages(s: PassageSignature): string {
 /** The signature in a stored string, or null if it is not one (an unknown version, damaged, out of order). */
 export function decodePassages(encoded: string): PassageSignature | null {
   const bytes = fromBase64(encoded);
-  if (!bytes || bytes.length < 3 || (bytes[0] !== 1 && bytes[0] !== SIGNATURE_VERSION)) return null;
+  return bytes && decodePassageBytes(bytes);
+}
+
+/** The signature in its stored bytes (the stored string without its base64), or null. */
+export function decodePassageBytes(bytes: Uint8Array): PassageSignature | null {
+  if (bytes.length < 3 || (bytes[0] !== 1 && bytes[0] !== SIGNATURE_VERSION)) return null;
   const size = bytes[0] === 1 ? 3 : 4;
   if ((bytes.length - 3) % size !== 0) return null;
   const count = (bytes[1] << 8) | bytes[2];

@@ -16,6 +16,25 @@ export async function saveSettings(changes: Partial<Settings>): Promise<Settings
   return next;
 }
 
+/**
+ * The settings for the background, which asks for them at every page: read once, then kept up to
+ * date by storage.onChanged (a read costs a round trip to the browser each time). A background
+ * started anew reads them again.
+ */
+export function settingsKeptInMemory(): () => Promise<Settings> {
+  let current: Promise<Settings> | undefined;
+  onSettingsChanged((settings) => {
+    current = Promise.resolve(settings);
+  });
+  return () => {
+    const read = (current ??= loadSettings());
+    read.catch(() => {
+      if (current === read) current = undefined;
+    });
+    return read;
+  };
+}
+
 /** Calls `listener` with the new settings whenever they change (in any part of the extension). */
 export function onSettingsChanged(listener: (settings: Settings) => void): void {
   browser.storage.onChanged.addListener((changes, area) => {

@@ -1,28 +1,38 @@
 // What a lookup scans, for every page by its number, held in memory while the background runs and
 // kept on disk as segments of SEGMENT_PAGES pages (store `columns`, key [column, segment]): the
-// fingerprint's halves, a hash of the page's address and of its canonical address, a flag (no page,
-// a page of the current fingerprint algorithm, one of another), and, read only when needed, a hash
-// of its site and its last visit. A scan of 10^6 fingerprints takes about 1.4 ms, so no index is
+// fingerprint's halves, a hash of the page's address and of its canonical address, its leads (the
+// LEAD_COUNT smallest passage hashes, which a lookup compares with its anchors: core's shareAnchor),
+// a flag (no page, a page of the current fingerprint algorithm, one of another; which leads it has),
+// and, read only when needed, a hash of its site and its last visit. A scan of 10^6 fingerprints takes about 1.4 ms, so no index is
 // built over them. The columns are derived data: the blocks hold everything they say, so a
 // background stopped at any moment loses nothing, and one that starts reads them back whole
 // (about 17 bytes a page for a lookup).
-import { ALGORITHM, fromHex, pageIdentity, siteOf } from '../core';
-import { hashString, SEGMENT_PAGES, type StoredPage } from './layout';
+import { ALGORITHM, fromHex, pageIdentity } from '../core';
+import type { Anchors } from './anchor-index';
+import { KeyIndex } from './key-index';
+import { hashString, SEGMENT_PAGES, siteOfIdentity, storedAnchors, type StoredPage } from './layout';
 
-/** Flag values: no page at this number (never given, or forgotten), a page, a page of another fingerprint algorithm. */
+/** A page's state, in a flag's low bits: no page at this number (never given, or forgotten), a page, a page of another fingerprint algorithm. */
 export const NO_PAGE = 0;
 export const PAGE = 1;
 export const OTHER_ALGORITHM = 2;
+const STATE = 0x03;
+/** Flag bits: the page has a first and a second lead; its leads are 24-bit hashes, shifted up 8 bits (a signature of version 1). */
+const LEAD0 = 0x04;
+const LEAD1 = 0x08;
+const NARROW = 0x10;
 
-type U32Column = 'hi' | 'lo' | 'url' | 'canon' | 'site';
+type U32Column = 'hi' | 'lo' | 'url' | 'canon' | 'lead0' | 'lead1' | 'site';
 export type ColumnName = U32Column | 'flags' | 'seen';
 /** What every lookup needs, and what only forgetting a site and the history list need. */
-export const LOOKUP_COLUMNS: readonly ColumnName[] = ['hi', 'lo', 'flags', 'url', 'canon'];
+export const LOOKUP_COLUMNS: readonly ColumnName[] = ['hi', 'lo', 'flags', 'url', 'canon', 'lead0', 'lead1'];
 export const ALL_COLUMNS: readonly ColumnName[] = [...LOOKUP_COLUMNS, 'site', 'seen'];
 
 type ColumnArrays = { [K in U32Column]: Uint32Array } & { flags: Uint8Array; seen: Float64Array };
 
 const makeArray = (name: ColumnName, length: number) => (name === 'flags' ? new Uint8Array(length) : name === 'seen' ? new Float64Array(length) : new Uint32Array(length));
+
+const listed = (sets: Map<number, Set<number>>) => new Map([...sets].map(([k, v]) => [k, [...v]]));
 
 /** Number of ones in a 32-bit word. */
 function popcount(x: number): number {
@@ -45,6 +55,8 @@ export class Columns {
   private readonly arrays: Partial<ColumnArrays> = {};
   /** Segments changed since the last write, per column. */
   private readonly dirty = new Set<number>();
+  /** Indexes over the columns looked up by value (built by `index()`, once the columns are read: a lookup scans until then). */
+  private indexes: Record<'url' | 'canon' | 'lead0' | 'lead1', KeyIndex> | undefined;
 
   /** The columns named, read from the database; `size` is the store's next page number. */
   static async read(tx: ColumnsTx, size: number, names: readonly ColumnName[]): Promise<Columns> {
@@ -103,7 +115,7 @@ export class Columns {
   }
 
   /** Sets page n's entries from its stored page (null: no page there any more). Every column must be held. */
-  set(n: number, page: StoredPage | null): void {
+  set(n: number, page: StoredPage | null, anchors: Anchors = storedAnchors(page)): void {
     for (const name of ALL_COLUMNS) if (!this.has(name)) throw new Error(`column ${name} is not read`);
     this.reserve(n);
     if (n >= this.size) this.size = n + 1;
@@ -112,17 +124,50 @@ export class Columns {
       const fp = fromHex(page.fp);
       a.hi[n] = fp.hi;
       a.lo[n] = fp.lo;
-      a.flags[n] = page.algo === ALGORITHM ? PAGE : OTHER_ALGORITHM;
+      const leads = anchors;
+      const narrow = leads.bits === 24;
+      a.lead0[n] = leads.values.length > 0 ? (narrow ? leads.values[0] << 8 : leads.values[0]) >>> 0 : 0;
+      a.lead1[n] = leads.values.length > 1 ? (narrow ? leads.values[1] << 8 : leads.values[1]) >>> 0 : 0;
+      a.flags[n] = (page.algo === ALGORITHM ? PAGE : OTHER_ALGORITHM) | (leads.values.length > 0 ? LEAD0 : 0) | (leads.values.length > 1 ? LEAD1 : 0) | (narrow ? NARROW : 0);
       a.url[n] = hashString(page.url);
       a.canon[n] = hashString(page.canonicalUrl ?? page.url);
-      a.site[n] = hashString(siteOf(page.url));
+      a.site[n] = hashString(siteOfIdentity(page.url));
       a.seen[n] = page.lastSeen;
     } else {
-      a.hi[n] = a.lo[n] = a.url[n] = a.canon[n] = a.site[n] = 0;
+      a.hi[n] = a.lo[n] = a.url[n] = a.canon[n] = a.site[n] = a.lead0[n] = a.lead1[n] = 0;
       a.flags[n] = NO_PAGE;
       a.seen[n] = 0;
     }
     this.dirty.add(Math.floor(n / SEGMENT_PAGES));
+    if (this.indexes) for (const index of Object.values(this.indexes)) index.touch(n);
+  }
+
+  /**
+   * Builds (or rebuilds) the indexes of the columns looked up by value: about 30 ms at 10^6 pages,
+   * so the background does it after answering, not while a page waits.
+   */
+  index(): void {
+    const state = (n: number) => this.column('flags')[n] & STATE;
+    this.indexes ??= {
+      url: new KeyIndex(() => this.column('url'), (n) => state(n) !== NO_PAGE),
+      canon: new KeyIndex(() => this.column('canon'), (n) => state(n) !== NO_PAGE),
+      lead0: new KeyIndex(() => this.column('lead0'), (n) => state(n) === PAGE && (this.column('flags')[n] & LEAD0) !== 0),
+      lead1: new KeyIndex(() => this.column('lead1'), (n) => state(n) === PAGE && (this.column('flags')[n] & LEAD1) !== 0),
+    };
+    for (const index of Object.values(this.indexes)) if (!index.ready) index.build(this.size);
+  }
+
+  /** Whether every index is built and up to date enough to use. */
+  get indexed(): boolean {
+    return this.indexes !== undefined && Object.values(this.indexes).every((i) => i.ready);
+  }
+
+  /** Bytes held in memory: the columns read and the indexes. */
+  get bytes(): number {
+    let bytes = 0;
+    for (const a of Object.values(this.arrays)) bytes += (a as Uint32Array).byteLength;
+    for (const index of Object.values(this.indexes ?? {})) bytes += index.bytes;
+    return bytes;
   }
 
   /** The segments changed since the last call, every column held, as [value, key] for the columns store. */
@@ -144,12 +189,13 @@ export class Columns {
     this.size = size;
     this.capacity = 0;
     this.dirty.clear();
+    this.indexes = undefined;
     await this.add(tx, names);
     this.gen = gen;
   }
 
   flag(n: number): number {
-    return n < this.size ? this.column('flags')[n] : NO_PAGE;
+    return n < this.size ? this.column('flags')[n] & STATE : NO_PAGE;
   }
 
   lastSeen(n: number): number {
@@ -165,15 +211,89 @@ export class Columns {
     for (let n = 0, size = this.size; n < size; n++) {
       const d = popcount(his[n] ^ hi);
       if (d > maxDistance) continue;
-      if (d + popcount(los[n] ^ lo) <= maxDistance && flags[n] === PAGE) out.push(n);
+      if (d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) out.push(n);
     }
     return out;
+  }
+
+  /**
+   * One pass for a page's lookup: pages of the current algorithm within `maxDistance` of (hi, lo),
+   * pages whose address or canonical address hashes as given, and pages one of whose leads is one
+   * of `anchors` (on 24 bits where either side has only those).
+   */
+  lookup(hi: number, lo: number, maxDistance: number, url: number, canon: number, anchors?: Anchors): { near: number[]; byUrl: number[]; byCanon: number[]; byLead: Map<number, number[]> } {
+    const his = this.column('hi');
+    const los = this.column('lo');
+    const urls = this.column('url');
+    const canons = this.column('canon');
+    const flags = this.column('flags');
+    const lead0 = this.column('lead0');
+    const lead1 = this.column('lead1');
+    const near: number[] = [];
+    const byUrl: number[] = [];
+    const byCanon: number[] = [];
+    /** Pages by the anchor (its top 24 bits) one of their leads is. */
+    const leading = new Map<number, Set<number>>();
+    // The anchors' top 24 bits, as a bitmap of their low 16 and a set, tell leads worth a closer look.
+    const wanted = new Set<number>();
+    const bits = new Uint32Array(2048);
+    for (const a of anchors?.values ?? []) {
+      const top = anchors?.bits === 24 ? a : a >>> 8;
+      wanted.add(top);
+      bits[(top & 0xffff) >>> 5] |= 1 << (top & 31);
+    }
+    const exact = new Set(anchors?.bits === 32 ? anchors.values : []);
+    const leads = wanted.size > 0;
+    const lead = (n: number, v: number, f: number) => {
+      const top = v >>> 8;
+      if ((bits[(top & 0xffff) >>> 5] & (1 << (top & 31))) === 0 || !wanted.has(top)) return;
+      if ((f & NARROW) !== 0 || anchors?.bits === 24 || exact.has(v)) {
+        const pages = leading.get(top);
+        if (pages) pages.add(n);
+        else leading.set(top, new Set([n]));
+      }
+    };
+    if (this.indexed && this.indexes) {
+      const { url: urlIndex, canon: canonIndex, lead0: first, lead1: second } = this.indexes;
+      byUrl.push(...urlIndex.find(url));
+      byCanon.push(...canonIndex.find(canon));
+      // Leads with the anchors' top 24 bits (lead() then checks all 32 where both sides have them).
+      for (const top of wanted) for (const [index, values] of [[first, lead0], [second, lead1]] as const) for (const n of index.findTop24(top)) lead(n, values[n], flags[n]);
+      for (let n = 0, size = this.size; n < size; n++) {
+        const d = popcount(his[n] ^ hi);
+        if (d > maxDistance) continue;
+        if (d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) near.push(n);
+      }
+      return { near, byUrl, byCanon, byLead: listed(leading) };
+    }
+    for (let n = 0, size = this.size; n < size; n++) {
+      const f = flags[n];
+      if ((f & STATE) === NO_PAGE) continue;
+      if (urls[n] === url) byUrl.push(n);
+      if (canons[n] === canon) byCanon.push(n);
+      if (leads && (f & STATE) === PAGE) {
+        if ((f & LEAD0) !== 0) lead(n, lead0[n], f);
+        if ((f & LEAD1) !== 0) lead(n, lead1[n], f);
+      }
+      const d = popcount(his[n] ^ hi);
+      if (d > maxDistance) continue;
+      if (d + popcount(los[n] ^ lo) <= maxDistance && (f & STATE) === PAGE) near.push(n);
+    }
+    return { near, byUrl, byCanon, byLead: listed(leading) };
   }
 
   /** Pages whose value in `column` is one of `hashes`: for each hash, the page numbers holding it. */
   find(column: 'url' | 'canon' | 'site', hashes: readonly number[]): Map<number, number[]> {
     const found = new Map<number, number[]>();
     if (hashes.length === 0) return found;
+    const index = column !== 'site' && this.indexed ? this.indexes?.[column] : undefined;
+    if (index) {
+      for (const h of new Set(hashes)) {
+        const pages = index.find(h);
+        if (pages.length) found.set(h, pages);
+      }
+      return found;
+    }
     const values = this.column(column);
     const flags = this.column('flags');
     // A bitmap of the hashes' low 16 bits turns away almost every page before the map is asked.
@@ -182,7 +302,7 @@ export class Columns {
     const wanted = new Set(hashes);
     for (let n = 0, size = this.size; n < size; n++) {
       const v = values[n];
-      if ((bits[(v & 0xffff) >>> 5] & (1 << (v & 31))) === 0 || !wanted.has(v) || flags[n] === NO_PAGE) continue;
+      if ((bits[(v & 0xffff) >>> 5] & (1 << (v & 31))) === 0 || !wanted.has(v) || (flags[n] & STATE) === NO_PAGE) continue;
       const list = found.get(v);
       if (list) list.push(n);
       else found.set(v, [n]);
@@ -208,7 +328,7 @@ export class Columns {
     for (let n = 0, size = this.size; n < size; n++) {
       const h = his[n];
       if ((bits[(h & 0xffff) >>> 5] & (1 << (h & 31))) === 0) continue;
-      for (const i of byHi.get(h) ?? []) if (fps[i].lo === los[n] && flags[n] === PAGE) out[i].push(n);
+      for (const i of byHi.get(h) ?? []) if (fps[i].lo === los[n] && (flags[n] & STATE) === PAGE) out[i].push(n);
     }
     return out;
   }
@@ -221,7 +341,7 @@ export class Columns {
     const top: number[] = [];
     const before = (a: number, b: number) => seen[a] > seen[b] || (seen[a] === seen[b] && a > b);
     for (let n = this.size - 1; n >= 0; n--) {
-      if (flags[n] === NO_PAGE) continue;
+      if ((flags[n] & STATE) === NO_PAGE) continue;
       if (after && (seen[n] > after[0] || (seen[n] === after[0] && n >= after[1]))) continue;
       if (top.length === limit && !before(n, top[top.length - 1])) continue;
       let i = top.length === limit ? top.length - 1 : top.length;

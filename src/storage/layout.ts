@@ -5,12 +5,12 @@
 // a flag) lives in columns, packed typed arrays of SEGMENT_PAGES pages each, which the background
 // holds in memory while it runs (columns.ts); the passage anchors live in an index of their own
 // (anchor-index.ts). Everything but the blocks is derived from them.
-import { anchorsOf, blocksOf, decodePassages, fmix32, fromBase64, siteOf, toBase64 } from '../core';
+import { anchorsOf, blocksOf, decodePassageBytes, decodePassages, fmix32, fromBase64, siteOf, toBase64 } from '../core';
 import type { Anchors } from './anchor-index';
 import type { PageRecord } from './schema';
 
 /** Pages per block (one IndexedDB value). A visit rewrites its page's block: kept small. */
-export const PAGES_PER_BLOCK = 32;
+export const PAGES_PER_BLOCK = 16;
 /** Pages per column segment (one IndexedDB value per column). */
 export const SEGMENT_PAGES = 4096;
 
@@ -62,10 +62,18 @@ export interface StoreMeta {
 export const META_KEY = 'store';
 export const emptyMeta = (): StoreMeta => ({ next: 0, count: 0, runs: 0, gen: 0 });
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Whether base64 that decodes is also what encoding the bytes gives back: the bits under its padding are zero. */
+function canonical(s: string): boolean {
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  if (pad === 0) return true;
+  const last = BASE64.indexOf(s[s.length - 1 - pad]);
+  return (last & (pad === 1 ? 0x03 : 0x0f)) === 0;
+}
 const bytes = (s: string | undefined): Uint8Array | string | undefined => {
   if (s === undefined) return undefined;
   const b = fromBase64(s);
-  return b && toBase64(b) === s ? b : s;
+  return b && canonical(s) ? b : s;
 };
 const text = (v: Uint8Array | string | undefined): string | undefined => (v === undefined || typeof v === 'string' ? v : toBase64(v));
 
@@ -88,7 +96,7 @@ export function fromStored(s: StoredPage): PageRecord {
   const r: PageRecord = {
     url: s.url,
     canonicalUrl: s.canonicalUrl ?? s.url,
-    site: siteOf(s.url),
+    site: siteOfIdentity(s.url),
     title: s.title,
     fp: s.fp,
     b0,
@@ -114,8 +122,18 @@ export function fromStored(s: StoredPage): PageRecord {
 /** A stored page's anchors in the passage index: its signature's smallest hashes (none without a signature that decodes). */
 export function storedAnchors(page: StoredPage | null | undefined): Anchors {
   const p = page?.passages;
-  const signature = p === undefined ? null : decodePassages(typeof p === 'string' ? p : toBase64(p));
+  const signature = p === undefined ? null : typeof p === 'string' ? decodePassages(p) : decodePassageBytes(p);
   return signature ? { values: anchorsOf(signature), bits: signature.bits } : { values: [], bits: 32 };
+}
+
+// The host of an address as the URL parser writes it (scheme, "://", host; no credentials: a page
+// identity has none), without parsing it again.
+const HOST = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:@[\]]+)(?=[/?#:]|$)/;
+
+/** The site of a page identity (core's siteOf: the host without "www."), by a cheaper route where the address allows. */
+export function siteOfIdentity(url: string): string {
+  const host = HOST.exec(url)?.[1];
+  return host === undefined ? siteOf(url) : host.startsWith('www.') ? host.slice(4) : host;
 }
 
 /** A well-mixed 32-bit hash of a string (its UTF-16 code units): what the address columns hold. */

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { fromHex, hammingHalves, pageIdentity } from '../core';
+import { fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
 import { addAnchors, anchorEntries, findAnchors, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_COLUMNS, Columns, LOOKUP_COLUMNS, NO_PAGE, type ColumnName } from './columns';
 import { asStorageError } from './errors';
@@ -83,6 +83,16 @@ export interface ReadLink {
  */
 export type ListCursor = [number, number];
 
+/** What a page's lookup finds in one transaction (PageRepository.lookup). */
+export interface PageLookup {
+  /** The page's own record, by any variant of its address. */
+  own?: PageRecord;
+  /** Records of other addresses declaring the same canonical address (the same page elsewhere on its site). */
+  sameCanonical: PageRecord[];
+  /** Pages near in fingerprint (the same text among them) and pages sharing an anchor, the page itself left out. */
+  candidates: PageRecord[];
+}
+
 /** Candidates for a lookup: pages near in fingerprint, and pages sharing passage anchors. */
 export interface CandidateQuery {
   fp: string;
@@ -147,8 +157,9 @@ export class PageWrite {
     block.pages[slotOf(n)] = page;
     this.blocks.set(b, block);
     this.changedBlocks.add(b);
-    this.columns.set(n, page);
-    const entries = anchorEntries(storedAnchors(page), n);
+    const anchors = storedAnchors(page);
+    this.columns.set(n, page, anchors);
+    const entries = anchorEntries(anchors, n);
     const old = anchorEntries(storedAnchors(before), n);
     const had = new Set<string>();
     for (let i = 0; i < old.length; i += 2) had.add(`${old[i]}:${old[i + 1]}`);
@@ -213,9 +224,22 @@ export class PageRepository {
   readonly imports: ImportStore;
   /** The columns, once read (a promise, so concurrent callers share one read). */
   private cache: Promise<Columns> | undefined;
+  private indexing = false;
+  /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
+  private dismissals: Promise<Set<string>> | undefined;
 
   constructor(private readonly db: IDBPDatabase<DejaReadDB>) {
     this.imports = new ImportStore(db, (stores, work) => this.write(stores, work));
+  }
+
+  /** Builds the columns' indexes after the current event (once read, or once many pages changed), so no page waits for it. */
+  private indexSoon(columns: Columns): void {
+    if (columns.indexed || this.indexing) return;
+    this.indexing = true;
+    setTimeout(() => {
+      this.indexing = false;
+      columns.index();
+    }, 0);
   }
 
   /** The columns, with at least those named read. */
@@ -400,6 +424,37 @@ export class PageRepository {
     return (await this.pagesAt([...new Set([...near, ...sharing])], tx)).filter(({ page }) => page.url !== exclude && page.algo === q.algo).map(({ page }) => fromStored(page));
   }
 
+  /**
+   * Everything the opening of a page asks the history, in one transaction: its own record (by its
+   * identity), records under its canonical address, and the candidates for a copy (candidates()).
+   * The columns are scanned once; the anchors' buckets and the blocks of the pages found by the
+   * scan are read together, then the blocks of pages found by anchor.
+   */
+  async lookup(q: CandidateQuery & { url: string; canonicalUrl: string }): Promise<PageLookup> {
+    const columns = await this.columns();
+    const self = pageIdentity(q.url);
+    const { hi, lo } = fromHex(q.fp);
+    const found = columns.lookup(hi, lo, Math.max(q.maxDistance, SAME_TEXT_DISTANCE), hashString(self), hashString(q.canonicalUrl), q.anchors);
+    this.indexSoon(columns);
+    const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
+    // The index is asked for the page's PROBE_COUNT smallest anchors; all of them were compared with every page's leads in the scan.
+    const probes = q.anchors ? { values: q.anchors.values.slice(0, PROBE_COUNT), bits: q.anchors.bits } : undefined;
+    const leading = boundedLeads(found.byLead);
+    const [scanned, sharing] = await Promise.all([
+      this.pagesAt([...new Set([...found.byUrl, ...found.byCanon, ...found.near, ...leading])], tx),
+      probes?.values.length ? this.anchorCandidates(probes, {}, columns, tx) : Promise.resolve([]),
+    ]);
+    const known = new Set(scanned.map((p) => p.n));
+    const byAnchor = await this.pagesAt(sharing.filter((n) => !known.has(n)), tx);
+    const related = new Set([...found.near, ...leading, ...sharing]);
+    const own = scanned.find((p) => p.page.url === self);
+    return {
+      ...(own ? { own: fromStored(own.page) } : {}),
+      sameCanonical: scanned.filter((p) => (p.page.canonicalUrl ?? p.page.url) === q.canonicalUrl && p.page.url !== self).map((p) => fromStored(p.page)),
+      candidates: [...scanned.filter((p) => related.has(p.n)), ...byAnchor].filter((p) => p.page.url !== self && p.page.algo === q.algo).map((p) => fromStored(p.page)),
+    };
+  }
+
   /** Pages recorded under this canonical URL (the same page at other addresses). */
   async findByCanonicalUrl(canonicalUrl: string): Promise<PageRecord[]> {
     const columns = await this.columns();
@@ -422,6 +477,7 @@ export class PageRepository {
    */
   async readLinks(keys: readonly string[]): Promise<ReadLink[]> {
     const columns = await this.columns();
+    this.indexSoon(columns);
     const hashes = keys.map(hashString);
     const byUrl = columns.find('url', hashes);
     const byCanon = columns.find('canon', hashes.filter((h) => !byUrl.has(h)));
@@ -495,6 +551,7 @@ export class PageRepository {
     const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
     await Promise.all([...stores.map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1 }, META_KEY), tx.done]);
     this.cache = undefined;
+    this.dismissals = undefined;
   }
 
   async count(): Promise<number> {
@@ -565,9 +622,21 @@ export class PageRepository {
     return { pages, ...(last !== undefined ? { last } : {}) };
   }
 
+  /** The "not the same" pairs, as keys of dismissedKey. */
+  private dismissed(): Promise<Set<string>> {
+    const read = (this.dismissals ??= this.db.getAll('dismissals').then((all) => new Set(all.map((d) => d.pair.join('\n')))));
+    read.catch(() => {
+      if (this.dismissals === read) this.dismissals = undefined;
+    });
+    return read;
+  }
+
   /** Remembers that two pages are not the same article. */
   async dismiss(a: string, b: string, now: number): Promise<void> {
-    await this.db.put('dismissals', { pair: dismissalKey(a, b), at: now });
+    const pair = dismissalKey(a, b);
+    this.dismissals = undefined;
+    await this.db.put('dismissals', { pair, at: now });
+    this.dismissals = undefined;
   }
 
   /** Marks a recorded page as met again with text not read on it (the history shows it); false if it is not recorded. */
@@ -580,21 +649,31 @@ export class PageRepository {
     });
   }
 
-  /** Which of `others` the reader said are not the same as `url` (one transaction for all). */
+  /** Which of `others` the reader said are not the same as `url`. */
   async dismissedAmong(url: string, others: readonly string[]): Promise<Set<string>> {
     if (others.length === 0) return new Set();
-    const tx = this.db.transaction('dismissals', 'readonly');
-    const counts = await Promise.all(others.map((o) => tx.store.count(dismissalKey(url, o))));
-    return new Set(others.filter((_, i) => counts[i] > 0));
+    const pairs = await this.dismissed();
+    return new Set(others.filter((o) => pairs.has(dismissalKey(url, o).join('\n'))));
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {
-    return (await this.db.count('dismissals', dismissalKey(a, b))) > 0;
+    return (await this.dismissed()).has(dismissalKey(a, b).join('\n'));
   }
 
   wasImported(digest: string): Promise<boolean> {
     return this.db.count('imports', digest).then((n) => n > 0);
   }
+}
+
+/**
+ * The pages whose leads are the page's anchors, bounded as the index's lookups are: an anchor that
+ * more than PAGES_PER_ANCHOR pages lead with is boilerplate and skipped; at most
+ * MAX_ANCHOR_CANDIDATES pages, those sharing most anchors first.
+ */
+function boundedLeads(byLead: Map<number, number[]>): number[] {
+  const shared = new Map<number, number>();
+  for (const pages of byLead.values()) if (pages.length <= PAGES_PER_ANCHOR) for (const n of pages) shared.set(n, (shared.get(n) ?? 0) + 1);
+  return [...shared.keys()].sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0) || b - a).slice(0, MAX_ANCHOR_CANDIDATES);
 }
 
 /** The key of a "not the same" pair: the two pages' identities, sorted. */

@@ -134,3 +134,35 @@ describe('a write cut short', () => {
     }
   });
 });
+
+describe('the passage route of a lookup', () => {
+  const page = (url: string, hashes: number[], fp: string): Visit => ({ url, title: url, fp, algo: 'dr1', textLength: 500, lang: 'en', passages: sig(hashes) });
+  const lookup = (r: PageRepository, hashes: number[], fp = 'ffffffffffffffff') =>
+    r.lookup({ url: 'https://now.example/', canonicalUrl: 'https://now.example/', fp, maxDistance: 7, algo: 'dr1', anchors: { values: [...hashes].sort((a, b) => a - b).slice(0, 12), bits: 32 } });
+  const twelve = (from: number) => Array.from({ length: 12 }, (_, i) => from + i);
+
+  it('finds an earlier page through its leads when the index is not asked for any anchor they share', async () => {
+    const r = new PageRepository(await openDejaReadDB());
+    // A part of the page read now: its smallest passages are the 5th and 6th smallest of the page.
+    await r.recordVisit(page('https://part.example/', [5_000_004, 5_000_005, 9_000_000, 9_000_001], '0000000000000000'), 1);
+    const now = [...twelve(5_000_000)];
+    // The index is asked for 5,000,000-5,000,002 only (not in the part); the leads meet 5,000,004.
+    expect((await lookup(r, now)).candidates.map((p) => p.url)).toEqual(['https://part.example/']);
+    // Without a shared lead or probe, nothing.
+    expect((await lookup(r, twelve(6_000_000))).candidates).toEqual([]);
+  });
+
+  it('finds an earlier page through the index when the page read now is a part of it', async () => {
+    const r = new PageRepository(await openDejaReadDB());
+    // The whole read before: its 12 smallest; the part read now holds its 9th.
+    await r.recordVisit(page('https://whole.example/', twelve(7_000_000), '0000000000000000'), 1);
+    expect((await lookup(r, [7_000_008, 8_000_000, 8_000_001])).candidates.map((p) => p.url)).toEqual(['https://whole.example/']);
+  });
+
+  it('skips a lead so many pages share that it is boilerplate, and still finds a page by another', async () => {
+    const r = new PageRepository(await openDejaReadDB());
+    for (let i = 0; i < 30; i++) await r.recordVisit(page(`https://site.example/${i}`, [3, 4_000_000 + i], fpOf(i)), 1);
+    expect((await lookup(r, [3, 900_000_000])).candidates).toEqual([]);
+    expect((await lookup(r, [3, 4_000_007])).candidates.map((p) => p.url)).toEqual(['https://site.example/7']);
+  });
+});

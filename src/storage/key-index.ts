@@ -1,0 +1,85 @@
+// An index over one column of 32-bit keys (a page's address hash, canonical address hash, a lead):
+// the page numbers sorted by key, with a directory of where each value of the key's top 16 bits
+// starts. Finding a key reads a directory entry and a few numbers, where a scan of the column would
+// read every page (about 1 ms per column at 10^6 pages). It keeps no key of its own: an entry is a
+// page number, checked against the column, so an entry left behind by a page that changed or was
+// forgotten is simply skipped. Pages changed since the index was built are kept in a short list,
+// looked at on every find, and the index is built anew once that list grows long.
+const DIRECTORY = 1 << 16;
+
+export class KeyIndex {
+  private order = new Uint32Array(0);
+  private readonly directory = new Uint32Array(DIRECTORY + 1);
+  /** Pages changed (or added) since the build, in no order. */
+  private recent: number[] = [];
+  private built = false;
+
+  /** `keys()` gives the column (it is replaced when it grows); `has(n)` whether page n counts. */
+  constructor(
+    private readonly keys: () => Uint32Array,
+    private readonly has: (n: number) => boolean,
+  ) {}
+
+  get ready(): boolean {
+    return this.built;
+  }
+
+  /** Builds the index over pages [0, size) by a counting sort on the top 16 bits. */
+  build(size: number): void {
+    const keys = this.keys();
+    const counts = this.directory;
+    counts.fill(0);
+    let n = 0;
+    for (let i = 0; i < size; i++) {
+      if (!this.has(i)) continue;
+      counts[(keys[i] >>> 16) + 1]++;
+      n++;
+    }
+    for (let d = 1; d <= DIRECTORY; d++) counts[d] += counts[d - 1];
+    const order = new Uint32Array(n);
+    const next = counts.slice(0, DIRECTORY);
+    for (let i = 0; i < size; i++) if (this.has(i)) order[next[keys[i] >>> 16]++] = i;
+    this.order = order;
+    this.recent = [];
+    this.built = true;
+  }
+
+  /** Page n changed: found through the list of recent changes until the next build. */
+  touch(n: number): void {
+    if (!this.built) return;
+    this.recent.push(n);
+    // Past a sixteenth of the pages (and a few thousand), a rebuild costs less than the list does.
+    if (this.recent.length > Math.max(4096, this.order.length / 16)) this.built = false;
+  }
+
+  /** The pages whose key is `key` (the index must be built). */
+  find(key: number): number[] {
+    const keys = this.keys();
+    const out: number[] = [];
+    const top = key >>> 16;
+    for (let i = this.directory[top], end = this.directory[top + 1]; i < end; i++) {
+      const n = this.order[i];
+      if (keys[n] === key && this.has(n)) out.push(n);
+    }
+    for (const n of this.recent) if (keys[n] === key && this.has(n) && !out.includes(n)) out.push(n);
+    return out;
+  }
+
+  /** The pages whose key's top 24 bits are `top` (the index must be built). */
+  findTop24(top: number): number[] {
+    const keys = this.keys();
+    const out: number[] = [];
+    const dir = top >>> 8;
+    for (let i = this.directory[dir], end = this.directory[dir + 1]; i < end; i++) {
+      const n = this.order[i];
+      if (keys[n] >>> 8 === top && this.has(n)) out.push(n);
+    }
+    for (const n of this.recent) if (keys[n] >>> 8 === top && this.has(n) && !out.includes(n)) out.push(n);
+    return out;
+  }
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.order.byteLength + this.directory.byteLength + this.recent.length * 8;
+  }
+}

@@ -1,0 +1,119 @@
+// The columns a lookup scans, and their indexes: a lookup finds the same pages whether it scans or
+// asks the indexes, before and after pages change, are added and are forgotten.
+import { describe, expect, it } from 'vitest';
+import { canonicalizeUrl, encodePassages, fromBase64, siteOf, toBase64 } from '../../src/core';
+import { ALL_COLUMNS, Columns } from '../../src/storage/columns';
+import { hashString, siteOfIdentity, type StoredPage } from '../../src/storage/layout';
+
+/** sfc32, so a failure can be run again. */
+function random(seed: number): () => number {
+  let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+  return () => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = ((c << 21) | (c >>> 11)) + t;
+    return t >>> 0;
+  };
+}
+
+describe('a lookup in the columns', () => {
+  it('finds the same pages by scanning and through the indexes, as pages change, arrive and go', () => {
+    const rnd = random(7);
+    const hex = () => (rnd().toString(16).padStart(8, '0') + rnd().toString(16).padStart(8, '0'));
+    // Few distinct values, so that many pages share each: addresses, canonical addresses, leads.
+    const pick = <T>(list: T[]) => list[rnd() % list.length];
+    const urls = Array.from({ length: 40 }, (_, i) => `https://s${i % 5}.example/${i}`);
+    const leads = Array.from({ length: 30 }, () => rnd());
+    const fps = Array.from({ length: 20 }, hex);
+    const page = (): StoredPage => {
+      const url = pick(urls);
+      const hashes = [pick(leads), pick(leads), rnd()].sort((x, y) => x - y).filter((h, i, all) => i === 0 || h !== all[i - 1]);
+      const narrow = rnd() % 5 === 0;
+      return {
+        url,
+        ...(rnd() % 3 === 0 ? { canonicalUrl: pick(urls) } : {}),
+        title: 't',
+        fp: rnd() % 2 ? pick(fps) : hex(),
+        algo: rnd() % 10 ? 'dr1' : 'dr0',
+        passages: encodePassages(narrow ? { count: hashes.length, hashes: Uint32Array.from(new Set(hashes.map((h) => h >>> 8))), bits: 24 } : { count: hashes.length, hashes: Uint32Array.from(hashes), bits: 32 }),
+        textLength: 500,
+        lang: 'en',
+        firstSeen: 1,
+        lastSeen: 2,
+        visits: 1,
+      };
+    };
+    const scanned = Columns.empty(ALL_COLUMNS);
+    const indexed = Columns.empty(ALL_COLUMNS);
+    const both = (f: (c: Columns) => void) => [scanned, indexed].forEach(f);
+    for (let n = 0; n < 3000; n++) {
+      const p = page();
+      both((c) => c.set(n, p));
+    }
+    indexed.index();
+    expect(indexed.indexed).toBe(true);
+    const compare = () => {
+      for (let q = 0; q < 60; q++) {
+        const fp = pick(fps);
+        const hi = parseInt(fp.slice(0, 8), 16);
+        const lo = parseInt(fp.slice(8), 16);
+        const bits = rnd() % 4 === 0 ? 24 : 32;
+        const values = [pick(leads), pick(leads), rnd()].map((h) => (bits === 24 ? h >>> 8 : h));
+        const args = [hi, lo, 3, hashString(pick(urls)), hashString(pick(urls)), { values, bits: bits as 24 | 32 }] as const;
+        const sorted = (r: ReturnType<Columns['lookup']>) => ({
+          near: [...r.near].sort((x, y) => x - y),
+          byUrl: [...r.byUrl].sort((x, y) => x - y),
+          byCanon: [...r.byCanon].sort((x, y) => x - y),
+          byLead: [...r.byLead].map(([k, v]) => [k, [...v].sort((x, y) => x - y)]).sort((x, y) => (x[0] as number) - (y[0] as number)),
+        });
+        const want = sorted(scanned.lookup(...args));
+        expect(sorted(indexed.lookup(...args))).toEqual(want);
+        expect(want.byUrl.length + want.byLead.length).toBeGreaterThan(0);
+        const hashes = [hashString(pick(urls)), hashString(pick(urls)), 12345];
+        const norm = (m: Map<number, number[]>) => [...m].map(([k, v]) => [k, [...v].sort((x, y) => x - y)]).sort((x, y) => (x[0] as number) - (y[0] as number));
+        expect(norm(indexed.find('url', hashes))).toEqual(norm(scanned.find('url', hashes)));
+        expect(norm(indexed.find('canon', hashes))).toEqual(norm(scanned.find('canon', hashes)));
+      }
+    };
+    compare();
+    // Pages replaced, forgotten, added: the indexes keep up through their list of recent changes.
+    for (let k = 0; k < 500; k++) {
+      const n = rnd() % 3200;
+      const p = rnd() % 4 === 0 ? null : page();
+      both((c) => c.set(n, p));
+    }
+    expect(indexed.indexed).toBe(true);
+    compare();
+    // So many changes that the indexes are built again.
+    for (let k = 0; k < 5000; k++) {
+      const p = page();
+      both((c) => c.set(3200 + k, p));
+    }
+    expect(indexed.indexed).toBe(false);
+    indexed.index();
+    compare();
+  });
+});
+
+describe('the site of a page identity', () => {
+  it('is what core says, without parsing the address again', () => {
+    for (const raw of ['https://www.news.example/a?b#c', 'http://Example.COM:8080/x', 'https://xn--bcher-kva.example/', 'https://user:pw@host.example/', 'http://127.0.0.1:5000/', 'http://[::1]:8080/p', 'https://www.example/', 'https://www/', 'https://sub.www.example/']) {
+      const url = canonicalizeUrl(raw);
+      if (url) expect([raw, siteOfIdentity(url)]).toEqual([raw, siteOf(url)]);
+    }
+  });
+});
+
+describe('base64', () => {
+  it('round-trips bytes of every length and refuses what is not base64', () => {
+    const rnd = random(3);
+    for (let length = 0; length < 40; length++) {
+      const bytes = Uint8Array.from({ length }, () => rnd() & 255);
+      expect(fromBase64(toBase64(bytes))).toEqual(bytes);
+    }
+    expect(toBase64(Uint8Array.from([0xfb, 0xff]))).toBe('+/8=');
+    for (const bad of ['A', 'AB=C', '++++=', 'ÀAAA', 'AA==AA==']) expect(fromBase64(bad)).toBeNull();
+  });
+});
