@@ -95,7 +95,7 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
   const r = raw as Record<string, unknown>;
   const url = webUrl(r.url);
   if (!url) return wrong('url', 'importPageUrl', 'url', LIMITS.urlLength);
-  const canonicalUrl = r.canonicalUrl === undefined ? url : webUrl(r.canonicalUrl);
+  const canonicalUrl = r.canonicalUrl === undefined || r.canonicalUrl === r.url ? url : webUrl(r.canonicalUrl);
   if (!canonicalUrl) return wrong('canonicalUrl', 'importPageUrl', 'canonicalUrl', LIMITS.urlLength);
   if (typeof r.title !== 'string' || r.title.length > LIMITS.titleLength) return wrong('title', 'importPageTitle', LIMITS.titleLength);
   if (!isFingerprintHex(r.fp)) return wrong('fp', 'importPageHex', 'fp');

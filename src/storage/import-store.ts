@@ -54,7 +54,7 @@ export class ImportStore {
       const run = await runs.get(importId);
       if (run && run.state !== 'staging') throw new ImportIncompleteError('this import is already being applied');
       await Promise.all([
-        tx.objectStore('staging').put({ importId, seq, pages }),
+        tx.objectStore('staging').put({ importId, seq, stored: pages.map(toStored) }),
         runs.put(run ? { ...run, at: now } : { importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now }),
         tx.done,
       ]);
@@ -116,19 +116,19 @@ export class ImportStore {
         await runs.put(done);
         return done;
       }
-      const incoming = onePerPage(chunks.flatMap((c) => c.pages));
+      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url) }))));
       const existing = await w.findAll(incoming.map((p) => p.url));
       const outcome = { ...run.outcome };
       const added: StoredPage[] = [];
       for (const page of incoming) {
         const before = existing.get(page.url);
         if (!before) {
-          added.push(toStored(page));
+          added.push(page);
           outcome.added++;
           continue;
         }
         const stored = fromStored(before.page);
-        const merged = mergePage(stored, page);
+        const merged = mergePage(stored, fromStored(page));
         if (merged === stored) outcome.unchanged++;
         else {
           outcome.merged++;
@@ -180,17 +180,14 @@ export class ImportStore {
 }
 
 /**
- * A chunk's records, one per page identity. Chunks are checked (and so keyed by identity) before
- * they are staged; this also covers a chunk staged by version 4, which kept addresses as written,
- * for an import still under way when the extension was updated.
+ * A batch's pages, one per page identity (chunks are checked, and so keyed by identity, before they
+ * are staged; a chunk staged by version 4 kept addresses as written, and is keyed here).
  */
-function onePerPage(pages: PageRecord[]): PageRecord[] {
-  const byPage = new Map<string, PageRecord>();
-  for (const p of pages) {
-    const url = pageIdentity(p.url);
-    const page = p.url === url ? p : { ...p, url };
-    const earlier = byPage.get(url);
-    byPage.set(url, earlier ? mergePage(earlier, page) : page);
+function onePerPage(pages: StoredPage[]): StoredPage[] {
+  const byPage = new Map<string, StoredPage>();
+  for (const page of pages) {
+    const earlier = byPage.get(page.url);
+    byPage.set(page.url, earlier ? toStored(mergePage(fromStored(earlier), fromStored(page))) : page);
   }
   return [...byPage.values()];
 }

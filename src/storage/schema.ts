@@ -2,7 +2,7 @@
 // (core's pageIdentity), kept in blocks of pages by page number (layout.ts), with the columns a
 // lookup scans and the passage index beside them; docs/storage.md says why.
 import type { DBSchema } from 'idb';
-import type { Block, StoreMeta } from './layout';
+import type { Block, StoredPage, StoreMeta } from './layout';
 
 export const DB_NAME = 'deja-read';
 export const DB_VERSION = 6;
@@ -59,14 +59,16 @@ export interface ImportRecord {
 }
 
 /**
- * One chunk of an import, parked here until the whole file has arrived. Imports never write to
- * `pages` before they are committed, so an abandoned one leaves the history untouched.
- * Key: [importId, seq].
+ * One chunk of an import, parked here until the whole file has arrived. Imports never write to the
+ * history before they are committed, so an abandoned one leaves it untouched. Key: [importId, seq].
+ * The pages are checked, and kept as a block keeps them (`stored`); a chunk staged by version 5 or
+ * earlier, for an import under way when the extension was updated, has them as records (`pages`).
  */
 export interface StagedChunk {
   importId: string;
   seq: number;
-  pages: PageRecord[];
+  stored?: StoredPage[];
+  pages?: PageRecord[];
 }
 
 /** How many pages an import added, merged into existing records, or left as they were. */
