@@ -118,7 +118,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       }
       // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
       if (sender.tab?.id !== undefined) void deps.showOnTab(sender.tab.id, verdict).catch(() => undefined);
-      return forNotice(verdict, deps.now(), deps.locale(), deps.message('timeJustNow'));
+      const answer = forNotice(verdict, deps.now(), deps.locale(), deps.message('timeJustNow'));
+      // What a background started anew did not read for this answer, it reads once the answer is on its way.
+      if (!skipped) void deps.repository().then((repo) => repo.warmUp());
+      return answer;
     },
 
     async 'content:pageRead'(req, sender) {

@@ -1,5 +1,6 @@
 // The passage index (the second retrieval path, docs/matching.md): which pages hold a passage
-// anchor. Twelve anchors a page as entries of an IndexedDB index cost a write each (about 5 µs
+// anchor; beside it, in buckets of their own, which pages have an address or canonical address of
+// a given hash (a background started anew asks these before it has read its columns). Twelve anchors a page as entries of an IndexedDB index cost a write each (about 5 µs
 // apiece in Chromium, and the page's whole address stored twelve times), so the anchors go into
 // runs instead: sorted arrays of (anchor, page number) pairs, split into ANCHOR_BUCKETS buckets by
 // a hash of the anchor, one value per bucket per write. A write adds one run to each bucket it
@@ -15,6 +16,13 @@ import { fmix32 } from '../core';
 
 export const ANCHOR_BUCKET_BITS = 12;
 export const ANCHOR_BUCKETS = 1 << ANCHOR_BUCKET_BITS;
+/** What an entry's key is: a passage anchor, the hash of a page's address, of its canonical address. Each has its own buckets. */
+export const ANCHOR = 0;
+export const ADDRESS = 1;
+export const CANONICAL = 2;
+export type Family = typeof ANCHOR | typeof ADDRESS | typeof CANONICAL;
+/** The bucket of a key of a family (by the key's top 24 bits). */
+const bucketOf = (family: Family, key: number) => family * ANCHOR_BUCKETS + (fmix32(key >>> 8) >>> (32 - ANCHOR_BUCKET_BITS));
 /** A bucket is merged once it holds this many runs or more (8 to 15: buckets filled together are merged at different writes). */
 const mergeAt = (bucket: number) => 8 + (bucket & 7);
 
@@ -32,12 +40,12 @@ export const bucketOfAnchor = (anchor: number, bits: 24 | 32 = 32) => fmix32(top
 /** The page number an entry's second word holds. */
 export const entryPage = (word: number) => word & PAGE_BITS;
 
-/** The index entries (pairs of words) of a page's anchors. */
+/** The index entries of a page's anchors: (family, key, page) triples. */
 export function anchorEntries(anchors: Anchors, n: number): number[] {
   const out: number[] = [];
   for (const a of anchors.values) {
-    if (anchors.bits === 32) out.push(a >>> 0, n);
-    else out.push((a << 8) >>> 0, (n | NARROW) >>> 0);
+    if (anchors.bits === 32) out.push(ANCHOR, a >>> 0, n);
+    else out.push(ANCHOR, (a << 8) >>> 0, (n | NARROW) >>> 0);
   }
   return out;
 }
@@ -81,17 +89,17 @@ function lowerBound(run: Uint32Array, anchor: number): number {
 }
 
 /**
- * Adds these (anchor, page) pairs as one run per bucket they fall in, and merges the buckets that
- * then hold too many runs. `nextRun` numbers the runs; returns the next free number. `alive`
- * tells which pages still exist (a merge drops the others' entries).
+ * Adds these entries, (family, key, page) triples, as one run per bucket they fall in, and merges
+ * the buckets that then hold too many runs. `nextRun` numbers the runs; returns the next free
+ * number. `alive` tells which pages still exist (a merge drops the others' entries).
  */
-export async function addAnchors(store: WritableAnchorStore, pairs: ArrayLike<number>, nextRun: number, alive: (n: number) => boolean): Promise<number> {
+export async function addEntries(store: WritableAnchorStore, triples: ArrayLike<number>, nextRun: number, alive: (n: number) => boolean): Promise<number> {
   const byBucket = new Map<number, number[]>();
-  for (let i = 0; i < pairs.length; i += 2) {
-    const b = fmix32(pairs[i] >>> 8) >>> (32 - ANCHOR_BUCKET_BITS);
+  for (let i = 0; i < triples.length; i += 3) {
+    const b = bucketOf(triples[i] as Family, triples[i + 1]);
     const list = byBucket.get(b);
-    if (list) list.push(pairs[i] >>> 0, pairs[i + 1]);
-    else byBucket.set(b, [pairs[i] >>> 0, pairs[i + 1]]);
+    if (list) list.push(triples[i + 1] >>> 0, triples[i + 2]);
+    else byBucket.set(b, [triples[i + 1] >>> 0, triples[i + 2]]);
   }
   if (byBucket.size === 0) return nextRun;
   // How many runs each bucket holds already: keys only, all of them when the write touches many buckets.
@@ -138,9 +146,7 @@ async function mergeBucket(store: WritableAnchorStore, bucket: number, run: numb
  */
 export async function findAnchors(store: AnchorStore, anchors: Anchors): Promise<Map<number, number[]>> {
   const buckets = [...new Set(anchors.values.map((a) => bucketOfAnchor(a, anchors.bits)))];
-  const runsOf = new Map<number, Uint32Array[]>();
-  const read = await Promise.all(buckets.map((b) => store.getAll(bucketRange(b))));
-  buckets.forEach((b, i) => runsOf.set(b, read[i] as Uint32Array[]));
+  const runsOf = await readBuckets(store, buckets);
   const found = new Map<number, number[]>();
   for (const anchor of anchors.values) {
     const a = anchor >>> 0;
@@ -155,6 +161,25 @@ export async function findAnchors(store: AnchorStore, anchors: Anchors): Promise
       }
     }
     found.set(a, [...pages]);
+  }
+  return found;
+}
+
+/** The runs of these buckets. */
+async function readBuckets(store: AnchorStore, buckets: readonly number[]): Promise<Map<number, Uint32Array[]>> {
+  const read = await Promise.all(buckets.map((b) => store.getAll(bucketRange(b))));
+  return new Map(buckets.map((b, i) => [b, read[i] as Uint32Array[]]));
+}
+
+/** The pages whose key of this family (an address or canonical address hash) is each of `keys`. */
+export async function findKeys(store: AnchorStore, family: Family, keys: readonly number[]): Promise<Map<number, number[]>> {
+  const runsOf = await readBuckets(store, [...new Set(keys.map((k) => bucketOf(family, k >>> 0)))]);
+  const found = new Map<number, number[]>();
+  for (const key of keys) {
+    const k = key >>> 0;
+    const pages = new Set<number>();
+    for (const run of runsOf.get(bucketOf(family, k)) ?? []) for (let i = lowerBound(run, k); i < run.length / 2 && run[2 * i] === k; i++) pages.add(entryPage(run[2 * i + 1]));
+    found.set(k, [...pages]);
   }
   return found;
 }

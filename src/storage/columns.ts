@@ -1,12 +1,20 @@
-// What a lookup scans, for every page by its number, held in memory while the background runs and
-// kept on disk as segments of SEGMENT_PAGES pages (store `columns`, key [column, segment]): the
+// What a lookup scans, for every page by its number, held in memory while the background runs: the
 // fingerprint's halves, a hash of the page's address and of its canonical address, its leads (the
 // LEAD_COUNT smallest passage hashes, which a lookup compares with its anchors: core's shareAnchor),
 // a flag (no page, a page of the current fingerprint algorithm, one of another; which leads it has),
-// and, read only when needed, a hash of its site and its last visit. A scan of 10^6 fingerprints takes about 1.4 ms, so no index is
-// built over them. The columns are derived data: the blocks hold everything they say, so a
-// background stopped at any moment loses nothing, and one that starts reads them back whole
-// (about 17 bytes a page for a lookup).
+// and, read only when needed, a hash of its site and its last visit. A scan of 10^6 fingerprints
+// takes about 1.4 ms, so no index is built over them; the columns looked up by value get indexes
+// (key-index.ts) once read.
+//
+// On disk (store `columns`) they are kept in groups read together ('fp', 'keys', 'leads', 'extra'),
+// in segments of SEGMENT_PAGES pages, key [group, segment]: few and large, because Chromium reads a
+// few large values far quicker than many small ones (17 MB in 24 ms as one value, in 120 ms as 245).
+// Pages changed since their segments were written are kept in one more value, the delta (key
+// ['delta', 0]), rewritten by each write; once it holds DELTA_PAGES pages, the segments it touches
+// are written anew and it is emptied. A background started anew reads the 'fp' group and the delta
+// (9 bytes a page) before its first answer (the rest of that answer comes from the index's address
+// buckets: page-repository.ts), and the other groups after. The columns are derived data: the
+// blocks hold everything they say, so a background stopped at any moment loses nothing.
 import { ALGORITHM, fromHex, pageIdentity } from '../core';
 import type { Anchors } from './anchor-index';
 import { KeyIndex } from './key-index';
@@ -24,9 +32,20 @@ const NARROW = 0x10;
 
 type U32Column = 'hi' | 'lo' | 'url' | 'canon' | 'lead0' | 'lead1' | 'site';
 export type ColumnName = U32Column | 'flags' | 'seen';
-/** What every lookup needs, and what only forgetting a site and the history list need. */
-export const LOOKUP_COLUMNS: readonly ColumnName[] = ['hi', 'lo', 'flags', 'url', 'canon', 'lead0', 'lead1'];
-export const ALL_COLUMNS: readonly ColumnName[] = [...LOOKUP_COLUMNS, 'site', 'seen'];
+/** The columns of each group, kept together on disk. */
+export const GROUPS = { fp: ['hi', 'lo', 'flags'], keys: ['url', 'canon'], leads: ['lead0', 'lead1'], extra: ['site', 'seen'] } as const satisfies Record<string, readonly ColumnName[]>;
+export type Group = keyof typeof GROUPS;
+/** What a lookup needs (a background started anew reads the first alone for its first answer), and everything. */
+export const FIRST_GROUPS: readonly Group[] = ['fp'];
+export const LOOKUP_GROUPS: readonly Group[] = ['fp', 'keys', 'leads'];
+export const ALL_GROUPS: readonly Group[] = ['fp', 'keys', 'leads', 'extra'];
+const ALL_COLUMNS: readonly ColumnName[] = ALL_GROUPS.flatMap((g) => GROUPS[g]);
+/** Pages changed since their segments were written, at most: past this the segments are written. */
+export const DELTA_PAGES = 2048;
+const DELTA_KEY: [string, number] = ['delta', 0];
+
+/** The delta on disk: the pages' numbers, and each column's values for them. */
+type Delta = { ns: Uint32Array } & { [K in ColumnName]: ArrayLike<number> };
 
 type ColumnArrays = { [K in U32Column]: Uint32Array } & { flags: Uint8Array; seen: Float64Array };
 
@@ -43,7 +62,7 @@ function popcount(x: number): number {
 
 /** A transaction holding store `columns`, as this file uses it. */
 export interface ColumnsTx {
-  objectStore(name: 'columns'): { getAll(range: IDBKeyRange): Promise<unknown[]>; getAllKeys(range: IDBKeyRange): Promise<IDBValidKey[]> };
+  objectStore(name: 'columns'): { getAll(range: IDBKeyRange): Promise<unknown[]>; getAllKeys(range: IDBKeyRange): Promise<IDBValidKey[]>; get(key: [string, number]): Promise<unknown> };
 }
 
 export class Columns {
@@ -53,46 +72,62 @@ export class Columns {
   gen = 0;
   private capacity = 0;
   private readonly arrays: Partial<ColumnArrays> = {};
-  /** Segments changed since the last write, per column. */
-  private readonly dirty = new Set<number>();
+  /** The groups read. */
+  private readonly groups = new Set<Group>();
+  /** Pages changed since their segments were written (the delta on disk, and those changed since it was). */
+  private readonly delta = new Set<number>();
+  /** Pages changed since the last `changes()`. */
+  private changed = false;
   /** Indexes over the columns looked up by value (built by `index()`, once the columns are read: a lookup scans until then). */
   private indexes: Record<'url' | 'canon' | 'lead0' | 'lead1', KeyIndex> | undefined;
 
-  /** The columns named, read from the database; `size` is the store's next page number. */
-  static async read(tx: ColumnsTx, size: number, names: readonly ColumnName[]): Promise<Columns> {
+  /** The groups named, read from the database; `size` is the store's next page number. */
+  static async read(tx: ColumnsTx, size: number, groups: readonly Group[]): Promise<Columns> {
     const c = new Columns();
     c.size = size;
-    await c.add(tx, names);
+    await c.add(tx, groups);
     return c;
   }
 
   /** Columns for an empty store (no page yet). */
-  static empty(names: readonly ColumnName[]): Columns {
+  static empty(): Columns {
     const c = new Columns();
-    for (const name of names) (c.arrays as Record<string, unknown>)[name] = makeArray(name, 0);
+    for (const group of ALL_GROUPS) {
+      c.groups.add(group);
+      for (const name of GROUPS[group]) (c.arrays as Record<string, unknown>)[name] = makeArray(name, 0);
+    }
     return c;
   }
 
-  has(name: ColumnName): boolean {
-    return this.arrays[name] !== undefined;
+  has(group: Group): boolean {
+    return this.groups.has(group);
   }
 
-  /** Reads more columns from the database (those already held are kept). */
-  async add(tx: ColumnsTx, names: readonly ColumnName[]): Promise<void> {
-    const missing = names.filter((n) => !this.has(n));
+  /** Reads more groups from the database (those already held are kept), with the delta's values for them. */
+  async add(tx: ColumnsTx, groups: readonly Group[]): Promise<void> {
+    const missing = groups.filter((g) => !this.has(g));
+    if (missing.length === 0) return;
     const store = tx.objectStore('columns');
-    const read = await Promise.all(missing.map((name) => Promise.all([store.getAllKeys(IDBKeyRange.bound([name, 0], [name, Infinity])), store.getAll(IDBKeyRange.bound([name, 0], [name, Infinity]))])));
+    const [delta, ...read] = await Promise.all([
+      store.get(DELTA_KEY) as Promise<Delta | undefined>,
+      ...missing.map((g) => Promise.all([store.getAllKeys(IDBKeyRange.bound([g, 0], [g, Infinity])), store.getAll(IDBKeyRange.bound([g, 0], [g, Infinity]))])),
+    ]);
     this.capacity = Math.max(this.capacity, Math.ceil(this.size / SEGMENT_PAGES) * SEGMENT_PAGES);
-    missing.forEach((name, i) => {
-      const array = makeArray(name, this.capacity);
+    missing.forEach((group, i) => {
       const [keys, values] = read[i];
-      keys.forEach((key, k) => {
-        const start = (key as [string, number])[1] * SEGMENT_PAGES;
-        const segment = values[k] as ArrayLike<number>;
-        if (start < array.length) array.set(segment.length > array.length - start ? Array.prototype.slice.call(segment, 0, array.length - start) : segment, start);
-      });
-      (this.arrays as Record<string, unknown>)[name] = array;
+      for (const name of GROUPS[group]) {
+        const array = makeArray(name, this.capacity);
+        keys.forEach((key, k) => {
+          const start = (key as [string, number])[1] * SEGMENT_PAGES;
+          const segment = (values[k] as Record<string, ArrayLike<number>>)[name];
+          if (segment && start < array.length) array.set(segment.length > array.length - start ? Array.prototype.slice.call(segment, 0, array.length - start) : segment, start);
+        });
+        if (delta) for (let d = 0; d < delta.ns.length; d++) if (delta.ns[d] < array.length) array[delta.ns[d]] = delta[name][d];
+        (this.arrays as Record<string, unknown>)[name] = array;
+      }
+      this.groups.add(group);
     });
+    if (delta && this.delta.size === 0) for (const n of delta.ns) this.delta.add(n);
   }
 
   private column<K extends ColumnName>(name: K): ColumnArrays[K] {
@@ -114,9 +149,9 @@ export class Columns {
     this.capacity = capacity;
   }
 
-  /** Sets page n's entries from its stored page (null: no page there any more). Every column must be held. */
+  /** Sets page n's entries from its stored page (null: no page there any more). Every group must be held. */
   set(n: number, page: StoredPage | null, anchors: Anchors = storedAnchors(page)): void {
-    for (const name of ALL_COLUMNS) if (!this.has(name)) throw new Error(`column ${name} is not read`);
+    for (const group of ALL_GROUPS) if (!this.has(group)) throw new Error(`columns ${group} are not read`);
     this.reserve(n);
     if (n >= this.size) this.size = n + 1;
     const a = this.arrays as ColumnArrays;
@@ -138,7 +173,8 @@ export class Columns {
       a.flags[n] = NO_PAGE;
       a.seen[n] = 0;
     }
-    this.dirty.add(Math.floor(n / SEGMENT_PAGES));
+    this.delta.add(n);
+    this.changed = true;
     if (this.indexes) for (const index of Object.values(this.indexes)) index.touch(n);
   }
 
@@ -170,27 +206,48 @@ export class Columns {
     return bytes;
   }
 
-  /** The segments changed since the last call, every column held, as [value, key] for the columns store. */
-  takeChanged(): Array<[ArrayLike<number>, [string, number]]> {
-    const out: Array<[ArrayLike<number>, [string, number]]> = [];
-    for (const segment of this.dirty) {
+  /**
+   * What to write for the changes since the last call, as [value, key] pairs for the columns store:
+   * the delta, or, once it holds DELTA_PAGES pages, every segment it touches and an empty delta.
+   */
+  changes(): Array<[unknown, [string, number]]> {
+    if (!this.changed) return [];
+    this.changed = false;
+    const a = this.arrays as ColumnArrays;
+    const ns = Uint32Array.from(this.delta).sort();
+    if (ns.length <= DELTA_PAGES) {
+      const delta: Record<string, unknown> = { ns };
+      for (const name of ALL_COLUMNS) {
+        const values = makeArray(name, ns.length);
+        ns.forEach((n, i) => (values[i] = a[name][n]));
+        delta[name] = values;
+      }
+      return [[delta, DELTA_KEY]];
+    }
+    const out: Array<[unknown, [string, number]]> = [];
+    for (const segment of new Set(Array.from(ns, (n) => Math.floor(n / SEGMENT_PAGES)))) {
       const start = segment * SEGMENT_PAGES;
       const end = Math.min(this.size, start + SEGMENT_PAGES);
-      for (const name of ALL_COLUMNS) out.push([this.column(name).slice(start, end), [name, segment]]);
+      for (const group of ALL_GROUPS) out.push([Object.fromEntries(GROUPS[group].map((name) => [name, a[name].slice(start, end)])), [group, segment]]);
     }
-    this.dirty.clear();
+    this.delta.clear();
+    const empty: Record<string, unknown> = { ns: new Uint32Array(0) };
+    for (const name of ALL_COLUMNS) empty[name] = makeArray(name, 0);
+    out.push([empty, DELTA_KEY]);
     return out;
   }
 
-  /** Reads every column held again (they missed a write): the store now has `size` numbers, at write count `gen`. */
+  /** Reads every group held again (they missed a write): the store now has `size` numbers, at write count `gen`. */
   async reload(tx: ColumnsTx, size: number, gen: number): Promise<void> {
-    const names = (Object.keys(this.arrays) as ColumnName[]).filter((n) => this.has(n));
-    for (const name of names) delete this.arrays[name];
+    const groups = [...this.groups];
+    for (const name of Object.keys(this.arrays) as ColumnName[]) delete this.arrays[name];
+    this.groups.clear();
+    this.delta.clear();
+    this.changed = false;
     this.size = size;
     this.capacity = 0;
-    this.dirty.clear();
     this.indexes = undefined;
-    await this.add(tx, names);
+    await this.add(tx, groups);
     this.gen = gen;
   }
 

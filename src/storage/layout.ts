@@ -11,8 +11,8 @@ import type { PageRecord } from './schema';
 
 /** Pages per block (one IndexedDB value). A visit rewrites its page's block: kept small. */
 export const PAGES_PER_BLOCK = 16;
-/** Pages per column segment (one IndexedDB value per column). */
-export const SEGMENT_PAGES = 4096;
+/** Pages per column segment (one IndexedDB value per group of columns: columns.ts). */
+export const SEGMENT_PAGES = 65536;
 
 export const blockOf = (n: number) => Math.floor(n / PAGES_PER_BLOCK);
 export const slotOf = (n: number) => n % PAGES_PER_BLOCK;

@@ -7,7 +7,7 @@
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { DB_NAME, DB_VERSION, type DejaReadDB, type PageRecord } from './schema';
 import { pageIdentity, siteOf } from '../core';
-import { ALL_COLUMNS, Columns } from './columns';
+import { Columns } from './columns';
 import { emptyMeta, toStored } from './layout';
 import { dismissalKey, PageWrite, type WriteTx } from './page-repository';
 import { combinePages } from './merge';
@@ -83,7 +83,7 @@ function asVersion5(r: PageRecord, version: number): PageRecord {
  */
 async function carryPagesOver(tx: UpgradeTx, version: number): Promise<void> {
   const pages = tx.objectStore('pages');
-  const columns = Columns.empty(ALL_COLUMNS);
+  const columns = Columns.empty();
   const meta = emptyMeta();
   const merged = new Map<string, PageRecord>();
   let batch: PageRecord[] = [];

@@ -7,8 +7,8 @@
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
-import { addAnchors, anchorEntries, findAnchors, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
-import { ALL_COLUMNS, Columns, LOOKUP_COLUMNS, NO_PAGE, type ColumnName } from './columns';
+import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
+import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
@@ -115,7 +115,8 @@ type ReadTx = IDBPTransaction<DejaReadDB, Array<'blocks' | 'anchors' | 'meta' | 
 export class PageWrite {
   private readonly blocks = new Map<number, Block | undefined>();
   private readonly changedBlocks = new Set<number>();
-  private readonly anchorPairs: number[] = [];
+  /** Entries for the index: (family, key, page) triples. */
+  private readonly entries: number[] = [];
 
   constructor(
     readonly tx: WriteTx,
@@ -150,7 +151,10 @@ export class PageWrite {
     return found;
   }
 
-  /** Puts a page at number n (replacing `before`, the page there), adding its new anchors to the index. */
+  /**
+   * Puts a page at number n (replacing `before`, the page there), adding to the index its new
+   * anchors, and its address and canonical address where they are new.
+   */
   put(n: number, page: StoredPage, before: StoredPage | null): void {
     const b = blockOf(n);
     const block = this.blocks.get(b) ?? { pages: [] };
@@ -160,10 +164,13 @@ export class PageWrite {
     const anchors = storedAnchors(page);
     this.columns.set(n, page, anchors);
     const entries = anchorEntries(anchors, n);
+    if (!before || before.url !== page.url) entries.push(ADDRESS, hashString(page.url), n);
+    const canonical = page.canonicalUrl ?? page.url;
+    if (!before || (before.canonicalUrl ?? before.url) !== canonical) entries.push(CANONICAL, hashString(canonical), n);
     const old = anchorEntries(storedAnchors(before), n);
     const had = new Set<string>();
-    for (let i = 0; i < old.length; i += 2) had.add(`${old[i]}:${old[i + 1]}`);
-    for (let i = 0; i < entries.length; i += 2) if (!had.has(`${entries[i]}:${entries[i + 1]}`)) this.anchorPairs.push(entries[i], entries[i + 1]);
+    for (let i = 0; i < old.length; i += 3) had.add(`${old[i + 1]}:${old[i + 2]}`);
+    for (let i = 0; i < entries.length; i += 3) if (entries[i] !== ANCHOR || !had.has(`${entries[i + 1]}:${entries[i + 2]}`)) this.entries.push(entries[i], entries[i + 1], entries[i + 2]);
   }
 
   /** Gives a new page the next number (reading the block it goes in, if it has one). */
@@ -207,9 +214,9 @@ export class PageWrite {
       // Slots never filled are holes in the array; stored as null, so a block reads back the same.
       writes.push(block.pages.some((p) => p) ? blocks.put({ pages: Array.from({ length: Math.min(PAGES_PER_BLOCK, block.pages.length) }, (_, i) => block.pages[i] ?? null) }, b) : blocks.delete(b));
     }
-    for (const [value, key] of this.columns.takeChanged()) writes.push(columns.put(value, key));
+    for (const [value, key] of this.columns.changes()) writes.push(columns.put(value, key));
     this.changedBlocks.clear();
-    const anchors = addAnchors(this.tx.objectStore('anchors') as unknown as WritableAnchorStore, this.anchorPairs.splice(0), this.meta.runs, (n) => this.columns.flag(n) !== NO_PAGE);
+    const anchors = addEntries(this.tx.objectStore('anchors') as unknown as WritableAnchorStore, this.entries.splice(0), this.meta.runs, (n) => this.columns.flag(n) !== NO_PAGE);
     // Every request is waited on together, so a failing one (a full disk) is caught wherever it is.
     const [runs] = await Promise.all([anchors, ...writes]);
     this.meta.runs = runs;
@@ -242,21 +249,32 @@ export class PageRepository {
     }, 0);
   }
 
-  /** The columns, with at least those named read. */
-  private columns(names: readonly ColumnName[] = LOOKUP_COLUMNS): Promise<Columns> {
+  /**
+   * Reads the columns a lookup needs and indexes them, if that is not done yet: a background
+   * started anew calls this once it has answered its first lookup (which needs only the fingerprints).
+   */
+  warmUp(): void {
+    void this.columns(LOOKUP_GROUPS).then(
+      (c) => this.indexSoon(c),
+      () => undefined,
+    );
+  }
+
+  /** The columns, with at least the groups named read. */
+  private columns(groups: readonly Group[] = LOOKUP_GROUPS): Promise<Columns> {
     const load = async (held?: Columns): Promise<Columns> => {
       const tx = this.db.transaction(['meta', 'columns'], 'readonly');
       if (held) {
-        await held.add(tx, names);
+        await held.add(tx, groups);
         return held;
       }
       const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
-      const c = await Columns.read(tx, meta.next, names);
+      const c = await Columns.read(tx, meta.next, groups);
       c.gen = meta.gen;
       return c;
     };
     const current = this.cache;
-    const next = current ? current.then((c) => (names.every((n) => c.has(n)) ? c : load(c))) : load();
+    const next = current ? current.then((c) => (groups.every((g) => c.has(g)) ? c : load(c))) : load();
     this.cache = next;
     // A failed read is not kept.
     next.catch(() => {
@@ -271,7 +289,7 @@ export class PageRepository {
    * pages are; if the transaction fails they are dropped and read again.
    */
   private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
-    const columns = await this.columns(ALL_COLUMNS);
+    const columns = await this.columns(ALL_GROUPS);
     const tx = this.db.transaction(['blocks', 'columns', 'anchors', 'meta', ...extra], 'readwrite') as WriteTx;
     try {
       const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
@@ -315,7 +333,7 @@ export class PageRepository {
 
   /** The stored pages under these identities. */
   private async byIdentity(urls: readonly string[]): Promise<Map<string, { n: number; page: StoredPage }>> {
-    const columns = await this.columns();
+    const columns = await this.columns(['fp', 'keys']);
     const numbers = [...columns.find('url', urls.map(hashString)).values()].flat();
     const wanted = new Set(urls);
     const found = new Map<string, { n: number; page: StoredPage }>();
@@ -368,7 +386,7 @@ export class PageRepository {
   /** Pages whose fingerprint is within `maxDistance` of `fp`, closest first, then most recent. */
   async findSimilar(fp: string, opts: FindOptions): Promise<SimilarPage[]> {
     const q = fromHex(fp);
-    const columns = await this.columns();
+    const columns = await this.columns(FIRST_GROUPS);
     const numbers = columns.near(q.hi, q.lo, opts.maxDistance);
     if (opts.stats) opts.stats.candidates += numbers.length;
     const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
@@ -402,26 +420,11 @@ export class PageRepository {
 
   /** Pages sharing one of these passage-index anchors (core's anchorsOf: 32-bit hashes unless `bits` says 24), most shared anchors first. */
   async findByAnchors(anchors: number[], opts: AnchorOptions & { bits?: 24 | 32 }): Promise<PageRecord[]> {
-    const columns = await this.columns();
+    const columns = await this.columns(FIRST_GROUPS);
     const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
     const numbers = await this.anchorCandidates({ values: anchors, bits: opts.bits ?? 32 }, opts, columns, tx);
     const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
     return (await this.pagesAt(numbers, tx)).filter(({ page }) => page.url !== exclude && page.algo === opts.algo).map(({ page }) => fromStored(page));
-  }
-
-  /**
-   * Everything a page's lookup may match, read in one transaction: pages whose fingerprint is
-   * within `maxDistance` (which includes every page of the same text) and pages sharing one of its
-   * anchors. The page itself (by any variant of its address) is left out.
-   */
-  async candidates(q: CandidateQuery): Promise<PageRecord[]> {
-    const columns = await this.columns();
-    const { hi, lo } = fromHex(q.fp);
-    const near = columns.near(hi, lo, Math.max(q.maxDistance, SAME_TEXT_DISTANCE));
-    const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
-    const sharing = q.anchors?.values.length ? await this.anchorCandidates(q.anchors, {}, columns, tx) : [];
-    const exclude = q.excludeUrl === undefined ? undefined : pageIdentity(q.excludeUrl);
-    return (await this.pagesAt([...new Set([...near, ...sharing])], tx)).filter(({ page }) => page.url !== exclude && page.algo === q.algo).map(({ page }) => fromStored(page));
   }
 
   /**
@@ -431,22 +434,42 @@ export class PageRepository {
    * scan are read together, then the blocks of pages found by anchor.
    */
   async lookup(q: CandidateQuery & { url: string; canonicalUrl: string }): Promise<PageLookup> {
-    const columns = await this.columns();
+    // A background started anew answers from the fingerprints and the index, and reads the rest of
+    // its columns after answering; from then on, everything but the blocks comes from memory.
+    const columns = await this.columns(FIRST_GROUPS);
+    const warm = LOOKUP_GROUPS.every((g) => columns.has(g));
     const self = pageIdentity(q.url);
     const { hi, lo } = fromHex(q.fp);
-    const found = columns.lookup(hi, lo, Math.max(q.maxDistance, SAME_TEXT_DISTANCE), hashString(self), hashString(q.canonicalUrl), q.anchors);
-    this.indexSoon(columns);
+    const maxDistance = Math.max(q.maxDistance, SAME_TEXT_DISTANCE);
     const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
-    // The index is asked for the page's PROBE_COUNT smallest anchors; all of them were compared with every page's leads in the scan.
-    const probes = q.anchors ? { values: q.anchors.values.slice(0, PROBE_COUNT), bits: q.anchors.bits } : undefined;
-    const leading = boundedLeads(found.byLead);
+    const anchorStore = tx.objectStore('anchors') as unknown as AnchorStore;
+    let near: number[];
+    let byAddress: number[];
+    let leading: number[];
+    let probes: Anchors | undefined;
+    if (warm) {
+      const found = columns.lookup(hi, lo, maxDistance, hashString(self), hashString(q.canonicalUrl), q.anchors);
+      this.indexSoon(columns);
+      near = found.near;
+      byAddress = [...found.byUrl, ...found.byCanon];
+      leading = boundedLeads(found.byLead);
+      // The index is asked for the page's PROBE_COUNT smallest anchors; all of them were compared with every page's leads.
+      probes = q.anchors ? { values: q.anchors.values.slice(0, PROBE_COUNT), bits: q.anchors.bits } : undefined;
+    } else {
+      near = columns.near(hi, lo, maxDistance);
+      const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [hashString(self)]), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
+      byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
+      leading = [];
+      // No leads at hand: the index is asked for every anchor (the same pages are found: core's shareAnchor).
+      probes = q.anchors;
+    }
     const [scanned, sharing] = await Promise.all([
-      this.pagesAt([...new Set([...found.byUrl, ...found.byCanon, ...found.near, ...leading])], tx),
+      this.pagesAt([...new Set([...byAddress, ...near, ...leading])], tx),
       probes?.values.length ? this.anchorCandidates(probes, {}, columns, tx) : Promise.resolve([]),
     ]);
     const known = new Set(scanned.map((p) => p.n));
     const byAnchor = await this.pagesAt(sharing.filter((n) => !known.has(n)), tx);
-    const related = new Set([...found.near, ...leading, ...sharing]);
+    const related = new Set([...near, ...leading, ...sharing]);
     const own = scanned.find((p) => p.page.url === self);
     return {
       ...(own ? { own: fromStored(own.page) } : {}),
@@ -457,14 +480,14 @@ export class PageRepository {
 
   /** Pages recorded under this canonical URL (the same page at other addresses). */
   async findByCanonicalUrl(canonicalUrl: string): Promise<PageRecord[]> {
-    const columns = await this.columns();
+    const columns = await this.columns(['fp', 'keys']);
     const numbers = columns.find('canon', [hashString(canonicalUrl)]).get(hashString(canonicalUrl)) ?? [];
     return (await this.pagesAt(numbers)).filter(({ page }) => (page.canonicalUrl ?? page.url) === canonicalUrl).map(({ page }) => fromStored(page));
   }
 
   /** Pages whose normalised text is exactly this one's (`fp` is the text's fingerprint: the same text has the same). */
   async findByTextHash(textHash: string, fp: string): Promise<PageRecord[]> {
-    const columns = await this.columns();
+    const columns = await this.columns(FIRST_GROUPS);
     const { hi, lo } = fromHex(fp);
     return (await this.pagesAt(columns.near(hi, lo, SAME_TEXT_DISTANCE))).filter(({ page }) => page.textHash === textHash).map(({ page }) => fromStored(page));
   }
@@ -476,7 +499,7 @@ export class PageRepository {
    * are looked up in the columns; only the pages found are read.
    */
   async readLinks(keys: readonly string[]): Promise<ReadLink[]> {
-    const columns = await this.columns();
+    const columns = await this.columns(['fp', 'keys']);
     this.indexSoon(columns);
     const hashes = keys.map(hashString);
     const byUrl = columns.find('url', hashes);
@@ -567,7 +590,7 @@ export class PageRepository {
   async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
     const q = query.trim().toLowerCase();
     if (!q) {
-      const columns = await this.columns([...LOOKUP_COLUMNS, 'seen']);
+      const columns = await this.columns(['fp', 'extra']);
       const numbers = columns.recent(limit, after);
       const items = (await this.pagesAt(numbers)).map(({ page }) => fromStored(page));
       const last = numbers[numbers.length - 1];

@@ -100,8 +100,8 @@ export interface ImportRun {
 export interface DejaReadDB extends DBSchema {
   /** Blocks of PAGES_PER_BLOCK pages, by block number (page number / PAGES_PER_BLOCK). */
   blocks: { key: number; value: Block };
-  /** Column segments (columns.ts), key [column name, segment number]: typed arrays. */
-  columns: { key: [string, number]; value: ArrayLike<number> };
+  /** Column segments (columns.ts), key [group, segment number], and the delta, key ['delta', 0]: typed arrays by column. */
+  columns: { key: [string, number]; value: unknown };
   /** Runs of the passage index (anchor-index.ts), key [bucket, run number]: (anchor, page) pairs. */
   anchors: { key: [number, number]; value: Uint32Array };
   /** The store's counters (layout.ts StoreMeta), one record. */

@@ -2,7 +2,7 @@
 // asks the indexes, before and after pages change, are added and are forgotten.
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl, encodePassages, fromBase64, siteOf, toBase64 } from '../../src/core';
-import { ALL_COLUMNS, Columns } from '../../src/storage/columns';
+import { Columns } from '../../src/storage/columns';
 import { hashString, siteOfIdentity, type StoredPage } from '../../src/storage/layout';
 
 /** sfc32, so a failure can be run again. */
@@ -45,8 +45,8 @@ describe('a lookup in the columns', () => {
         visits: 1,
       };
     };
-    const scanned = Columns.empty(ALL_COLUMNS);
-    const indexed = Columns.empty(ALL_COLUMNS);
+    const scanned = Columns.empty();
+    const indexed = Columns.empty();
     const both = (f: (c: Columns) => void) => [scanned, indexed].forEach(f);
     for (let n = 0; n < 3000; n++) {
       const p = page();
@@ -115,5 +115,57 @@ describe('base64', () => {
     }
     expect(toBase64(Uint8Array.from([0xfb, 0xff]))).toBe('+/8=');
     for (const bad of ['A', 'AB=C', '++++=', 'ÀAAA', 'AA==AA==']) expect(fromBase64(bad)).toBeNull();
+  });
+});
+
+describe('the columns on disk', () => {
+  /** A store `columns` in a Map, as the columns use it. */
+  function fakeStore() {
+    const values = new Map<string, { key: [string, number]; value: unknown }>();
+    const inRange = (range: IDBKeyRange) => [...values.values()].filter((e) => range.includes(e.key)).sort((a, b) => (a.key[0] < b.key[0] ? -1 : a.key[0] > b.key[0] ? 1 : a.key[1] - b.key[1]));
+    const store = {
+      get: async (key: [string, number]) => values.get(JSON.stringify(key))?.value,
+      getAll: async (range: IDBKeyRange) => inRange(range).map((e) => structuredClone(e.value)),
+      getAllKeys: async (range: IDBKeyRange) => inRange(range).map((e) => e.key),
+    };
+    return {
+      tx: { objectStore: () => store },
+      write: (changes: Array<[unknown, [string, number]]>) => changes.forEach(([value, key]) => values.set(JSON.stringify(key), { key, value: structuredClone(value) })),
+      keys: () => [...values.values()].map((e) => e.key.join(':')).sort(),
+    };
+  }
+  const stored = (i: number): StoredPage => ({ url: `https://a.example/${i}`, title: 't', fp: (i + 1).toString(16).padStart(16, '0'), algo: 'dr1', textLength: 1, lang: 'en', firstSeen: 1, lastSeen: 100 + i, visits: 1 });
+
+  it('reads back what was written, through the delta and through segments on both sides of a boundary', async () => {
+    const disk = fakeStore();
+    const c = Columns.empty();
+    const numbers = [0, 1, 2, 65_534, 65_535, 65_536, 65_537];
+    for (const n of numbers) c.set(n, stored(n));
+    disk.write(c.changes());
+    // Few changes: only the delta is written.
+    expect(disk.keys()).toEqual(['delta:0']);
+    const check = async () => {
+      const read = await Columns.read(disk.tx, c.size, ['fp', 'keys', 'leads', 'extra']);
+      for (const n of numbers) {
+        const fp = stored(n).fp;
+        expect(read.near(parseInt(fp.slice(0, 8), 16), parseInt(fp.slice(8), 16), 0)).toEqual([n]);
+        expect(read.find('url', [hashString(stored(n).url)]).get(hashString(stored(n).url))).toEqual([n]);
+        expect(read.lastSeen(n)).toBe(100 + n);
+      }
+      expect(read.flag(3)).toBe(0);
+    };
+    await check();
+    // Past DELTA_PAGES changes, the segments they touch are written and the delta emptied.
+    for (let n = 3; n < 3 + 2100; n++) c.set(n, stored(n));
+    c.set(3, null);
+    disk.write(c.changes());
+    expect(disk.keys()).toEqual(['delta:0', ...['extra', 'fp', 'keys', 'leads'].flatMap((g) => [`${g}:0`, `${g}:1`])]);
+    await check();
+    // A later change goes to the delta again, over the segments.
+    c.set(65_536, { ...stored(65_536), lastSeen: 5 });
+    disk.write(c.changes());
+    const read = await Columns.read(disk.tx, c.size, ['extra', 'fp']);
+    expect(read.lastSeen(65_536)).toBe(5);
+    expect(read.lastSeen(65_537)).toBe(100 + 65_537);
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { encodePassages } from '../../src/core';
 import { openDejaReadDB, PageRepository, type Visit } from '../../src/storage';
 import { ANCHOR_BUCKETS, bucketOfAnchor } from '../../src/storage/anchor-index';
-import { PAGES_PER_BLOCK, SEGMENT_PAGES } from '../../src/storage/layout';
+import { DELTA_PAGES } from '../../src/storage/columns';
+import { PAGES_PER_BLOCK } from '../../src/storage/layout';
 import { everyPage } from './helpers';
 
 const sig = (hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from([...hashes].sort((a, b) => a - b)), bits: 32 });
@@ -39,10 +40,10 @@ describe('the store across blocks and segments', () => {
     expect((await r.listRecent(3)).items.map((p) => p.title)).toEqual([`Page ${n - 1}`, `Page ${n - 2}`, `Page ${n - 3}`]);
   });
 
-  it('imports past a column segment and keeps finding the pages on both sides of it', async () => {
+  it('imports more pages than the delta of the columns holds, and keeps finding the pages, also from a background started anew', async () => {
     const db = await openDejaReadDB();
     const r = new PageRepository(db);
-    const n = SEGMENT_PAGES + 10;
+    const n = DELTA_PAGES + 10;
     const pages = Array.from({ length: n }, (_, i) => {
       const v = visit(i);
       return { ...v, canonicalUrl: v.url, site: `s${i % 7}.example`, b0: 0, b1: 0, b2: 0, b3: 0, firstSeen: 1, lastSeen: 2 + i, visits: 1 };
@@ -52,7 +53,7 @@ describe('the store across blocks and segments', () => {
     while (!step.done) step = await r.imports.commit('big', 'b'.repeat(64), Math.ceil(n / 1000), n, 10, 60_000);
     expect(step.outcome).toEqual({ added: n, merged: 0, unchanged: 0 });
     const fresh = new PageRepository(db);
-    for (const i of [0, SEGMENT_PAGES - 1, SEGMENT_PAGES, n - 1]) expect(await lookups(fresh, i)).toEqual({ own: `Page ${i}`, byFingerprint: [visit(i).url], byAnchor: [visit(i).url] });
+    for (const i of [0, DELTA_PAGES - 1, DELTA_PAGES, n - 1]) expect(await lookups(fresh, i)).toEqual({ own: `Page ${i}`, byFingerprint: [visit(i).url], byAnchor: [visit(i).url] });
   });
 });
 
@@ -164,5 +165,26 @@ describe('the passage route of a lookup', () => {
     for (let i = 0; i < 30; i++) await r.recordVisit(page(`https://site.example/${i}`, [3, 4_000_000 + i], fpOf(i)), 1);
     expect((await lookup(r, [3, 900_000_000])).candidates).toEqual([]);
     expect((await lookup(r, [3, 4_000_007])).candidates.map((p) => p.url)).toEqual(['https://site.example/7']);
+  });
+});
+
+describe('a background started anew', () => {
+  it('answers its first lookup (fingerprints and the index only) as it answers once its columns are read', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    for (let i = 0; i < 60; i++) await r.recordVisit({ ...visit(i), canonicalUrl: `https://canonical.example/${i % 10}` }, 1000 + i);
+    const ask = (repo: PageRepository, i: number) => {
+      const v = visit(i);
+      // Near in fingerprint to page i + 2, sharing an anchor with pages i + 1 and i + 3 (beyond the three smallest, which no page has).
+      return repo.lookup({ url: v.url, canonicalUrl: `https://canonical.example/${i % 10}`, fp: visit(i + 2).fp, maxDistance: 7, algo: 'dr1', anchors: { values: [1, 2, 3, 100 + i + 1, 200_000 + i + 3], bits: 32 } });
+    };
+    const urls = (l: Awaited<ReturnType<typeof ask>>) => ({ own: l.own?.url, sameCanonical: l.sameCanonical.map((p) => p.url).sort(), candidates: l.candidates.map((p) => p.url).sort() });
+    for (const i of [0, 13, 55]) {
+      const cold = await ask(new PageRepository(db), i);
+      const warm = await ask(r, i);
+      expect(urls(cold)).toEqual(urls(warm));
+      expect(urls(warm)).toMatchObject({ own: visit(i).url, candidates: [visit(i + 1).url, visit(i + 2).url, visit(i + 3).url].sort() });
+      expect(urls(warm).sameCanonical).toHaveLength(5);
+    }
   });
 });
