@@ -21,8 +21,14 @@ export const ANCHOR = 0;
 export const ADDRESS = 1;
 export const CANONICAL = 2;
 export type Family = typeof ANCHOR | typeof ADDRESS | typeof CANONICAL;
-/** The bucket of a key of a family (by the key's top 24 bits). */
-const bucketOf = (family: Family, key: number) => family * ANCHOR_BUCKETS + (fmix32(key >>> 8) >>> (32 - ANCHOR_BUCKET_BITS));
+/**
+ * Bits of the bucket number of each family's keys. Anchors, asked for at every lookup, get many small
+ * buckets; addresses, asked for only by a background's first lookup, get fewer, so that a write of
+ * many pages adds fewer runs (a value written each).
+ */
+const FAMILY_BITS = [ANCHOR_BUCKET_BITS, 8, 8] as const;
+/** The bucket of a key of a family (by the key's top 24 bits); each family's buckets follow the anchors'. */
+const bucketOf = (family: Family, key: number) => family * ANCHOR_BUCKETS + (fmix32(key >>> 8) >>> (32 - FAMILY_BITS[family]));
 /** A bucket is merged once it holds this many runs or more (8 to 15: buckets filled together are merged at different writes). */
 const mergeAt = (bucket: number) => 8 + (bucket & 7);
 

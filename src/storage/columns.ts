@@ -149,8 +149,8 @@ export class Columns {
     this.capacity = capacity;
   }
 
-  /** Sets page n's entries from its stored page (null: no page there any more). Every group must be held. */
-  set(n: number, page: StoredPage | null, anchors: Anchors = storedAnchors(page)): void {
+  /** Sets page n's entries from its stored page (null: no page there any more), and returns its address hashes. Every group must be held. */
+  set(n: number, page: StoredPage | null, anchors: Anchors = storedAnchors(page)): { url: number; canon: number } {
     for (const group of ALL_GROUPS) if (!this.has(group)) throw new Error(`columns ${group} are not read`);
     this.reserve(n);
     if (n >= this.size) this.size = n + 1;
@@ -165,7 +165,7 @@ export class Columns {
       a.lead1[n] = leads.values.length > 1 ? (narrow ? leads.values[1] << 8 : leads.values[1]) >>> 0 : 0;
       a.flags[n] = (page.algo === ALGORITHM ? PAGE : OTHER_ALGORITHM) | (leads.values.length > 0 ? LEAD0 : 0) | (leads.values.length > 1 ? LEAD1 : 0) | (narrow ? NARROW : 0);
       a.url[n] = hashString(page.url);
-      a.canon[n] = hashString(page.canonicalUrl ?? page.url);
+      a.canon[n] = page.canonicalUrl === undefined ? a.url[n] : hashString(page.canonicalUrl);
       a.site[n] = hashString(siteOfIdentity(page.url));
       a.seen[n] = page.lastSeen;
     } else {
@@ -176,6 +176,7 @@ export class Columns {
     this.delta.add(n);
     this.changed = true;
     if (this.indexes) for (const index of Object.values(this.indexes)) index.touch(n);
+    return { url: a.url[n], canon: a.canon[n] };
   }
 
   /**

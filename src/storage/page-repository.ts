@@ -162,15 +162,19 @@ export class PageWrite {
     this.blocks.set(b, block);
     this.changedBlocks.add(b);
     const anchors = storedAnchors(page);
-    this.columns.set(n, page, anchors);
+    const { url, canon } = this.columns.set(n, page, anchors);
     const entries = anchorEntries(anchors, n);
-    if (!before || before.url !== page.url) entries.push(ADDRESS, hashString(page.url), n);
-    const canonical = page.canonicalUrl ?? page.url;
-    if (!before || (before.canonicalUrl ?? before.url) !== canonical) entries.push(CANONICAL, hashString(canonical), n);
+    if (!before) {
+      this.entries.push(...entries, ADDRESS, url, n, CANONICAL, canon, n);
+      return;
+    }
+    if (before.url !== page.url) this.entries.push(ADDRESS, url, n);
+    if ((before.canonicalUrl ?? before.url) !== (page.canonicalUrl ?? page.url)) this.entries.push(CANONICAL, canon, n);
+    // Anchors the page had before are in the index already.
     const old = anchorEntries(storedAnchors(before), n);
-    const had = new Set<string>();
-    for (let i = 0; i < old.length; i += 3) had.add(`${old[i + 1]}:${old[i + 2]}`);
-    for (let i = 0; i < entries.length; i += 3) if (entries[i] !== ANCHOR || !had.has(`${entries[i + 1]}:${entries[i + 2]}`)) this.entries.push(entries[i], entries[i + 1], entries[i + 2]);
+    const had = new Set<number>();
+    for (let i = 0; i < old.length; i += 3) had.add(old[i + 1]);
+    for (let i = 0; i < entries.length; i += 3) if (!had.has(entries[i + 1])) this.entries.push(ANCHOR, entries[i + 1], entries[i + 2]);
   }
 
   /** Gives a new page the next number (reading the block it goes in, if it has one). */
