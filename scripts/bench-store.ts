@@ -333,6 +333,9 @@ function makeReports(count: number, sample: StoredSample[], rnd: Synth, origin: 
 interface BenchGlobals {
   __name?: unknown;
   benchSend: (type: string, req: unknown) => Promise<unknown>;
+  /** Bulk parcels, as the options page sends and receives an import's and an export's chunks (src/messaging/bulk.ts). */
+  benchParcel: (body: unknown) => string;
+  benchReceive: (id: string) => Promise<unknown>;
   benchExport?: Blob[];
 }
 
@@ -348,6 +351,24 @@ async function installDriver(page: Page): Promise<void> {
       if (!reply) throw new Error(`${type}: no answer from the background`);
       if ('error' in reply) throw new Error(`${type}: ${reply.error.name}: ${reply.error.message}`);
       return reply.ok;
+    };
+    const channel = new BroadcastChannel('deja-read-bulk');
+    const arrived = new Map<string, unknown>();
+    const waiting = new Map<string, (body: unknown) => void>();
+    channel.onmessage = (e: MessageEvent<{ id: string; body: unknown }>) => {
+      const resolve = waiting.get(e.data.id);
+      if (resolve) resolve(e.data.body);
+      else arrived.set(e.data.id, e.data.body);
+    };
+    g.benchParcel = (body) => {
+      const id = crypto.randomUUID();
+      channel.postMessage({ id, body });
+      return id;
+    };
+    g.benchReceive = (id) => {
+      const body = arrived.get(id);
+      arrived.delete(id);
+      return body !== undefined ? Promise.resolve(body) : new Promise((resolve) => waiting.set(id, resolve));
     };
   });
 }
@@ -382,7 +403,7 @@ async function devToolsPort(profile: string): Promise<number> {
   throw new Error(`Chromium wrote no ${file}`);
 }
 
-/** Used JS heap of the extension's service worker after a full GC, in MiB. */
+/** Used JS heap of the extension's service worker after a full GC, with the array buffers it holds, in MiB. */
 async function serviceWorkerHeapMB(port: number, extensionId: string): Promise<number> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as DevToolsTarget[];
   const target = targets.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${extensionId}/`));
@@ -414,8 +435,9 @@ async function serviceWorkerHeapMB(port: number, extensionId: string): Promise<n
     };
     await call('HeapProfiler.collectGarbage');
     await call('HeapProfiler.collectGarbage');
-    const { usedSize } = (await call('Runtime.getHeapUsage')) as { usedSize: number };
-    return usedSize / MIB;
+    // The JS heap, and the memory of typed arrays held (outside V8's heap: the columns are in it).
+    const { usedSize, backingStorageSize } = (await call('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number };
+    return (usedSize + (backingStorageSize ?? 0)) / MIB;
   } finally {
     ws.close();
   }
@@ -437,7 +459,8 @@ async function importChunks(page: Page, chunks: PageRecord[][]): Promise<{ recor
     stageMs += await page.evaluate(
       async ({ importId, seq, pages }) => {
         const start = performance.now();
-        await (globalThis as unknown as BenchGlobals).benchSend('options:importChunk', { importId, seq, pages });
+        const g = globalThis as unknown as BenchGlobals;
+        await g.benchSend('options:importChunk', { importId, seq, parcel: g.benchParcel(pages) });
         return performance.now() - start;
       },
       { importId, seq, pages },
@@ -756,7 +779,7 @@ interface Result {
   fpFindD7P95Ms: number;
   exportPerSec: number;
   importPerSec: number;
-  heapMB: { before: number; after: number };
+  heapMB: { before: number; lookups: number; after: number };
   loadAverage: number[];
   cores: number;
   wallSeconds: number;
@@ -796,7 +819,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
 
   const port = await devToolsPort(profile).catch(() => 0);
   const browser = port ? (((await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { Browser?: string }).Browser ?? 'Chromium') : 'Chromium';
-  let heapSource = 'extension service worker, after GC, over CDP';
+  let heapSource = 'extension service worker, after GC, over CDP: JS heap and the array buffers it holds';
   const heap = async (): Promise<number> => {
     if (heapSource.startsWith('extension') && typeof WebSocket !== 'undefined' && port) {
       try {
@@ -849,6 +872,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   const warm = (await world.call<Timed[]>(PAGE_SEEN_TIMES, warmReports.map((q) => q.req))).slice(WARMUP);
   const warmQueries = warmReports.slice(WARMUP);
   const find = spread(warm.map((t) => t.ms));
+  // With every lookup column read and indexed.
+  const heapLookups = await heap();
   const foundWarm = `matches: ${foundByKind(warmQueries, warm)}`;
   log(`content:pageSeen, warm: ${warm.length} queries, p50 ${find.p50.toFixed(2)} ms, p95 ${find.p95.toFixed(2)} ms; ${foundWarm}`);
   const coldQueries = reports.slice(WARMUP + opts.queries);
@@ -906,7 +931,9 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       let after: number | undefined;
       for (;;) {
         const r0 = performance.now();
-        const chunk = (await g.benchSend('options:exportChunk', { after, limit, format: 'json', first: done === 0 })) as { text: string; count: number; next?: number };
+        const parcel = crypto.randomUUID();
+        const answer = (await g.benchSend('options:exportChunk', { after, limit, format: 'json', first: done === 0, parcel })) as { text: string; count: number; next?: number };
+        const chunk = { ...answer, text: answer.count ? ((await g.benchReceive(parcel)) as string) : '' };
         readMs += performance.now() - r0;
         if (chunk.count === 0) break;
         chunks.push(new Blob([chunk.text]));
@@ -943,7 +970,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
         const pages = JSON.parse(`[${text}]`) as unknown[];
         const s0 = performance.now();
         parseMs += s0 - p0;
-        await g.benchSend('options:importChunk', { importId, seq, pages });
+        await g.benchSend('options:importChunk', { importId, seq, parcel: g.benchParcel(pages) });
         stageMs += performance.now() - s0;
         seq++;
         count += pages.length;
@@ -989,7 +1016,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       fpFindD7P95Ms: round(d7.p95, 3),
       exportPerSec: Math.round(exported.pages / (exported.ms / 1000)),
       importPerSec: Math.round(imported.pages / (imported.ms / 1000)),
-      heapMB: { before: round(heapBefore, 2), after: round(heapAfter, 2) },
+      heapMB: { before: round(heapBefore, 2), lookups: round(heapLookups, 2), after: round(heapAfter, 2) },
       loadAverage: loadavg().map((x) => round(x, 2)),
       cores: cpus().length,
       wallSeconds: Math.round((performance.now() - started) / 1000),
@@ -1030,7 +1057,7 @@ function printTable(r: Result, d: Details): void {
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
     ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, staging ${seconds(d.importStageMs)}, commit (applying) ${seconds(d.importCommitMs)}`],
-    ['JS heap (MiB)', `before ${r.heapMB.before.toFixed(2)}, after ${r.heapMB.after.toFixed(2)}`, d.heapSource],
+    ['background memory (MiB)', `before ${r.heapMB.before.toFixed(2)}, after the lookups ${r.heapMB.lookups.toFixed(2)}, after the re-import ${r.heapMB.after.toFixed(2)}`, d.heapSource],
   ];
   if (r.upgrade) {
     const u = r.upgrade;

@@ -11,6 +11,7 @@ import { freshness, lookUp } from './matching';
 import { parsePageReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
+import type { BulkInbox } from '../messaging/bulk';
 
 export interface BackgroundDeps {
   repository(): Promise<PageRepository>;
@@ -25,6 +26,8 @@ export interface BackgroundDeps {
   showOnTab(tabId: number, verdict: PageVerdict): Promise<void>;
   /** Asks a tab's content script what page it fingerprinted; rejects if there is no content script. */
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
+  /** Large payloads of imports and exports, from and to the extension's pages (messaging/bulk.ts). */
+  bulk?: BulkInbox;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
@@ -201,6 +204,6 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0, ...links };
     },
 
-    ...historyHandlers(deps.repository, deps.now, deps.settings),
+    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk),
   };
 }

@@ -5,6 +5,7 @@ import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkPages, csvChunk, jsonChunk, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
+import type { BulkInbox } from '../messaging/bulk';
 
 export type HistoryMessages = Pick<
   Protocol,
@@ -18,6 +19,7 @@ const MAX_CHUNKS = 10_000;
 const COMMIT_BUDGET_MS = 5_000;
 const IMPORT_ID = /^[A-Za-z0-9-]{8,64}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
+const PARCEL = /^[0-9a-f-]{36}$/;
 
 function importId(id: unknown): string {
   if (typeof id !== 'string' || !IMPORT_ID.test(id)) throw new TypeError('bad import id');
@@ -37,7 +39,7 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
   };
 }
 
-export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>): Handlers<HistoryMessages> {
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkInbox): Handlers<HistoryMessages> {
   return {
     async 'history:list'({ query, after, limit }) {
       const n = Math.max(1, Math.min(200, Number(limit) | 0));
@@ -64,18 +66,24 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     async 'options:stats'() {
       return { pages: await (await repository()).count() };
     },
-    async 'options:exportChunk'({ after, limit, format, first }) {
+    async 'options:exportChunk'({ after, limit, format, first, parcel }) {
       const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
       const { pages, last } = await (await repository()).exportChunk(n, Number.isInteger(after) && (after as number) >= 0 ? after : undefined);
       // Written here, so one string crosses to the page instead of thousands of objects.
       const text = format === 'csv' ? csvChunk(pages) : jsonChunk(pages, first === true);
-      return { text, count: pages.length, ...(last !== undefined ? { next: last } : {}) };
+      const next = last !== undefined ? { next: last } : {};
+      if (bulk && typeof parcel === 'string' && PARCEL.test(parcel)) {
+        bulk.post(parcel, text);
+        return { text: '', count: pages.length, ...next };
+      }
+      return { text, count: pages.length, ...next };
     },
     async 'options:importCheck'({ digest }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       return { alreadyImported: await (await repository()).wasImported(digest) };
     },
-    async 'options:importChunk'({ importId: id, seq, pages }) {
+    async 'options:importChunk'({ importId: id, seq, pages: sent, parcel }) {
+      const pages = bulk && typeof parcel === 'string' && PARCEL.test(parcel) ? await bulk.take(parcel) : sent;
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
       if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
       // The options page validated the file; the records are checked again where they are stored.

@@ -3,6 +3,7 @@
 // that matters (every answer comes from IndexedDB).
 import browser, { answerMessages } from '../ext';
 import { createRouter, senderKind } from '../messaging/router';
+import { BulkInbox } from '../messaging/bulk';
 import { sendToTab } from '../messaging/send';
 import { settingsKeptInMemory } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
@@ -22,6 +23,7 @@ const handlers = createHandlers({
   settings: settingsKeptInMemory(),
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
+  bulk: new BulkInbox(),
 });
 
 // Whenever the background starts, a committed import that was cut short is completed, and the

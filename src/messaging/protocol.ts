@@ -148,12 +148,12 @@ export interface Protocol {
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: how many pages the history holds. */
   'options:stats': { req: Empty; res: { pages: number } };
-  /** options → background: the next chunk of the history (after the page `after`, in the store's order), for export, already written as JSON array items or CSV rows; `next` goes on from there. */
-  'options:exportChunk': { req: { after?: number; limit: number; format: 'json' | 'csv'; first: boolean }; res: { text: string; count: number; next?: number } };
+  /** options → background: the next chunk of the history (after the page `after`, in the store's order), for export, already written as JSON array items or CSV rows; `next` goes on from there. With `parcel`, the text comes as a bulk parcel of that id (messaging/bulk.ts), and `text` is empty. */
+  'options:exportChunk': { req: { after?: number; limit: number; format: 'json' | 'csv'; first: boolean; parcel?: string }; res: { text: string; count: number; next?: number } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
-  /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. */
-  'options:importChunk': { req: { importId: string; seq: number; pages: PageRecord[] }; res: { staged: number } };
+  /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts). */
+  'options:importChunk': { req: { importId: string; seq: number; pages?: PageRecord[]; parcel?: string }; res: { staged: number } };
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import, and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
   'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */

@@ -7,7 +7,8 @@ function unwrap<R>(reply: unknown, type: string): R {
   if (reply && typeof reply === 'object' && 'ok' in reply) return (reply as { ok: R }).ok;
   if (reply && typeof reply === 'object' && 'error' in reply) {
     const { name, message } = (reply as Extract<Reply<R>, { error: unknown }>).error;
-    const error = new Error(message);
+    // The background may say a delivery was lost (a bulk parcel that did not arrive): sending again may succeed.
+    const error = name === 'DeliveryError' ? new DeliveryError(message) : new Error(message);
     error.name = name;
     throw error;
   }

@@ -5,6 +5,7 @@ import type { ImportOutcome } from '../storage';
 import { CSV_HEAD, jsonHead, JSON_TAIL, UTF8_BOM } from '../storage/history-file';
 import type { FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
+import type { BulkPort } from '../messaging/bulk';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { checkInWorker, type ImportChecker } from './check-in-worker';
 
@@ -16,19 +17,35 @@ export const CHUNK = 5000;
  */
 export const IMPORT_CHUNK = 1000;
 
+/**
+ * The options page keeps sending while the background restarts, for minutes if it must (each try
+ * that gets through makes progress: staging and applying are kept); a commit answers within seconds.
+ */
+const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
+
 /** `phase` is 'checking' while the file to import is checked, before anything is sent. */
 export type Progress = (done: number, total: number, phase?: 'checking') => void;
 
-/** The whole history as a file (JSON in the export format, or CSV with the same columns). */
-export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date()): Promise<{ blob: Blob; pages: number }> {
+/**
+ * The whole history as a file (JSON in the export format, or CSV with the same columns). With a
+ * bulk port, each chunk's text comes as a parcel (messaging/bulk.ts) rather than in the answer.
+ */
+export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date(), bulk?: BulkPort): Promise<{ blob: Blob; pages: number }> {
   const { pages: total } = await send('options:stats', {});
   const parts: BlobPart[] = [kind === 'json' ? jsonHead(now) : UTF8_BOM + CSV_HEAD];
   let done = 0;
   let after: number | undefined;
   progress(0, total);
   for (;;) {
-    // The background writes each chunk as text; it becomes a part of the Blob at once.
-    const chunk = await send('options:exportChunk', { after, limit: CHUNK, format: kind, first: done === 0 });
+    // The background writes each chunk as text; it becomes a part of the Blob at once. A chunk lost
+    // with a stopped background is asked for again: the same `after` gives the same chunk.
+    const req = { after, limit: CHUNK, format: kind, first: done === 0 };
+    const chunk = await deliver(async () => {
+      if (!bulk) return send('options:exportChunk', req);
+      const parcel = bulk.id();
+      const answer = await send('options:exportChunk', { ...req, parcel });
+      return { ...answer, text: answer.count ? ((await bulk.receive(parcel, RELIABLY.timeoutMs)) as string) : '' };
+    }, RELIABLY);
     if (chunk.count === 0) break;
     parts.push(chunk.text);
     done += chunk.count;
@@ -41,11 +58,7 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
 
 export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
 
-/**
- * The options page keeps sending while the background restarts, for minutes if it must (each try
- * that gets through makes progress: staging and applying are kept); a commit answers within seconds.
- */
-const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
+
 
 /**
  * Imports a history file: validated whole before anything is sent, then sent in chunks that the
@@ -53,7 +66,7 @@ const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, tim
  * untouched (an import abandoned before it changes nothing); once committed, the background
  * completes it even if this page is closed. Lost messages are sent again: both steps are idempotent.
  */
-export async function importHistory(send: Caller, file: Blob, progress: Progress, check: ImportChecker = checkInWorker): Promise<ImportResult> {
+export async function importHistory(send: Caller, file: Blob, progress: Progress, check: ImportChecker = checkInWorker, bulk?: BulkPort): Promise<ImportResult> {
   const validation = await check(file, (done, total) => progress(done, total, 'checking'));
   if (!validation.ok) return { state: 'invalid', error: validation.error };
   const { digest } = validation;
@@ -68,7 +81,8 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   try {
     for (let seq = 0; seq < chunks; seq++) {
       const part = pages.slice(seq * IMPORT_CHUNK, (seq + 1) * IMPORT_CHUNK);
-      await deliver(() => send('options:importChunk', { importId, seq, pages: part }), RELIABLY);
+      // With a bulk port the records go as a parcel, posted again with each try.
+      await deliver(() => send('options:importChunk', bulk ? { importId, seq, parcel: bulk.post(part) } : { importId, seq, pages: part }), RELIABLY);
       report(Math.min((seq + 1) * IMPORT_CHUNK, pages.length), 0);
     }
   } catch (e) {

@@ -8,6 +8,10 @@ import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
 import { exportHistory, importHistory, type Progress } from './history-transfer';
+import { BulkPort } from '../messaging/bulk';
+
+/** Chunks of an export or import cross to the background as bulk parcels: cloned, not turned into JSON (messaging/bulk.ts). */
+const bulk = new BulkPort();
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLParagraphElement>('export-status');
@@ -52,7 +56,7 @@ async function busy(label: string, task: (progress: Progress) => Promise<string 
 function exportAs(kind: 'json' | 'csv'): void {
   void busy(t('exporting'), async (progress) => {
     const now = new Date();
-    const { blob, pages: exported } = await exportHistory(send, kind, progress, now);
+    const { blob, pages: exported } = await exportHistory(send, kind, progress, now, bulk);
     downloadBlob(blob, `deja-read-history-${now.toISOString().slice(0, 10)}.${kind}`);
     return t('exported', pages(exported));
   });
@@ -65,7 +69,7 @@ fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];
   if (!file) return;
   void busy(t('importing'), async (progress) => {
-    const result = await importHistory(send, file, progress);
+    const result = await importHistory(send, file, progress, undefined, bulk);
     fileInput.value = '';
     if (result.state === 'invalid') {
       // What the file says (a parser's excerpt, a version, an algorithm's name) is shown isolated.

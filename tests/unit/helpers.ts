@@ -1,6 +1,7 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
+import type { BulkInbox } from '../../src/messaging/bulk';
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
 import { openDejaReadDB, PageRepository, type PageRecord } from '../../src/storage';
@@ -10,7 +11,7 @@ export type TabPages = Record<number, ContentProtocol['background:getPage']['res
 
 let databases = 0;
 
-export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}) {
+export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkInbox) {
   const shown: Array<[number, PageVerdict]> = [];
   const clock = { now: 1_700_000_000_000 };
   // Each background has a database of its own, as two browsers would.
@@ -26,6 +27,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
       return tabPages[tabId];
     },
+    ...(bulk ? { bulk } : {}),
   };
   const handlers = createHandlers(deps);
   const page: Runtime.MessageSender = { id: 'ext', url: 'chrome-extension://ext/src/options/index.html' };

@@ -1,6 +1,7 @@
 // Export, clear and import through the background's messages, as the options page does it.
 import { describe, expect, it } from 'vitest';
 import { digestArticle } from '../../src/core';
+import { BulkInbox, BulkPort } from '../../src/messaging/bulk';
 import { DeliveryError } from '../../src/messaging/retry';
 import { exportHistory, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
 import { checkImportFile } from '../../src/options/import-check';
@@ -98,6 +99,40 @@ describe('export and import through the background', () => {
     const after = await history(other);
     expect(after).toHaveLength(5);
     expect(after.every((p) => p.visits === 1)).toBe(true);
+  });
+
+  it('sends the chunks as bulk parcels both ways, and sends a parcel again when the background did not get it', async () => {
+    const now = new Date(Date.UTC(2026, 10, 23));
+    const channel = `deja-read-bulk-test-${Math.random()}`;
+    const inbox = new BulkInbox(new BroadcastChannel(channel));
+    const port = new BulkPort(new BroadcastChannel(channel));
+    try {
+      const bg = await withHistory();
+      const plain = await (await exportHistory(bg.call, 'json', () => undefined, now)).blob.text();
+      const other = makeBackground({}, {}, inbox);
+      // The background loses the first parcel sent to it (it was stopped as it arrived): the chunk is sent again.
+      const take = inbox.take.bind(inbox);
+      let lost = 0;
+      inbox.take = async (id: string) => {
+        const body = await take(id);
+        if (lost++ === 0) throw new DeliveryError(`parcel ${id} did not arrive`);
+        return body;
+      };
+      const sent: string[] = [];
+      const watching: typeof other.call = async (type, req) => {
+        sent.push(type);
+        return other.call(type, req);
+      };
+      const result = await importWith(watching, new Blob([plain]), () => undefined, checkImportFile, port);
+      expect(result).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
+      expect(sent.filter((t) => t === 'options:importChunk')).toHaveLength(2);
+      // Exported through parcels, the history is the file it came from.
+      expect(await (await exportHistory(watching, 'json', () => undefined, now, port)).blob.text()).toBe(plain);
+      expect(sent.filter((t) => t === 'options:exportChunk').length).toBeGreaterThan(0);
+    } finally {
+      port.close();
+      inbox.close();
+    }
   });
 
   it('refuses a forged chunk at the background, whatever the page sent', async () => {
