@@ -11,9 +11,11 @@ import { extractInOffscreen } from './offscreen-client';
 
 /**
  * Parses here when this context has a DOM (Firefox's event page), else in the offscreen document
- * (Chrome). The Firefox build leaves the offscreen client out: Firefox has no offscreen API.
+ * (Chrome). Each build leaves the other's way out: Firefox has no offscreen API, and Chrome's
+ * service worker, which has no DOM, does not carry Readability (it starts quicker without it).
  */
 export function extractAnywhere(req: ExtractRequest): Promise<DigestedExtraction> {
+  if (import.meta.env.TARGET === 'chrome') return extractInOffscreen(req);
   if (import.meta.env.TARGET !== 'firefox' && typeof DOMParser !== 'function') return extractInOffscreen(req);
   return Promise.resolve(digestFromHtml(req.html, req.minWords, new DOMParser()));
 }

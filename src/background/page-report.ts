@@ -1,8 +1,7 @@
 // Checks what a content script sent before anything is matched or stored: a page is untrusted
 // input, and a broken or hostile one must not reach the database.
 import { decodePassages, decodeReadSet, decodeSketch, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
-import { MAX_TEXT_LENGTH } from '../content/extract';
-import { MAX_PAGE_PASSAGES } from '../content/extract';
+import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from '../content/extract-limits';
 import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
 

@@ -4,7 +4,10 @@
 import { Readability } from '@mozilla/readability';
 import { digestArticle, pagePassages, passageLocator, wordCount, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
 import { isList, listShape } from './list-page';
+import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from './extract-limits';
 import { MAX_ELEMENTS } from './snapshot';
+
+export { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH };
 
 export interface Article {
   title: string;
@@ -55,8 +58,6 @@ export function extractFromHtml(html: string, minWords: number, parser: DOMParse
   return extractArticle(parser.parseFromString(html, 'text/html'), minWords);
 }
 
-/** Longer texts are digested on their first part: about 600 pages of a book. */
-export const MAX_TEXT_LENGTH = 2_000_000;
 
 /** What leaves the place of extraction: the article's title and declared language, and the digest of its text. */
 export interface DigestedArticle {
@@ -71,8 +72,6 @@ export interface DigestedArticle {
   locators: PassageLocator[];
 }
 
-/** Passages sent for what's new: a page beyond this many is told about its first ones only. */
-export const MAX_PAGE_PASSAGES = 5000;
 
 export type DigestedExtraction = { ok: true; article: DigestedArticle } | { ok: false; reason: string };
 

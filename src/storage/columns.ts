@@ -7,7 +7,7 @@
 // (key-index.ts) once read.
 //
 // On disk (store `columns`) they are kept in groups read together ('fp', 'keys', 'leads', 'extra'),
-// in segments of SEGMENT_PAGES pages, key [group, segment]: few and large, because Chromium reads a
+// in segments of SEGMENT_PAGES pages (262,144), key [group, segment]: few and large, because Chromium reads a
 // few large values far quicker than many small ones (17 MB in 24 ms as one value, in 120 ms as 245).
 // Pages changed since their segments were written are kept in one more value, the delta (key
 // ['delta', 0]), rewritten by each write; once it holds DELTA_PAGES pages, the segments it touches

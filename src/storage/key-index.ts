@@ -54,27 +54,23 @@ export class KeyIndex {
 
   /** The pages whose key is `key` (the index must be built). */
   find(key: number): number[] {
-    const keys = this.keys();
-    const out: number[] = [];
-    const top = key >>> 16;
-    for (let i = this.directory[top], end = this.directory[top + 1]; i < end; i++) {
-      const n = this.order[i];
-      if (keys[n] === key && this.has(n)) out.push(n);
-    }
-    for (const n of this.recent) if (keys[n] === key && this.has(n) && !out.includes(n)) out.push(n);
-    return out;
+    return this.pages(key >>> 16, (k) => k === key);
   }
 
   /** The pages whose key's top 24 bits are `top` (the index must be built). */
   findTop24(top: number): number[] {
+    return this.pages(top >>> 8, (k) => k >>> 8 === top);
+  }
+
+  /** The pages under one directory entry, and the recent ones, whose key passes `matches`. */
+  private pages(dir: number, matches: (key: number) => boolean): number[] {
     const keys = this.keys();
     const out: number[] = [];
-    const dir = top >>> 8;
     for (let i = this.directory[dir], end = this.directory[dir + 1]; i < end; i++) {
       const n = this.order[i];
-      if (keys[n] >>> 8 === top && this.has(n)) out.push(n);
+      if (matches(keys[n]) && this.has(n)) out.push(n);
     }
-    for (const n of this.recent) if (keys[n] >>> 8 === top && this.has(n) && !out.includes(n)) out.push(n);
+    for (const n of this.recent) if (matches(keys[n]) && this.has(n) && !out.includes(n)) out.push(n);
     return out;
   }
 

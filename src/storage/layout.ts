@@ -12,7 +12,7 @@ import type { PageRecord } from './schema';
 /** Pages per block (one IndexedDB value). A visit rewrites its page's block: kept small. */
 export const PAGES_PER_BLOCK = 16;
 /** Pages per column segment (one IndexedDB value per group of columns: columns.ts). */
-export const SEGMENT_PAGES = 65536;
+export const SEGMENT_PAGES = 1 << 18;
 
 export const blockOf = (n: number) => Math.floor(n / PAGES_PER_BLOCK);
 export const slotOf = (n: number) => n % PAGES_PER_BLOCK;
@@ -23,24 +23,12 @@ export const segmentOf = (n: number) => Math.floor(n / SEGMENT_PAGES);
  * address only where it differs, and the sketch, passage signature and read set as bytes (a
  * quarter smaller than base64). A value that is not canonical base64 is kept as the string it was.
  */
-export interface StoredPage {
-  url: string;
+export type StoredPage = Omit<PageRecord, 'canonicalUrl' | 'site' | 'b0' | 'b1' | 'b2' | 'b3' | 'sketch' | 'passages' | 'readSet'> & {
   canonicalUrl?: string;
-  title: string;
-  fp: string;
-  algo: string;
-  textHash?: string;
   sketch?: Uint8Array | string;
   passages?: Uint8Array | string;
   readSet?: Uint8Array | string;
-  changed?: { at: number; parts: number; read: number };
-  textLength: number;
-  lang: string;
-  firstSeen: number;
-  lastSeen: number;
-  visits: number;
-  visitIds?: string[];
-}
+};
 
 export interface Block {
   /** The block's pages by slot; null where a page was forgotten (or none yet). */

@@ -253,6 +253,11 @@ export class PageRepository {
     }, 0);
   }
 
+  /** Starts reading what a background's first lookup needs (the fingerprints), if it is not read yet. */
+  prefetch(): void {
+    void this.columns(FIRST_GROUPS).catch(() => undefined);
+  }
+
   /**
    * Reads the columns a lookup needs and indexes them, if that is not done yet: a background
    * started anew calls this once it has answered its first lookup (which needs only the fingerprints).

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl, encodePassages, fromBase64, siteOf, toBase64 } from '../../src/core';
 import { Columns } from '../../src/storage/columns';
-import { hashString, siteOfIdentity, type StoredPage } from '../../src/storage/layout';
+import { hashString, SEGMENT_PAGES, siteOfIdentity, type StoredPage } from '../../src/storage/layout';
 
 /** sfc32, so a failure can be run again. */
 function random(seed: number): () => number {
@@ -139,7 +139,8 @@ describe('the columns on disk', () => {
   it('reads back what was written, through the delta and through segments on both sides of a boundary', async () => {
     const disk = fakeStore();
     const c = Columns.empty();
-    const numbers = [0, 1, 2, 65_534, 65_535, 65_536, 65_537];
+    const S = SEGMENT_PAGES;
+    const numbers = [0, 1, 2, S - 2, S - 1, S, S + 1];
     for (const n of numbers) c.set(n, stored(n));
     disk.write(c.changes());
     // Few changes: only the delta is written.
@@ -162,10 +163,10 @@ describe('the columns on disk', () => {
     expect(disk.keys()).toEqual(['delta:0', ...['extra', 'fp', 'keys', 'leads'].flatMap((g) => [`${g}:0`, `${g}:1`])]);
     await check();
     // A later change goes to the delta again, over the segments.
-    c.set(65_536, { ...stored(65_536), lastSeen: 5 });
+    c.set(S, { ...stored(S), lastSeen: 5 });
     disk.write(c.changes());
     const read = await Columns.read(disk.tx, c.size, ['extra', 'fp']);
-    expect(read.lastSeen(65_536)).toBe(5);
-    expect(read.lastSeen(65_537)).toBe(100 + 65_537);
+    expect(read.lastSeen(S)).toBe(5);
+    expect(read.lastSeen(S + 1)).toBe(100 + S + 1);
   });
 });
