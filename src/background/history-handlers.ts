@@ -3,7 +3,7 @@ import type { Handlers } from '../messaging/router';
 import type { HistoryItem, Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkPages, csvChunk, jsonChunk, type PageRecord, type PageRepository } from '../storage';
+import { checkPages, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 import type { BulkInbox } from '../messaging/bulk';
 
@@ -68,9 +68,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'options:exportChunk'({ after, limit, format, first, parcel }) {
       const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
-      const { pages, last } = await (await repository()).exportChunk(n, Number.isInteger(after) && (after as number) >= 0 ? after : undefined);
+      const { pages, last } = await (await repository()).exportStored(n, Number.isInteger(after) && (after as number) >= 0 ? after : undefined);
       // Written here, so one string crosses to the page instead of thousands of objects.
-      const text = format === 'csv' ? csvChunk(pages) : jsonChunk(pages, first === true);
+      const text = format === 'csv' ? csvChunk(pages.map(fromStored)) : jsonChunkOfStored(pages, first === true);
       const next = last !== undefined ? { next: last } : {};
       if (bulk && typeof parcel === 'string' && PARCEL.test(parcel)) {
         bulk.post(parcel, text);

@@ -1,7 +1,8 @@
 // The exported history (design.md, "Export format"): JSON written in chunks so a million records
 // never sit in memory twice, and CSV with the same columns for spreadsheets; history-import.ts
 // reads either back. Pure functions: the options page and the tests use them directly.
-import { ALGORITHM, FINGERPRINT_OPTIONS } from '../core';
+import { ALGORITHM, blocksOf, FINGERPRINT_OPTIONS, toBase64 } from '../core';
+import { siteOfIdentity, type StoredPage } from './layout';
 import type { PageRecord } from './schema';
 
 export const EXPORT_FORMAT = 'deja-read-history';
@@ -34,6 +35,30 @@ export function jsonHead(now: Date): string {
 export function jsonChunk(pages: PageRecord[], first: boolean): string {
   if (pages.length === 0) return '';
   return (first ? '' : ',\n') + pages.map((p) => JSON.stringify(ordered(p))).join(',\n');
+}
+
+/**
+ * The same as jsonChunk of the pages' records, written straight from the pages as blocks keep them
+ * (the export's path: no record object is made for each page, which about halves its cost).
+ */
+export function jsonChunkOfStored(pages: StoredPage[], first: boolean): string {
+  if (pages.length === 0) return '';
+  return (first ? '' : ',\n') + pages.map(storedJson).join(',\n');
+}
+
+const q = JSON.stringify;
+/** Base64 needs no escaping in JSON. */
+const b64 = (v: Uint8Array | string) => (typeof v === 'string' ? q(v) : `"${toBase64(v)}"`);
+
+/** A page's record as JSON, its keys in COLUMNS order: JSON.stringify(ordered(fromStored(s))). */
+function storedJson(s: StoredPage): string {
+  const [b0, b1, b2, b3] = blocksOf(s.fp);
+  let out = `{"url":${q(s.url)},"canonicalUrl":${q(s.canonicalUrl ?? s.url)},"site":${q(siteOfIdentity(s.url))},"title":${q(s.title)},"fp":${q(s.fp)},"b0":${b0},"b1":${b1},"b2":${b2},"b3":${b3},"algo":${q(s.algo)}`;
+  if (s.textHash !== undefined) out += `,"textHash":${q(s.textHash)}`;
+  if (s.sketch !== undefined) out += `,"sketch":${b64(s.sketch)}`;
+  if (s.passages !== undefined) out += `,"passages":${b64(s.passages)}`;
+  if (s.readSet !== undefined) out += `,"readSet":${b64(s.readSet)}`;
+  return `${out},"textLength":${q(s.textLength)},"lang":${q(s.lang)},"firstSeen":${q(s.firstSeen)},"lastSeen":${q(s.lastSeen)},"visits":${q(s.visits)}}`;
 }
 
 export const JSON_TAIL = '\n]}\n';

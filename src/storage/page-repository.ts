@@ -636,17 +636,25 @@ export class PageRepository {
 
   /** Records in page-number order after number `after`, `limit` at a time: the export reads the history this way. */
   async exportChunk(limit: number, after = -1): Promise<{ pages: PageRecord[]; last?: number }> {
+    const { pages, last } = await this.exportStored(limit, after);
+    return { pages: pages.map(fromStored), ...(last !== undefined ? { last } : {}) };
+  }
+
+  /** The same, as blocks keep the pages (the export writes its JSON from these: history-file.ts). */
+  async exportStored(limit: number, after = -1): Promise<{ pages: StoredPage[]; last?: number }> {
     const first = after + 1;
-    const blocks = await this.db.getAll('blocks', IDBKeyRange.lowerBound(blockOf(first)), Math.ceil(limit / PAGES_PER_BLOCK) + 1);
-    const keys = await this.db.getAllKeys('blocks', IDBKeyRange.lowerBound(blockOf(first)), Math.ceil(limit / PAGES_PER_BLOCK) + 1);
-    const pages: PageRecord[] = [];
+    const range = IDBKeyRange.lowerBound(blockOf(first));
+    const count = Math.ceil(limit / PAGES_PER_BLOCK) + 1;
+    const tx = this.db.transaction('blocks', 'readonly');
+    const [blocks, keys] = await Promise.all([tx.store.getAll(range, count), tx.store.getAllKeys(range, count)]);
+    const pages: StoredPage[] = [];
     let last: number | undefined;
     for (let i = 0; i < blocks.length && pages.length < limit; i++) {
       const base = keys[i] * PAGES_PER_BLOCK;
       blocks[i].pages.forEach((p, slot) => {
         const n = base + slot;
         if (p && n >= first && pages.length < limit) {
-          pages.push(fromStored(p));
+          pages.push(p);
           last = n;
         }
       });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
-import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, jsonChunk, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryBytes, validateHistoryFile, type PageRecord } from '../../src/storage';
+import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, fromStored, jsonChunk, jsonChunkOfStored, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryBytes, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
 import { jsonErrorPlace } from '../../src/storage/history-import';
 import { english, MESSAGES } from './messages';
 
@@ -244,5 +244,23 @@ describe('validation messages', () => {
     const v = validateHistoryFile(file(Array.from({ length: 4500 }, (_, i) => page(i))), NOW, (done, total) => calls.push([done, total]));
     expect(v.ok).toBe(true);
     expect(calls).toEqual([[0, 4500], [2000, 4500], [4000, 4500], [4500, 4500]]);
+  });
+});
+
+describe('the export written straight from the stored pages', () => {
+  it('is the JSON of their records, key by key, whatever the page holds', () => {
+    const base: StoredPage = { url: 'https://www.news.example/a?b=1', title: 'T', fp: '0123456789abcdef', algo: 'dr1', textLength: 420, lang: 'en', firstSeen: 1_800_000_000_000, lastSeen: 1_800_000_500_000, visits: 3 };
+    const pages: StoredPage[] = [
+      base,
+      { ...base, canonicalUrl: 'https://news.example/a', textHash: 'fedcba9876543210', sketch: Uint8Array.of(1, 2, 3, 4), passages: Uint8Array.of(2, 0, 1, 0xff, 0xfe, 0xfd, 0xfc), readSet: Uint8Array.of(9) },
+      { ...base, title: 'Quotes " and \\ backslash, \u2028 line separator, ‮ override, 中文, emoji 😀, nul \u0000', lang: 'zh-cn' },
+      // Kept as the strings they were (not canonical base64), and an address that is not plain.
+      { ...base, url: 'http://[::1]:8080/p', sketch: 'SKETCH-OLD', passages: 'AAB=', visits: 1e9, textLength: 0 },
+    ];
+    const viaRecords = jsonChunk(pages.map(fromStored), false);
+    expect(jsonChunkOfStored(pages, false)).toBe(viaRecords);
+    expect(jsonChunkOfStored(pages, true)).toBe(jsonChunk(pages.map(fromStored), true));
+    expect(jsonChunkOfStored([], true)).toBe('');
+    expect(JSON.parse(`[${viaRecords.slice(2)}]`)).toHaveLength(4);
   });
 });
