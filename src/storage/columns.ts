@@ -7,12 +7,12 @@
 // (key-index.ts) once read.
 //
 // On disk (store `columns`) they are kept in groups read together ('fp', 'keys', 'leads', 'extra'),
-// in segments of SEGMENT_PAGES pages (262,144), key [group, segment]: few and large, because Chromium reads a
+// in segments of SEGMENT_PAGES pages (524,288), key [group, segment]: few and large, because Chromium reads a
 // few large values far quicker than many small ones (17 MB in 24 ms as one value, in 120 ms as 245).
 // Pages changed since their segments were written are kept in one more value, the delta (key
 // ['delta', 0]), rewritten by each write; once it holds DELTA_PAGES pages, the segments it touches
 // are written anew and it is emptied. A background started anew reads the 'fp' group and the delta
-// (9 bytes a page) before its first answer (the rest of that answer comes from the index's address
+// (8 bytes a page: the fingerprint halves, one value a segment) before its first answer (the rest of that answer comes from the index's address
 // buckets: page-repository.ts), and the other groups after. The columns are derived data: the
 // blocks hold everything they say, so a background stopped at any moment loses nothing.
 import { ALGORITHM, fromHex, pageIdentity } from '../core';
@@ -33,7 +33,7 @@ const NARROW = 0x10;
 type U32Column = 'hi' | 'lo' | 'url' | 'canon' | 'lead0' | 'lead1' | 'site';
 export type ColumnName = U32Column | 'flags' | 'seen';
 /** The columns of each group, kept together on disk. */
-export const GROUPS = { fp: ['hi', 'lo', 'flags'], keys: ['url', 'canon'], leads: ['lead0', 'lead1'], extra: ['site', 'seen'] } as const satisfies Record<string, readonly ColumnName[]>;
+export const GROUPS = { fp: ['hi', 'lo'], keys: ['url', 'canon', 'flags'], leads: ['lead0', 'lead1'], extra: ['site', 'seen'] } as const satisfies Record<string, readonly ColumnName[]>;
 export type Group = keyof typeof GROUPS;
 /** What a lookup needs (a background started anew reads the first alone for its first answer), and everything. */
 export const FIRST_GROUPS: readonly Group[] = ['fp'];
@@ -50,6 +50,31 @@ type Delta = { ns: Uint32Array } & { [K in ColumnName]: ArrayLike<number> };
 type ColumnArrays = { [K in U32Column]: Uint32Array } & { flags: Uint8Array; seen: Float64Array };
 
 const makeArray = (name: ColumnName, length: number) => (name === 'flags' ? new Uint8Array(length) : name === 'seen' ? new Float64Array(length) : new Uint32Array(length));
+
+/**
+ * A group's segment as stored: the fingerprint halves as one array, hi then lo (a background's
+ * first read: one large value reads quicker than several), every other group as an object of its
+ * columns.
+ */
+function segmentValue(group: Group, a: ColumnArrays, start: number, end: number): unknown {
+  if (group === 'fp') {
+    const both = new Uint32Array(2 * (end - start));
+    both.set(a.hi.subarray(start, end));
+    both.set(a.lo.subarray(start, end), end - start);
+    return both;
+  }
+  return Object.fromEntries(GROUPS[group].map((name) => [name, a[name].slice(start, end)]));
+}
+
+/** One column of a group's stored segment. */
+function columnOf(group: Group, name: ColumnName, value: unknown): ArrayLike<number> | undefined {
+  if (group === 'fp') {
+    const both = value as Uint32Array;
+    const half = both.length / 2;
+    return name === 'hi' ? both.subarray(0, half) : both.subarray(half);
+  }
+  return (value as Record<string, ArrayLike<number>>)[name];
+}
 
 const listed = (sets: Map<number, Set<number>>) => new Map([...sets].map(([k, v]) => [k, [...v]]));
 
@@ -119,7 +144,7 @@ export class Columns {
         const array = makeArray(name, this.capacity);
         keys.forEach((key, k) => {
           const start = (key as [string, number])[1] * SEGMENT_PAGES;
-          const segment = (values[k] as Record<string, ArrayLike<number>>)[name];
+          const segment = columnOf(group, name, values[k]);
           if (segment && start < array.length) array.set(segment.length > array.length - start ? Array.prototype.slice.call(segment, 0, array.length - start) : segment, start);
         });
         if (delta) for (let d = 0; d < delta.ns.length; d++) if (delta.ns[d] < array.length) array[delta.ns[d]] = delta[name][d];
@@ -229,7 +254,7 @@ export class Columns {
     for (const segment of new Set(Array.from(ns, (n) => Math.floor(n / SEGMENT_PAGES)))) {
       const start = segment * SEGMENT_PAGES;
       const end = Math.min(this.size, start + SEGMENT_PAGES);
-      for (const group of ALL_GROUPS) out.push([Object.fromEntries(GROUPS[group].map((name) => [name, a[name].slice(start, end)])), [group, segment]]);
+      for (const group of ALL_GROUPS) out.push([segmentValue(group, a, start, end), [group, segment]]);
     }
     this.delta.clear();
     const empty: Record<string, unknown> = { ns: new Uint32Array(0) };
@@ -253,7 +278,9 @@ export class Columns {
   }
 
   flag(n: number): number {
-    return n < this.size ? this.column('flags')[n] & STATE : NO_PAGE;
+    if (n >= this.size) return NO_PAGE;
+    // Before the flags are read (a background's first lookup), a number in use may hold a page: its block says.
+    return this.has('keys') ? this.column('flags')[n] & STATE : PAGE;
   }
 
   lastSeen(n: number): number {
@@ -264,14 +291,16 @@ export class Columns {
   near(hi: number, lo: number, maxDistance: number): number[] {
     const his = this.column('hi');
     const los = this.column('lo');
-    const flags = this.column('flags');
     const out: number[] = [];
     for (let n = 0, size = this.size; n < size; n++) {
       const d = popcount(his[n] ^ hi);
       if (d > maxDistance) continue;
-      if (d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) out.push(n);
+      if (d + popcount(los[n] ^ lo) <= maxDistance) out.push(n);
     }
-    return out;
+    // Before the flags are read (a background's first lookup) a page forgotten or of another algorithm is left to its block to tell.
+    if (!this.has('keys')) return out;
+    const flags = this.column('flags');
+    return out.filter((n) => (flags[n] & STATE) === PAGE);
   }
 
   /**

@@ -12,7 +12,7 @@ import type { PageRecord } from './schema';
 /** Pages per block (one IndexedDB value). A visit rewrites its page's block: kept small. */
 export const PAGES_PER_BLOCK = 16;
 /** Pages per column segment (one IndexedDB value per group of columns: columns.ts). */
-export const SEGMENT_PAGES = 1 << 18;
+export const SEGMENT_PAGES = 1 << 19;
 
 export const blockOf = (n: number) => Math.floor(n / PAGES_PER_BLOCK);
 export const slotOf = (n: number) => n % PAGES_PER_BLOCK;

@@ -68,6 +68,9 @@ describe('forgetting', () => {
     expect(await r.findByAnchors([inBucket[3]], { algo: 'dr1' })).toEqual([]);
     expect(await r.findSimilar(visit(3).fp, { algo: 'dr1', maxDistance: 0 })).toEqual([]);
     expect(await r.get(visit(3).url)).toBeUndefined();
+    // A background started anew answers its first lookup before it has read which numbers are forgotten: still nothing.
+    const cold = await new PageRepository(db).lookup({ url: 'https://other.example/', canonicalUrl: 'https://other.example/', fp: visit(3).fp, maxDistance: 0, algo: 'dr1', anchors: { values: [inBucket[3]], bits: 32 } });
+    expect(cold.candidates).toEqual([]);
     // More visits: the bucket is merged without the forgotten page's entry.
     for (let i = 40; i < 60; i++) await r.recordVisit(visit(i, { passages: sig([inBucket[i % 40]]) }), 1000 + i);
     const runs = (await db.getAll('anchors', IDBKeyRange.bound([5, 0], [5, Infinity]))).flatMap((run) => [...run]);
