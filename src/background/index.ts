@@ -28,13 +28,15 @@ const handlers = createHandlers({
 
 // Whenever the background starts: the fingerprints a lookup scans start loading at once (it was most
 // likely woken by a page to check), a committed import that was cut short is completed, and the
-// staging of abandoned ones is dropped. An extension API call between chunks keeps Chrome from
-// stopping the worker as idle while it works.
+// staging of abandoned ones is dropped, then what an upgrade left to empty is emptied. An extension
+// API call between chunks keeps Chrome from stopping the worker as idle while it works.
 void (async () => {
   const repo = await (repository ??= openDejaReadDB().then((db) => new PageRepository(db)));
   repo.prefetch();
-  await repo.imports.recover(Date.now(), () => void browser.runtime.getPlatformInfo());
-})().catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import:', e));
+  const keepAwake = () => void browser.runtime.getPlatformInfo();
+  await repo.imports.recover(Date.now(), keepAwake);
+  await repo.dropOldPages(keepAwake);
+})().catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import or upgrade:', e));
 
 const origin = browser.runtime.getURL('');
 answerMessages(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));

@@ -13,6 +13,7 @@ import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
 import { KEPT_VISIT_IDS } from './merge';
+import { dropOldPages, OLD_PAGES } from './old-pages';
 import type { DejaReadDB, PageRecord } from './schema';
 
 /** What the background knows about a page when the reader visits it. */
@@ -254,6 +255,11 @@ export class PageRepository {
   }
 
   /** Starts reading what a background's first lookup needs (the fingerprints), if it is not read yet. */
+  /** Empties the store an upgrade left behind, if any (old-pages.ts): for a background that has answered. */
+  dropOldPages(between?: () => void): Promise<number> {
+    return dropOldPages(this.db, between);
+  }
+
   prefetch(): void {
     void this.columns(FIRST_GROUPS).catch(() => undefined);
   }
@@ -579,9 +585,11 @@ export class PageRepository {
   /** Forgets everything: pages, feedback, past imports and any import under way. */
   async clear(): Promise<void> {
     const stores = ['blocks', 'columns', 'anchors', 'meta', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
-    const tx = this.db.transaction(stores, 'readwrite');
-    const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
-    await Promise.all([...stores.map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1 }, META_KEY), tx.done]);
+    // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
+    const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
+    const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
+    const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
+    await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1 }, META_KEY), tx.done]);
     this.cache = undefined;
     this.dismissals = undefined;
   }

@@ -134,6 +134,47 @@ describe('schema version 5: one record per page', () => {
     expect(await db.getAll('dismissals')).toEqual([{ pair: [Y, X], at: 1 }]);
   });
 
+  it('empties the old store after the upgrade, in steps a stopped background takes up again, and loses no page', async () => {
+    const n = 2_500;
+    const urls = Array.from({ length: n }, (_, i) => `https://many.example/p/${String(i).padStart(5, '0')}`);
+    await seedV4(async (db) => {
+      const tx = db.transaction('pages', 'readwrite');
+      await Promise.all([...urls.map((url, i) => tx.store.put(rec(url, { firstSeen: i, lastSeen: i, visits: 1 }))), tx.done]);
+    });
+    const db = await openDejaReadDB();
+    const raw = db as unknown as IDBPDatabase;
+    // The upgrade carried the pages over and left the old store for after.
+    expect(await raw.count('pages')).toBe(n);
+    const r = new PageRepository(db);
+    expect(await r.count()).toBe(n);
+    // A background stopped after the first step: the rest is emptied at its next start.
+    await expect(
+      r.dropOldPages(() => {
+        throw new Error('stopped');
+      }),
+    ).rejects.toThrow('stopped');
+    const left = await raw.count('pages');
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(n);
+    expect(await new PageRepository(db).dropOldPages()).toBe(left);
+    expect(await raw.count('pages')).toBe(0);
+    expect(await new PageRepository(db).dropOldPages()).toBe(0);
+    const fresh = new PageRepository(db);
+    expect(await fresh.count()).toBe(n);
+    expect((await everyPage(fresh)).map((p) => p.url)).toEqual(urls);
+  });
+
+  it('forgets the records an upgrade left to empty when the reader clears the history', async () => {
+    await seedV4(async (db) => {
+      await db.put('pages', rec(X, { firstSeen: 1, lastSeen: 2, visits: 1 }));
+    });
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    await r.clear();
+    expect(await r.count()).toBe(0);
+    expect(await (db as unknown as IDBPDatabase).count('pages')).toBe(0);
+  });
+
   it('records the next visit of any variant on the merged record', async () => {
     await seedV4(async (db) => {
       await db.put('pages', rec(`${X}#a`, { firstSeen: 1, lastSeen: 2, visits: 1, visitIds: ['visit-0001'] }));
