@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { digestArticle } from '../../src/core';
 import { BulkInbox, BulkPort } from '../../src/messaging/bulk';
 import { DeliveryError } from '../../src/messaging/retry';
-import { exportHistory, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportHistory, IMPORT_CHUNK, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
 import { checkImportFile } from '../../src/options/import-check';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
+import { writeSyntheticHistory } from '../e2e/synthetic-history';
 import { everyPage, makeBackground } from './helpers';
 import { english } from './messages';
 
@@ -174,6 +178,65 @@ describe('export and import through the background', () => {
       [2, 4, undefined],
       [4, 4, undefined],
     ]);
+  });
+
+  it('imports a file of several chunks, two under way at a time, each sent again when lost, in order of progress', async () => {
+    const n = 2 * IMPORT_CHUNK + 7;
+    const dir = mkdtempSync(join(tmpdir(), 'deja-read-import-'));
+    let file: Blob;
+    try {
+      writeSyntheticHistory(join(dir, 'h.json'), n);
+      file = new Blob([readFileSync(join(dir, 'h.json'))]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bg = makeBackground();
+    bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
+    const seqs: number[] = [];
+    let lost = false;
+    const flaky: typeof bg.call = async (type, req) => {
+      if (type === 'options:importChunk') {
+        const { seq } = req as { seq: number };
+        seqs.push(seq);
+        // The second chunk's first try is lost on its way.
+        if (seq === 1 && !lost) {
+          lost = true;
+          throw new DeliveryError('Could not establish connection. Receiving end does not exist.');
+        }
+      }
+      return bg.call(type, req);
+    };
+    const progress: number[] = [];
+    const result = await importHistory(flaky, file, (done, _total, phase) => void (phase ? undefined : progress.push(done)));
+    expect(result).toEqual({ state: 'imported', pages: n, outcome: { added: n, merged: 0, unchanged: 0 } });
+    expect((await bg.call('options:stats', {})).pages).toBe(n);
+    expect([...new Set(seqs)].sort()).toEqual([0, 1, 2]);
+    expect(seqs.filter((s) => s === 1)).toHaveLength(2);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(n);
+  });
+
+  it('leaves the history as it was when one chunk of several cannot be stored, and leaves nothing staged', async () => {
+    const bg = await withHistory();
+    bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
+    const before = await history(bg);
+    const dir = mkdtempSync(join(tmpdir(), 'deja-read-import-'));
+    let file: Blob;
+    try {
+      writeSyntheticHistory(join(dir, 'h.json'), 2 * IMPORT_CHUNK + 7);
+      file = new Blob([readFileSync(join(dir, 'h.json'))]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const failing: typeof bg.call = async (type, req) => {
+      if (type === 'options:importChunk' && (req as { seq: number }).seq === 1) throw new Error('The disk is full.');
+      return bg.call(type, req);
+    };
+    await expect(importHistory(failing, file, () => undefined)).rejects.toThrow('The disk is full.');
+    expect(await history(bg)).toEqual(before);
+    const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
+    expect(await db.db.count('importRuns')).toBe(0);
   });
 
   it('refuses a file that is not UTF-8, and the history stays as it was', async () => {
