@@ -21,6 +21,8 @@
 //   await near.track(blocks);                               // follows these too
 //   near.blocks();                                          // those at most `margin` px from the viewport
 
+import { watchPageMotion } from './page-motion';
+
 export interface NearView {
   /** Follows these blocks too (sorted a slice of time at a time). */
   track(blocks: readonly Element[]): Promise<void>;
@@ -199,11 +201,7 @@ export function createNearView(doc: Document, changed: () => void, options: Near
     }
     changed();
   };
-  const listen = { capture: true, passive: true } as const;
-  doc.addEventListener('scroll', onScroll, listen);
-  win.addEventListener('resize', measureSoon, listen);
-  const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(measureSoon) : null;
-  if (resized && doc.body) resized.observe(doc.body);
+  const unwatch = watchPageMotion(doc, win, onScroll, measureSoon);
 
   return {
     async track(blocks) {
@@ -271,9 +269,7 @@ export function createNearView(doc: Document, changed: () => void, options: Near
       stopped = true;
       clearTimeout(remeasure);
       observer.disconnect();
-      resized?.disconnect();
-      doc.removeEventListener('scroll', onScroll, listen);
-      win.removeEventListener('resize', measureSoon, listen);
+      unwatch();
     },
   };
 }

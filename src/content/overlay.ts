@@ -17,6 +17,8 @@
 // layer's work and geometry the same whichever of its anchors it really marks; a tip can be
 // transparent too, and has a fixed size whatever it says.
 
+import { watchPageMotion } from './page-motion';
+
 /** What a mark is anchored to: an element (each of its client rects) or a range of text. */
 export type OverlayAnchor = Element | Range;
 
@@ -209,13 +211,8 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
     }
   }
 
-  // Scrolling any scroller of the page (capture: scroll does not bubble) and resizing move the page
-  // under the layer. Passive listeners in the content script's world: the page sees no difference.
-  const listen = { capture: true, passive: true } as const;
-  doc.addEventListener('scroll', refresh, listen);
-  win.addEventListener('resize', refresh, listen);
-  const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(refresh) : null;
-  if (resized && doc.body) resized.observe(doc.body);
+  // Scrolling and resizing move the page under the layer.
+  const unwatch = watchPageMotion(doc, win, refresh, refresh);
 
   return {
     set(group, marks) {
@@ -266,9 +263,7 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
     },
     destroy() {
       if (frame) win.cancelAnimationFrame(frame);
-      doc.removeEventListener('scroll', refresh, listen);
-      win.removeEventListener('resize', refresh, listen);
-      resized?.disconnect();
+      unwatch();
       groups.clear();
       host.remove();
     },
