@@ -73,7 +73,8 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const text = format === 'csv' ? csvChunk(pages.map(fromStored)) : jsonChunkOfStored(pages, first === true);
       const next = last !== undefined ? { next: last } : {};
       if (bulk && typeof parcel === 'string' && PARCEL.test(parcel)) {
-        bulk.post(parcel, text);
+        // As a Blob: the page joins the chunks into the file without copying them again.
+        bulk.post(parcel, new Blob([text]));
         return { text: '', count: pages.length, ...next };
       }
       return { text, count: pages.length, ...next };

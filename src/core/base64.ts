@@ -5,7 +5,28 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** The characters' codes, for building a string from codes rather than by concatenation. */
 const CODES = /* @__PURE__ */ Uint8Array.from(B64, (c) => c.charCodeAt(0));
 
+/**
+ * The language's own base64 (ES2026: Chrome 140, Firefox 133), where there is one: several times
+ * quicker on an export or import of many records. Its output is the same; on input it is asked for
+ * the same strictness as the code below (padded, no white space).
+ */
+interface NativeBase64 {
+  fromBase64?: (s: string, options: { lastChunkHandling: 'loose' }) => Uint8Array;
+  prototype: { toBase64?: () => string };
+}
+const NATIVE = Uint8Array as unknown as NativeBase64;
+const nativeTo = typeof NATIVE.prototype.toBase64 === 'function';
+const nativeFrom = typeof NATIVE.fromBase64 === 'function';
+/** What the native decoder skips and this one refuses. */
+const WHITE = /[\t\n\f\r ]/;
+
 export function toBase64(bytes: Uint8Array): string {
+  if (nativeTo) return (bytes as unknown as { toBase64(): string }).toBase64();
+  return toBase64Here(bytes);
+}
+
+/** The same as toBase64, in JavaScript. */
+export function toBase64Here(bytes: Uint8Array): string {
   const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
   let o = 0;
   for (let i = 0; i < bytes.length; i += 3) {
@@ -29,6 +50,20 @@ const VALUE = /* @__PURE__ */ (() => {
 })();
 
 export function fromBase64(s: string): Uint8Array | null {
+  if (s.length % 4 !== 0) return null;
+  if (nativeFrom) {
+    if (WHITE.test(s)) return null;
+    try {
+      return NATIVE.fromBase64!(s, { lastChunkHandling: 'loose' });
+    } catch {
+      return null;
+    }
+  }
+  return fromBase64Here(s);
+}
+
+/** The same as fromBase64, in JavaScript. */
+export function fromBase64Here(s: string): Uint8Array | null {
   if (s.length % 4 !== 0) return null;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((s.length / 4) * 3 - pad);

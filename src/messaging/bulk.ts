@@ -8,8 +8,8 @@
 //
 //   page:        const id = port.post(pages); await send('options:importChunk', { ..., parcel: id });
 //   background:  const pages = inbox.take(id);            // or a DeliveryError
-//   background:  inbox.post(id, text); return { ... };     // an export chunk
-//   page:        const text = await port.receive(id);
+//   background:  inbox.post(id, blob); return { ... };     // an export chunk, as a Blob of its text
+//   page:        const blob = await port.receive(id);
 import { DeliveryError } from './retry';
 
 const CHANNEL = 'deja-read-bulk';

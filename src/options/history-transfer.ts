@@ -47,7 +47,8 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
       if (!bulk) return send('options:exportChunk', req);
       const parcel = bulk.id();
       const answer = await send('options:exportChunk', { ...req, parcel });
-      return { ...answer, text: answer.count ? ((await bulk.receive(parcel, RELIABLY.timeoutMs)) as string) : '' };
+      // The background sends the text as a Blob (or, from an older one, as a string): either is a part of the file.
+      return { ...answer, text: answer.count ? ((await bulk.receive(parcel, RELIABLY.timeoutMs)) as Blob | string) : '' };
     }, RELIABLY);
     if (chunk.count === 0) break;
     parts.push(chunk.text);

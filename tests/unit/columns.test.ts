@@ -1,6 +1,6 @@
 // The columns a lookup scans, and their indexes: a lookup finds the same pages whether it scans or
 // asks the indexes, before and after pages change, are added and are forgotten.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canonicalizeUrl, encodePassages, fromBase64, siteOf, toBase64 } from '../../src/core';
 import { Columns } from '../../src/storage/columns';
 import { hashString, SEGMENT_PAGES, siteOfIdentity, type StoredPage } from '../../src/storage/layout';
@@ -114,7 +114,35 @@ describe('base64', () => {
       expect(fromBase64(toBase64(bytes))).toEqual(bytes);
     }
     expect(toBase64(Uint8Array.from([0xfb, 0xff]))).toBe('+/8=');
-    for (const bad of ['A', 'AB=C', '++++=', 'ÀAAA', 'AA==AA==']) expect(fromBase64(bad)).toBeNull();
+    for (const bad of ['A', 'AB=C', '++++=', 'ÀAAA', 'AA==AA==', ' AAA', 'AA\nA', 'A===', '-_AA']) expect(fromBase64(bad)).toBeNull();
+  });
+
+  it("uses the language's own base64 where there is one, with the same output and the same refusals", async () => {
+    // Node 20 has none: the native path is stood in for by Node's Buffer, as lenient as the
+    // browsers' (it skips white space), to show the wrapper keeps this module's strictness.
+    const stand = Uint8Array as unknown as { fromBase64?: unknown; prototype: { toBase64?: unknown } };
+    const had = { from: stand.fromBase64, to: stand.prototype.toBase64 };
+    stand.fromBase64 = (s: string) => {
+      if (/[^A-Za-z0-9+/=\s]/.test(s) || /=[^=]/.test(s.trim()) || s.replace(/\s/g, '').length % 4 !== 0 || /^[^=]?=/.test(s.slice(-4))) throw new SyntaxError('bad');
+      return new Uint8Array(Buffer.from(s, 'base64'));
+    };
+    stand.prototype.toBase64 = function (this: Uint8Array) {
+      return Buffer.from(this).toString('base64');
+    };
+    try {
+      vi.resetModules();
+      const { fromBase64: from, toBase64: to, fromBase64Here, toBase64Here } = await import('../../src/core/base64');
+      const rnd = random(5);
+      for (let length = 0; length < 40; length++) {
+        const bytes = Uint8Array.from({ length }, () => rnd() & 255);
+        expect(to(bytes)).toBe(toBase64Here(bytes));
+        expect(from(to(bytes))).toEqual(fromBase64Here(toBase64Here(bytes)));
+      }
+      for (const bad of ['A', 'AB=C', ' AAA', 'AAAA    ', 'AAAA AAAA\n\n\n', 'ÀAAA']) expect([bad, from(bad)]).toEqual([bad, null]);
+    } finally {
+      stand.fromBase64 = had.from;
+      stand.prototype.toBase64 = had.to;
+    }
   });
 });
 
