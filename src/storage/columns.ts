@@ -3,8 +3,8 @@
 // LEAD_COUNT smallest passage hashes, which a lookup compares with its anchors: core's shareAnchor),
 // a flag (no page, a page of the current fingerprint algorithm, one of another; which leads it has),
 // and, read only when needed, a hash of its site and its last visit. A scan of 10^6 fingerprints
-// takes about 1.4 ms, so no index is built over them; the columns looked up by value get indexes
-// (key-index.ts) once read.
+// takes about 1.4 ms; once the columns are read, the fingerprint's four 16-bit blocks and the
+// columns looked up by value get indexes (key-index.ts), and a lookup reads about 1,000 of them.
 //
 // On disk (store `columns`) they are kept in groups read together ('fp', 'keys', 'leads', 'extra'),
 // in segments of SEGMENT_PAGES pages (524,288), key [group, segment]: few and large, because Chromium reads a
@@ -76,6 +76,22 @@ function columnOf(group: Group, name: ColumnName, value: unknown): ArrayLike<num
   return (value as Record<string, ArrayLike<number>>)[name];
 }
 
+/**
+ * The fingerprint's four 16-bit blocks: a column and where in it. Of two fingerprints at most 7 bits
+ * apart, one block differs in at most one bit (were each 2 or more apart, they would be 8), so the
+ * pages near a fingerprint are among those under one of its blocks or of the 16 values one bit from
+ * it: 68 places in the blocks' indexes, about 1,000 pages at 10^6 rather than all of them.
+ */
+const FP_BLOCKS = [
+  ['fpHiTop', 'hi', 16],
+  ['fpHiLow', 'hi', 0],
+  ['fpLoTop', 'lo', 16],
+  ['fpLoLow', 'lo', 0],
+] as const;
+type FpBlock = (typeof FP_BLOCKS)[number][0];
+/** The farthest a fingerprint may be for the block indexes to find it. */
+const BLOCKS_FIND_WITHIN = 7;
+
 const listed = (sets: Map<number, Set<number>>) => new Map([...sets].map(([k, v]) => [k, [...v]]));
 
 /** Number of ones in a 32-bit word. */
@@ -103,8 +119,11 @@ export class Columns {
   private readonly delta = new Set<number>();
   /** Pages changed since the last `changes()`. */
   private changed = false;
-  /** Indexes over the columns looked up by value (built by `index()`, once the columns are read: a lookup scans until then). */
-  private indexes: Record<'url' | 'canon' | 'lead0' | 'lead1', KeyIndex> | undefined;
+  /**
+   * Indexes over the columns looked up by value, and over the fingerprint's four 16-bit blocks
+   * (built by `index()`, once the columns are read: a lookup scans until then).
+   */
+  private indexes: Record<'url' | 'canon' | 'lead0' | 'lead1' | FpBlock, KeyIndex> | undefined;
 
   /** The groups named, read from the database; `size` is the store's next page number. */
   static async read(tx: ColumnsTx, size: number, groups: readonly Group[]): Promise<Columns> {
@@ -215,6 +234,8 @@ export class Columns {
       canon: new KeyIndex(() => this.column('canon'), (n) => state(n) !== NO_PAGE),
       lead0: new KeyIndex(() => this.column('lead0'), (n) => state(n) === PAGE && (this.column('flags')[n] & LEAD0) !== 0),
       lead1: new KeyIndex(() => this.column('lead1'), (n) => state(n) === PAGE && (this.column('flags')[n] & LEAD1) !== 0),
+      // All four count the same pages, and are touched together: one list of changed pages serves them.
+      ...(Object.fromEntries(FP_BLOCKS.map(([name, column, shift]) => [name, new KeyIndex(() => this.column(column), (n) => state(n) === PAGE, shift)])) as Record<FpBlock, KeyIndex>),
     };
     for (const index of Object.values(this.indexes)) if (!index.ready) index.build(this.size);
   }
@@ -289,6 +310,7 @@ export class Columns {
 
   /** Pages of the current algorithm whose fingerprint is within `maxDistance` bits of (hi, lo). */
   near(hi: number, lo: number, maxDistance: number): number[] {
+    if (this.indexed && maxDistance <= BLOCKS_FIND_WITHIN) return this.nearByBlocks(hi, lo, maxDistance);
     const his = this.column('hi');
     const los = this.column('lo');
     const out: number[] = [];
@@ -301,6 +323,31 @@ export class Columns {
     if (!this.has('keys')) return out;
     const flags = this.column('flags');
     return out.filter((n) => (flags[n] & STATE) === PAGE);
+  }
+
+  /** The same as `near`, through the block indexes (they must be built), in the same order. */
+  private nearByBlocks(hi: number, lo: number, maxDistance: number): number[] {
+    const his = this.column('hi');
+    const los = this.column('lo');
+    const flags = this.column('flags');
+    const indexes = this.indexes as NonNullable<Columns['indexes']>;
+    const found: number[] = [];
+    const check = (pages: ArrayLike<number>) => {
+      for (let i = 0; i < pages.length; i++) {
+        const n = pages[i];
+        const d = popcount(his[n] ^ hi);
+        if (d <= maxDistance && d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) found.push(n);
+      }
+    };
+    for (const [name, column, shift] of FP_BLOCKS) {
+      const block = ((column === 'hi' ? hi : lo) >>> shift) & 0xffff;
+      const index = indexes[name];
+      check(index.under(block));
+      for (let bit = 0; bit < 16; bit++) check(index.under(block ^ (1 << bit)));
+    }
+    check(indexes.fpHiTop.changed);
+    // A page near in more than one block is found more than once.
+    return [...new Set(found)].sort((a, b) => a - b);
   }
 
   /**
@@ -346,12 +393,7 @@ export class Columns {
       byCanon.push(...canonIndex.find(canon));
       // Leads with the anchors' top 24 bits (lead() then checks all 32 where both sides have them).
       for (const top of wanted) for (const [index, values] of [[first, lead0], [second, lead1]] as const) for (const n of index.findTop24(top)) lead(n, values[n], flags[n]);
-      for (let n = 0, size = this.size; n < size; n++) {
-        const d = popcount(his[n] ^ hi);
-        if (d > maxDistance) continue;
-        if (d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) near.push(n);
-      }
-      return { near, byUrl, byCanon, byLead: listed(leading) };
+      return { near: this.near(hi, lo, maxDistance), byUrl, byCanon, byLead: listed(leading) };
     }
     for (let n = 0, size = this.size; n < size; n++) {
       const f = flags[n];

@@ -1,6 +1,6 @@
-// An index over one column of 32-bit keys (a page's address hash, canonical address hash, a lead):
-// the page numbers sorted by key, with a directory of where each value of the key's top 16 bits
-// starts. Finding a key reads a directory entry and a few numbers, where a scan of the column would
+// An index over one column of 32-bit keys (a page's address hash, canonical address hash, a lead,
+// a half of its fingerprint): the page numbers sorted by 16 of the key's bits (its top 16 unless
+// told otherwise), with a directory of where each value of those bits starts. Finding a key reads a directory entry and a few numbers, where a scan of the column would
 // read every page (about 1 ms per column at 10^6 pages). It keeps no key of its own: an entry is a
 // page number, checked against the column, so an entry left behind by a page that changed or was
 // forgotten is simply skipped. Pages changed since the index was built are kept in a short list,
@@ -14,10 +14,11 @@ export class KeyIndex {
   private recent: number[] = [];
   private built = false;
 
-  /** `keys()` gives the column (it is replaced when it grows); `has(n)` whether page n counts. */
+  /** `keys()` gives the column (it is replaced when it grows); `has(n)` whether page n counts; `shift`, where the 16 bits sorted by start. */
   constructor(
     private readonly keys: () => Uint32Array,
     private readonly has: (n: number) => boolean,
+    private readonly shift = 16,
   ) {}
 
   get ready(): boolean {
@@ -30,15 +31,16 @@ export class KeyIndex {
     const counts = this.directory;
     counts.fill(0);
     let n = 0;
+    const shift = this.shift;
     for (let i = 0; i < size; i++) {
       if (!this.has(i)) continue;
-      counts[(keys[i] >>> 16) + 1]++;
+      counts[((keys[i] >>> shift) & 0xffff) + 1]++;
       n++;
     }
     for (let d = 1; d <= DIRECTORY; d++) counts[d] += counts[d - 1];
     const order = new Uint32Array(n);
     const next = counts.slice(0, DIRECTORY);
-    for (let i = 0; i < size; i++) if (this.has(i)) order[next[keys[i] >>> 16]++] = i;
+    for (let i = 0; i < size; i++) if (this.has(i)) order[next[(keys[i] >>> shift) & 0xffff]++] = i;
     this.order = order;
     this.recent = [];
     this.built = true;
@@ -52,7 +54,20 @@ export class KeyIndex {
     if (this.recent.length > Math.max(4096, this.order.length / 16)) this.built = false;
   }
 
-  /** The pages whose key is `key` (the index must be built). */
+  /**
+   * The pages sorted under this value of the 16 bits, for a caller that checks them itself: some may
+   * have changed since the build, and pages changed since are not among them (`changed` lists those).
+   */
+  under(bits: number): Uint32Array {
+    return this.order.subarray(this.directory[bits], this.directory[bits + 1]);
+  }
+
+  /** Pages changed (or added) since the build. */
+  get changed(): readonly number[] {
+    return this.recent;
+  }
+
+  /** The pages whose key is `key` (the index must be built, over the top 16 bits). */
   find(key: number): number[] {
     return this.pages(key >>> 16, (k) => k === key);
   }

@@ -27,6 +27,18 @@ describe('a lookup in the columns', () => {
     const urls = Array.from({ length: 40 }, (_, i) => `https://s${i % 5}.example/${i}`);
     const leads = Array.from({ length: 30 }, () => rnd());
     const fps = Array.from({ length: 20 }, hex);
+    // A fingerprint `k` bits from one of those: pages and queries at every distance a lookup may ask.
+    const near = (k: number) => {
+      const fp = pick(fps);
+      let hi = parseInt(fp.slice(0, 8), 16);
+      let lo = parseInt(fp.slice(8), 16);
+      for (let i = 0; i < k; i++) {
+        const bit = rnd() % 64;
+        if (bit < 32) hi = (hi ^ (1 << bit)) >>> 0;
+        else lo = (lo ^ (1 << (bit - 32))) >>> 0;
+      }
+      return { hi, lo, hex: hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0') };
+    };
     const page = (): StoredPage => {
       const url = pick(urls);
       const hashes = [pick(leads), pick(leads), rnd()].sort((x, y) => x - y).filter((h, i, all) => i === 0 || h !== all[i - 1]);
@@ -35,7 +47,7 @@ describe('a lookup in the columns', () => {
         url,
         ...(rnd() % 3 === 0 ? { canonicalUrl: pick(urls) } : {}),
         title: 't',
-        fp: rnd() % 2 ? pick(fps) : hex(),
+        fp: rnd() % 2 ? near(rnd() % 8).hex : hex(),
         algo: rnd() % 10 ? 'dr1' : 'dr0',
         passages: encodePassages(narrow ? { count: hashes.length, hashes: Uint32Array.from(new Set(hashes.map((h) => h >>> 8))), bits: 24 } : { count: hashes.length, hashes: Uint32Array.from(hashes), bits: 32 }),
         textLength: 500,
@@ -54,14 +66,14 @@ describe('a lookup in the columns', () => {
     }
     indexed.index();
     expect(indexed.indexed).toBe(true);
+    let nearFound = 0;
     const compare = () => {
       for (let q = 0; q < 60; q++) {
-        const fp = pick(fps);
-        const hi = parseInt(fp.slice(0, 8), 16);
-        const lo = parseInt(fp.slice(8), 16);
+        const { hi, lo } = near(rnd() % 10);
         const bits = rnd() % 4 === 0 ? 24 : 32;
         const values = [pick(leads), pick(leads), rnd()].map((h) => (bits === 24 ? h >>> 8 : h));
-        const args = [hi, lo, 3, hashString(pick(urls)), hashString(pick(urls)), { values, bits: bits as 24 | 32 }] as const;
+        const maxDistance = rnd() % 8;
+        const args = [hi, lo, maxDistance, hashString(pick(urls)), hashString(pick(urls)), { values, bits: bits as 24 | 32 }] as const;
         const sorted = (r: ReturnType<Columns['lookup']>) => ({
           near: [...r.near].sort((x, y) => x - y),
           byUrl: [...r.byUrl].sort((x, y) => x - y),
@@ -70,7 +82,9 @@ describe('a lookup in the columns', () => {
         });
         const want = sorted(scanned.lookup(...args));
         expect(sorted(indexed.lookup(...args))).toEqual(want);
+        expect(indexed.near(hi, lo, maxDistance)).toEqual(want.near);
         expect(want.byUrl.length + want.byLead.length).toBeGreaterThan(0);
+        nearFound += want.near.length;
         const hashes = [hashString(pick(urls)), hashString(pick(urls)), 12345];
         const norm = (m: Map<number, number[]>) => [...m].map(([k, v]) => [k, [...v].sort((x, y) => x - y)]).sort((x, y) => (x[0] as number) - (y[0] as number));
         expect(norm(indexed.find('url', hashes))).toEqual(norm(scanned.find('url', hashes)));
@@ -94,6 +108,8 @@ describe('a lookup in the columns', () => {
     expect(indexed.indexed).toBe(false);
     indexed.index();
     compare();
+    // The queries were near enough to stored fingerprints for the comparison to mean something.
+    expect(nearFound).toBeGreaterThan(500);
   });
 });
 
