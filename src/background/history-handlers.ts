@@ -3,7 +3,7 @@ import type { Handlers } from '../messaging/router';
 import type { HistoryItem, Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkPages, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
+import { checkStoredPages, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 import type { BulkInbox } from '../messaging/bulk';
 
@@ -88,8 +88,8 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
       if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
       // The options page validated the file; the records are checked again where they are stored.
-      const checked = checkPages(pages, now());
-      await (await repository()).imports.stage(importId(id), seq, checked, now());
+      const checked = checkStoredPages(pages, now());
+      await (await repository()).imports.stageStored(importId(id), seq, checked, now());
       return { staged: checked.length };
     },
     async 'options:importCommit'({ importId: id, digest, chunks, pages }) {

@@ -10,7 +10,7 @@ export { blocksOf, probeKeys, type Blocks } from './blocks';
 export { textStats, wordCount, type TextStats } from './text-stats';
 export { normalizeText } from './normalize';
 export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECORDED_WORDS, SENSITIVITY, type MatchKind, type MatchSettings, type PageSignature, type Sensitivity, type Verdict } from './decision';
-export { decodeSketch, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
+export { decodeSketch, decodeSketchBytes, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
 export { textHash } from './text-hash';
 export { canonicalizeUrl, isRouteFragment, MAX_URL_LENGTH, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
 export { isSearchResultPage, linkKey, linkTarget } from './links';
@@ -19,4 +19,4 @@ export { ANCHOR_COUNT, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, d
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
 export { LOCATOR_CHARS, passageLocator, withoutSpaces, type PassageLocator } from './locator';
-export { decodeReadSet, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';
+export { decodeReadSet, decodeReadSetBytes, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';

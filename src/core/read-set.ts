@@ -142,7 +142,12 @@ function encodeReadSet(keys24: number[], bits: number, runSample: number): strin
 /** The read set in a stored string, or null if it is not one. */
 export function decodeReadSet(encoded: string): ReadSet | null {
   const bytes = fromBase64(encoded);
-  if (!bytes || bytes.length < 4 || bytes[0] !== READ_SET_VERSION) return null;
+  return bytes && decodeReadSetBytes(bytes);
+}
+
+/** The read set in its stored bytes (the encoded string without its base64), or null. */
+export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
+  if (bytes.length < 4 || bytes[0] !== READ_SET_VERSION) return null;
   const bits = bytes[1] >>> 4;
   const sampleLog = bytes[1] & 15;
   const n = (bytes[2] << 8) | bytes[3];

@@ -154,6 +154,11 @@ export function encodeSketch(s: Sketch): string {
 /** The sketch in a stored string, or null if it is not one (another version, damaged). */
 export function decodeSketch(encoded: string): Sketch | null {
   const bytes = fromBase64(encoded);
-  if (!bytes || bytes.length !== 5 + SKETCH_BUCKETS || bytes[0] !== SKETCH_VERSION) return null;
-  return { size: new DataView(bytes.buffer).getUint32(1, true), mins: bytes.slice(5) };
+  return bytes && decodeSketchBytes(bytes);
+}
+
+/** The sketch in its stored bytes (the encoded string without its base64), or null. */
+export function decodeSketchBytes(bytes: Uint8Array): Sketch | null {
+  if (bytes.length !== 5 + SKETCH_BUCKETS || bytes[0] !== SKETCH_VERSION) return null;
+  return { size: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, true), mins: bytes.slice(5) };
 }

@@ -2,7 +2,8 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassages, decodeReadSet, MAX_READ_SET_LENGTH, decodeSketch, isFingerprintHex, MAX_URL_LENGTH, siteOf } from '../core';
+import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeReadSetBytes, decodeSketchBytes, fromBase64, isFingerprintHex, MAX_READ_SET_LENGTH, MAX_URL_LENGTH, siteOf } from '../core';
+import { storedValue, type StoredPage } from './layout';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
 import { mergePage } from './merge';
 import type { PageRecord } from './schema';
@@ -89,8 +90,35 @@ const webUrl = (v: unknown): string | null => (typeof v === 'string' ? canonical
 type RecordProblem = { field: string; key: string; subs: string[] };
 const wrong = (field: string, key: string, ...subs: Array<string | number>): RecordProblem => ({ field, key, subs: subs.map(String) });
 
-/** Checks one record; returns its stored form, or what is wrong with it. */
-function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | RecordProblem {
+/** A record's fields, checked, with its encoded values decoded once (and kept as written). */
+interface Checked {
+  url: string;
+  canonicalUrl: string;
+  title: string;
+  fp: string;
+  blocks: [number, number, number, number];
+  algo: string;
+  textHash?: string;
+  sketch?: Encoded;
+  passages?: Encoded;
+  readSet?: Encoded;
+  textLength: number;
+  lang: string;
+  firstSeen: number;
+  lastSeen: number;
+  visits: number;
+}
+type Encoded = { text: string; bytes: Uint8Array };
+
+/** A base64 value decoded, if it is a string of at most `max` characters that decodes to what `valid` accepts. */
+function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown): Encoded | null {
+  if (typeof v !== 'string' || v.length > max) return null;
+  const bytes = fromBase64(v);
+  return bytes && valid(bytes) !== null ? { text: v, bytes } : null;
+}
+
+/** Checks one record; returns its fields, or what is wrong with it. */
+function checkFields(raw: unknown, algorithm: string, now: number): Checked | RecordProblem {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return wrong('', 'importPageNotObject');
   const r = raw as Record<string, unknown>;
   const url = webUrl(r.url);
@@ -106,11 +134,13 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
   }
   if (r.algo !== algorithm) return wrong('algo', 'importPageAlgo', algorithm);
   if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return wrong('textHash', 'importPageHex', 'textHash');
-  if (r.sketch !== undefined && (typeof r.sketch !== 'string' || r.sketch.length > LIMITS.sketchLength || decodeSketch(r.sketch) === null)) return wrong('sketch', 'importPageSketch');
+  const sketch = r.sketch === undefined ? undefined : decoded(r.sketch, LIMITS.sketchLength, decodeSketchBytes);
+  if (sketch === null) return wrong('sketch', 'importPageSketch');
   // The passage index is derived from the signature, so a signature that does not decode is refused.
-  const passages = r.passages === undefined ? undefined : typeof r.passages === 'string' && r.passages.length <= LIMITS.sketchLength ? decodePassages(r.passages) : null;
+  const passages = r.passages === undefined ? undefined : decoded(r.passages, LIMITS.sketchLength, decodePassageBytes);
   if (passages === null) return wrong('passages', 'importPagePassages');
-  if (r.readSet !== undefined && (typeof r.readSet !== 'string' || r.readSet.length > LIMITS.readSetLength || decodeReadSet(r.readSet) === null)) return wrong('readSet', 'importPageReadSet');
+  const readSet = r.readSet === undefined ? undefined : decoded(r.readSet, LIMITS.readSetLength, decodeReadSetBytes);
+  if (readSet === null) return wrong('readSet', 'importPageReadSet');
   if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
   if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return wrong('lang', 'importPageLang', LIMITS.langLength);
   if (!isTime(r.firstSeen, now)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
@@ -120,18 +150,14 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
   return {
     url,
     canonicalUrl,
-    site: siteOf(url),
     title: r.title,
     fp: r.fp,
-    b0: blocks[0],
-    b1: blocks[1],
-    b2: blocks[2],
-    b3: blocks[3],
+    blocks,
     algo: r.algo,
     ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}),
-    ...(r.sketch !== undefined ? { sketch: r.sketch as string } : {}),
-    ...(passages ? { passages: r.passages as string } : {}),
-    ...(r.readSet !== undefined ? { readSet: r.readSet as string } : {}),
+    ...(sketch ? { sketch } : {}),
+    ...(passages ? { passages } : {}),
+    ...(readSet ? { readSet } : {}),
     textLength: r.textLength,
     lang: r.lang,
     firstSeen: r.firstSeen,
@@ -140,7 +166,48 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
   };
 }
 
-const isProblem = (p: PageRecord | RecordProblem): p is RecordProblem => 'key' in p;
+/** Checks one record; returns it as the history keeps records, or what is wrong with it. */
+function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | RecordProblem {
+  const c = checkFields(raw, algorithm, now);
+  if (isProblem(c)) return c;
+  const [b0, b1, b2, b3] = c.blocks;
+  return {
+    url: c.url,
+    canonicalUrl: c.canonicalUrl,
+    site: siteOf(c.url),
+    title: c.title,
+    fp: c.fp,
+    b0,
+    b1,
+    b2,
+    b3,
+    algo: c.algo,
+    ...(c.textHash !== undefined ? { textHash: c.textHash } : {}),
+    ...(c.sketch ? { sketch: c.sketch.text } : {}),
+    ...(c.passages ? { passages: c.passages.text } : {}),
+    ...(c.readSet ? { readSet: c.readSet.text } : {}),
+    textLength: c.textLength,
+    lang: c.lang,
+    firstSeen: c.firstSeen,
+    lastSeen: c.lastSeen,
+    visits: c.visits,
+  };
+}
+
+/** The same check, giving the page as blocks keep it: its values decoded once, no derived field. */
+function checkStoredPage(raw: unknown, algorithm: string, now: number): StoredPage | RecordProblem {
+  const c = checkFields(raw, algorithm, now);
+  if (isProblem(c)) return c;
+  const s: StoredPage = { url: c.url, title: c.title, fp: c.fp, algo: c.algo, textLength: c.textLength, lang: c.lang, firstSeen: c.firstSeen, lastSeen: c.lastSeen, visits: c.visits };
+  if (c.canonicalUrl !== c.url) s.canonicalUrl = c.canonicalUrl;
+  if (c.textHash !== undefined) s.textHash = c.textHash;
+  if (c.sketch) s.sketch = storedValue(c.sketch.text, c.sketch.bytes);
+  if (c.passages) s.passages = storedValue(c.passages.text, c.passages.bytes);
+  if (c.readSet) s.readSet = storedValue(c.readSet.text, c.readSet.bytes);
+  return s;
+}
+
+const isProblem = <T extends object>(p: T | RecordProblem): p is RecordProblem => 'key' in p;
 
 /**
  * A bad record found where records arrive. It crosses to the page that sent them as an error's
@@ -155,9 +222,18 @@ export class FileProblemError extends Error {
 
 /** Checks records again where they arrive (the background, from the options page); throws on the first bad one. */
 export function checkPages(raw: unknown, now: number): PageRecord[] {
+  return checkAll(raw, (r) => checkPage(r, ALGORITHM, now));
+}
+
+/** The same, giving the pages as blocks keep them (what an import stages). */
+export function checkStoredPages(raw: unknown, now: number): StoredPage[] {
+  return checkAll(raw, (r) => checkStoredPage(r, ALGORITHM, now));
+}
+
+function checkAll<T extends object>(raw: unknown, check: (r: unknown) => T | RecordProblem): T[] {
   if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
   return raw.map((r, i) => {
-    const page = checkPage(r, ALGORITHM, now);
+    const page = check(r);
     if (isProblem(page)) throw new FileProblemError(problem(page.key, i + 1, ...page.subs));
     return page;
   });

@@ -49,14 +49,19 @@ export class ImportStore {
   ) {}
 
   /** Parks one chunk (idempotent: the same `seq` again replaces it). The history is not touched. */
-  async stage(importId: string, seq: number, pages: PageRecord[], now: number): Promise<void> {
+  stage(importId: string, seq: number, pages: PageRecord[], now: number): Promise<void> {
+    return this.stageStored(importId, seq, pages.map(toStored), now);
+  }
+
+  /** The same, for pages already as blocks keep them (storage's checkStoredPages gives them so). */
+  async stageStored(importId: string, seq: number, stored: StoredPage[], now: number): Promise<void> {
     try {
       const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
       const runs = tx.objectStore('importRuns');
       const run = await runs.get(importId);
       if (run && run.state !== 'staging') throw new ImportIncompleteError('this import is already being applied');
       await Promise.all([
-        tx.objectStore('staging').put({ importId, seq, stored: pages.map(toStored) }),
+        tx.objectStore('staging').put({ importId, seq, stored }),
         runs.put(run ? { ...run, at: now } : { importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now }),
         tx.done,
       ]);

@@ -58,11 +58,9 @@ function canonical(s: string): boolean {
   const last = BASE64.indexOf(s[s.length - 1 - pad]);
   return (last & (pad === 1 ? 0x03 : 0x0f)) === 0;
 }
-const bytes = (s: string | undefined): Uint8Array | string | undefined => {
-  if (s === undefined) return undefined;
-  const b = fromBase64(s);
-  return b && canonical(s) ? b : s;
-};
+/** A base64 value as blocks keep it: its bytes, or the string itself where they would not give it back. */
+export const storedValue = (s: string, decoded: Uint8Array | null): Uint8Array | string => (decoded && canonical(s) ? decoded : s);
+const bytes = (s: string | undefined): Uint8Array | string | undefined => (s === undefined ? undefined : storedValue(s, fromBase64(s)));
 const text = (v: Uint8Array | string | undefined): string | undefined => (v === undefined || typeof v === 'string' ? v : toBase64(v));
 
 /** A record as a block keeps it. */

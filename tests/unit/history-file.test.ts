@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
 import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, fromStored, jsonChunk, jsonChunkOfStored, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryBytes, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
-import { jsonErrorPlace } from '../../src/storage/history-import';
+import { checkPages, checkStoredPages, jsonErrorPlace } from '../../src/storage/history-import';
+import { toStored } from '../../src/storage/layout';
 import { english, MESSAGES } from './messages';
 
 const NOW = Date.UTC(2026, 10, 21);
@@ -126,6 +127,42 @@ describe('import validation', () => {
     const v = validateHistoryFile(text, NOW);
     expect(v.ok).toBe(false);
     if (!v.ok) expect(english(v.error)).toMatch(message);
+  });
+
+  it('is checked the same where the background stages a chunk: the same refusals, the same pages as blocks keep them', () => {
+    const records = (text: string): unknown[] | null => {
+      try {
+        const pages = (JSON.parse(text) as { pages?: unknown }).pages;
+        return Array.isArray(pages) && pages.length > 0 ? pages : null;
+      } catch {
+        return null;
+      }
+    };
+    const outcome = (check: () => unknown) => {
+      try {
+        return { ok: check() };
+      } catch (e) {
+        return { refused: (e as Error).message };
+      }
+    };
+    let compared = 0;
+    for (const [, text] of bad) {
+      const raw = records(text);
+      if (!raw) continue;
+      const viaRecords = outcome(() => checkPages(raw, NOW).map(toStored));
+      expect(outcome(() => checkStoredPages(raw, NOW))).toEqual(viaRecords);
+      if ('refused' in viaRecords) compared++;
+    }
+    expect(compared).toBeGreaterThan(15);
+    // Good records with every encoded value, one of them written with bits under its padding (kept as written).
+    const sketch = encodeSketch(sketchOf('one two three four five six seven eight nine ten eleven twelve'));
+    // The character before the padding, one up, sets a bit under it (A, Q, g, w before "==": B, R, h, x).
+    const loose = sketch.replace(/(.)(=+)$/, (_m, c: string, pad: string) => String.fromCharCode(c.charCodeAt(0) + 1) + pad);
+    expect(loose).not.toBe(sketch);
+    const good = [page(1, { sketch, textHash: 'fedcba9876543210' }), page(2, { sketch: loose, canonicalUrl: 'https://news.example/other' })];
+    const stored = checkStoredPages(JSON.parse(JSON.stringify(good)), NOW);
+    expect(stored).toEqual(checkPages(JSON.parse(JSON.stringify(good)), NOW).map(toStored));
+    expect(stored.map(fromStored).map((r) => r.sketch)).toEqual(good.map((r) => r.sketch));
   });
 
   it('accepts records of the first version, without the fields added later', () => {
