@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodePassages } from '../../src/core';
 import { openDejaReadDB, PageRepository, type Visit } from '../../src/storage';
-import { ANCHOR_BUCKETS, bucketOfAnchor } from '../../src/storage/anchor-index';
+import { ANCHOR_BUCKETS, bucketOfAnchor, sortedRun, sortedRunCompared } from '../../src/storage/anchor-index';
 import { DELTA_PAGES } from '../../src/storage/columns';
 import { PAGES_PER_BLOCK } from '../../src/storage/layout';
 import { everyPage } from './helpers';
@@ -54,6 +54,22 @@ describe('the store across blocks and segments', () => {
     expect(step.outcome).toEqual({ added: n, merged: 0, unchanged: 0 });
     const fresh = new PageRepository(db);
     for (const i of [0, DELTA_PAGES - 1, DELTA_PAGES, n - 1]) expect(await lookups(fresh, i)).toEqual({ own: `Page ${i}`, byFingerprint: [visit(i).url], byAnchor: [visit(i).url] });
+  });
+});
+
+describe("the passage index's runs", () => {
+  it('are sorted by anchor, then page, as comparing the pairs sorts them: entries of version 1 (top bit set), repeats, the extremes', () => {
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const size of [0, 1, 2, 17, 600]) {
+      const pairs: number[] = [];
+      for (let i = 0; i < size; i++) pairs.push(i % 7 === 0 ? 0xffffffff : next(), i % 5 === 0 ? (next() | 0x80000000) >>> 0 : next() & 0x7fffffff);
+      // The same anchor for many pages, and the same pair twice.
+      if (size > 2) pairs.push(pairs[0], 0, pairs[0], pairs[1], 0, 0x80000000);
+      const run = sortedRun(pairs);
+      expect(run).toEqual(sortedRunCompared(pairs));
+      for (let i = 2; i < run.length; i += 2) expect(run[i - 2] < run[i] || (run[i - 2] === run[i] && run[i - 1] <= run[i + 1])).toBe(true);
+    }
   });
 });
 
