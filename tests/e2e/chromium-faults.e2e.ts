@@ -124,7 +124,9 @@ describe('Chromium, an import abandoned part-way', () => {
 describe('Chromium, the background stopped at random moments', () => {
   it('loses and duplicates no visit, and imports the whole file once, while tabs record and an import runs', async () => {
     const before = await history();
-    const file = importFile(5_000, 'faults');
+    // Four chunks of the options page's 5,000, applied in one transaction of about half a second (a
+    // larger one might not fit between two stops): the import is cut between and within them.
+    const file = importFile(20_000, 'faults');
     const tabs = 4;
     const urls = Array.from({ length: tabs }, (_, i) => `${site.url('zhC')}?reader=${i}`);
 
@@ -153,10 +155,10 @@ describe('Chromium, the background stopped at random moments', () => {
         }
       }
       await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 240_000, interval: 2000 }).toMatch(/^Imported|failed/);
-      expect(await options.locator('#export-status').innerText()).toMatch(/^Imported 5,000 pages: 5,000 added/);
+      expect(await options.locator('#export-status').innerText()).toMatch(/^Imported 20,000 pages: 20,000 added/);
       killing = false;
       await killer;
-      expect(kills).toBeGreaterThan(3);
+      expect(kills).toBeGreaterThanOrEqual(3);
 
       // Visits sent while the worker was down arrive once it is back.
       const expected = new Map(before);
