@@ -90,28 +90,17 @@ const webUrl = (v: unknown): string | null => (typeof v === 'string' ? canonical
 type RecordProblem = { field: string; key: string; subs: string[] };
 const wrong = (field: string, key: string, ...subs: Array<string | number>): RecordProblem => ({ field, key, subs: subs.map(String) });
 
-/** A record's fields, checked, with its encoded values decoded once (and kept as written). */
+/** A record's fields, checked: those a record and a stored page share as written, and the rest. */
 interface Checked {
-  url: string;
+  plain: Pick<PageRecord, 'url' | 'title' | 'fp' | 'algo' | 'textHash' | 'textLength' | 'lang' | 'firstSeen' | 'lastSeen' | 'visits'>;
   canonicalUrl: string;
-  title: string;
-  fp: string;
   blocks: [number, number, number, number];
-  algo: string;
-  textHash?: string;
-  sketch?: Encoded;
-  passages?: Encoded;
-  readSet?: Encoded;
-  textLength: number;
-  lang: string;
-  firstSeen: number;
-  lastSeen: number;
-  visits: number;
+  /** Its encoded values, decoded once (and kept as written). */
+  encoded: Partial<Record<'sketch' | 'passages' | 'readSet', { text: string; bytes: Uint8Array }>>;
 }
-type Encoded = { text: string; bytes: Uint8Array };
 
 /** A base64 value decoded, if it is a string of at most `max` characters that decodes to what `valid` accepts. */
-function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown): Encoded | null {
+function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown): { text: string; bytes: Uint8Array } | null {
   if (typeof v !== 'string' || v.length > max) return null;
   const bytes = fromBase64(v);
   return bytes && valid(bytes) !== null ? { text: v, bytes } : null;
@@ -148,62 +137,32 @@ function checkFields(raw: unknown, algorithm: string, now: number): Checked | Re
   if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
   if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
   return {
-    url,
+    plain: { url, title: r.title, fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: r.textLength, lang: r.lang, firstSeen: r.firstSeen, lastSeen: r.lastSeen, visits: r.visits },
     canonicalUrl,
-    title: r.title,
-    fp: r.fp,
     blocks,
-    algo: r.algo,
-    ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}),
-    ...(sketch ? { sketch } : {}),
-    ...(passages ? { passages } : {}),
-    ...(readSet ? { readSet } : {}),
-    textLength: r.textLength,
-    lang: r.lang,
-    firstSeen: r.firstSeen,
-    lastSeen: r.lastSeen,
-    visits: r.visits,
+    encoded: { ...(sketch ? { sketch } : {}), ...(passages ? { passages } : {}), ...(readSet ? { readSet } : {}) },
   };
 }
+
+const ENCODED = ['sketch', 'passages', 'readSet'] as const;
 
 /** Checks one record; returns it as the history keeps records, or what is wrong with it. */
 function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | RecordProblem {
   const c = checkFields(raw, algorithm, now);
   if (isProblem(c)) return c;
   const [b0, b1, b2, b3] = c.blocks;
-  return {
-    url: c.url,
-    canonicalUrl: c.canonicalUrl,
-    site: siteOf(c.url),
-    title: c.title,
-    fp: c.fp,
-    b0,
-    b1,
-    b2,
-    b3,
-    algo: c.algo,
-    ...(c.textHash !== undefined ? { textHash: c.textHash } : {}),
-    ...(c.sketch ? { sketch: c.sketch.text } : {}),
-    ...(c.passages ? { passages: c.passages.text } : {}),
-    ...(c.readSet ? { readSet: c.readSet.text } : {}),
-    textLength: c.textLength,
-    lang: c.lang,
-    firstSeen: c.firstSeen,
-    lastSeen: c.lastSeen,
-    visits: c.visits,
-  };
+  const record: PageRecord = { ...c.plain, canonicalUrl: c.canonicalUrl, site: siteOf(c.plain.url), b0, b1, b2, b3 };
+  for (const key of ENCODED) if (c.encoded[key]) record[key] = c.encoded[key].text;
+  return record;
 }
 
 /** The same check, giving the page as blocks keep it: its values decoded once, no derived field. */
 function checkStoredPage(raw: unknown, algorithm: string, now: number): StoredPage | RecordProblem {
   const c = checkFields(raw, algorithm, now);
   if (isProblem(c)) return c;
-  const s: StoredPage = { url: c.url, title: c.title, fp: c.fp, algo: c.algo, textLength: c.textLength, lang: c.lang, firstSeen: c.firstSeen, lastSeen: c.lastSeen, visits: c.visits };
-  if (c.canonicalUrl !== c.url) s.canonicalUrl = c.canonicalUrl;
-  if (c.textHash !== undefined) s.textHash = c.textHash;
-  if (c.sketch) s.sketch = storedValue(c.sketch.text, c.sketch.bytes);
-  if (c.passages) s.passages = storedValue(c.passages.text, c.passages.bytes);
-  if (c.readSet) s.readSet = storedValue(c.readSet.text, c.readSet.bytes);
+  const s: StoredPage = { ...c.plain };
+  if (c.canonicalUrl !== c.plain.url) s.canonicalUrl = c.canonicalUrl;
+  for (const key of ENCODED) if (c.encoded[key]) s[key] = storedValue(c.encoded[key].text, c.encoded[key].bytes);
   return s;
 }
 
