@@ -7,8 +7,6 @@ import { isList, listShape } from './list-page';
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from './extract-limits';
 import { MAX_ELEMENTS } from './snapshot';
 
-export { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH };
-
 export interface Article {
   title: string;
   text: string;
@@ -58,7 +56,6 @@ export function extractFromHtml(html: string, minWords: number, parser: DOMParse
   return extractArticle(parser.parseFromString(html, 'text/html'), minWords);
 }
 
-
 /** What leaves the place of extraction: the article's title and declared language, and the digest of its text. */
 export interface DigestedArticle {
   title: string;
@@ -71,7 +68,6 @@ export interface DigestedArticle {
   /** ...and where each is on the page (for the content script to find the new ones, from this page's own text). */
   locators: PassageLocator[];
 }
-
 
 export type DigestedExtraction = { ok: true; article: DigestedArticle } | { ok: false; reason: string };
 

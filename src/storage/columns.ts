@@ -7,13 +7,14 @@
 // columns looked up by value get indexes (key-index.ts), and a lookup reads about 1,000 of them.
 //
 // On disk (store `columns`) they are kept in groups read together ('fp', 'keys', 'leads', 'extra'),
-// in segments of SEGMENT_PAGES pages (524,288), key [group, segment]: few and large, because Chromium reads a
-// few large values far quicker than many small ones (17 MB in 24 ms as one value, in 120 ms as 245).
-// Pages changed since their segments were written are kept in one more value, the delta (key
-// ['delta', 0]), rewritten by each write; once it holds DELTA_PAGES pages, the segments it touches
-// are written anew and it is emptied. A background started anew reads the 'fp' group and the delta
-// (8 bytes a page: the fingerprint halves, one value a segment) before its first answer (the rest of that answer comes from the index's address
-// buckets: page-repository.ts), and the other groups after. The columns are derived data: the
+// in segments of SEGMENT_PAGES pages (524,288), key [group, segment]: few and large, because
+// Chromium reads a few large values far quicker than many small ones (17 MB in 24 ms as one value,
+// in 120 ms as 245). Pages changed since their segments were written are kept in one more value,
+// the delta (key ['delta', 0]), rewritten by each write; once it holds DELTA_PAGES pages, the
+// segments it touches are written anew and it is emptied. A background started anew reads the 'fp'
+// group and the delta (8 bytes a page: the fingerprint halves, one value a segment) before its first
+// answer (the rest of that answer comes from the index's address buckets: page-repository.ts), and
+// the other groups after. The columns are derived data: the
 // blocks hold everything they say, so a background stopped at any moment loses nothing.
 import { ALGORITHM, fromHex, pageIdentity } from '../core';
 import type { Anchors } from './anchor-index';

@@ -1,7 +1,8 @@
 // An index over one column of 32-bit keys (a page's address hash, canonical address hash, a lead,
 // a half of its fingerprint): the page numbers sorted by 16 of the key's bits (its top 16 unless
-// told otherwise), with a directory of where each value of those bits starts. Finding a key reads a directory entry and a few numbers, where a scan of the column would
-// read every page (about 1 ms per column at 10^6 pages). It keeps no key of its own: an entry is a
+// told otherwise), with a directory of where each value of those bits starts. Finding a key reads
+// a directory entry and a few numbers, where a scan of the column would read every page (about
+// 1 ms per column at 10^6 pages). It keeps no key of its own: an entry is a
 // page number, checked against the column, so an entry left behind by a page that changed or was
 // forgotten is simply skipped. Pages changed since the index was built are kept in a short list,
 // looked at on every find, and the index is built anew once that list grows long.
@@ -14,7 +15,10 @@ export class KeyIndex {
   private recent: number[] = [];
   private built = false;
 
-  /** `keys()` gives the column (it is replaced when it grows); `has(n)` whether page n counts; `shift`, where the 16 bits sorted by start. */
+  /**
+   * `keys()` gives the column (it is replaced when it grows); `has(n)` whether page n counts;
+   * `shift`, where in the key the 16 bits sorted by start.
+   */
   constructor(
     private readonly keys: () => Uint32Array,
     private readonly has: (n: number) => boolean,

@@ -254,12 +254,12 @@ export class PageRepository {
     }, 0);
   }
 
-  /** Starts reading what a background's first lookup needs (the fingerprints), if it is not read yet. */
   /** Empties the store an upgrade left behind, if any (old-pages.ts): for a background that has answered. */
   dropOldPages(between?: () => void): Promise<number> {
     return dropOldPages(this.db, between);
   }
 
+  /** Starts reading what a background's first lookup needs (the fingerprints), if it is not read yet. */
   prefetch(): void {
     void this.columns(FIRST_GROUPS).catch(() => undefined);
   }

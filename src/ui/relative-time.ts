@@ -10,8 +10,8 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 ];
 
 /**
- * Formatters made once per language: making one takes a tenth of a millisecond or more, as long as
- * the rest of a page's lookup, and a list of a hundred pages would make two hundred.
+ * Formatters made once per language: making one took 35-45 µs in Node here, for every notice, and
+ * a list of a hundred pages made two hundred.
  */
 const relative = new Map<string | undefined, Intl.RelativeTimeFormat>();
 const absolute = new Map<string | undefined, Intl.DateTimeFormat>();

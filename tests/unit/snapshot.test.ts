@@ -3,7 +3,8 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { digestArticle, pagePassages, passageLocator, textStats } from '../../src/core';
-import { digestFromHtml, extractArticle, extractFromHtml, MAX_TEXT_LENGTH } from '../../src/content/extract';
+import { digestFromHtml, extractArticle, extractFromHtml } from '../../src/content/extract';
+import { MAX_TEXT_LENGTH } from '../../src/content/extract-limits';
 import { hasEnoughProse, pieces, serialise, snapshotDocument, type Slicer } from '../../src/content/snapshot';
 import { VECTORS } from '../fixtures/vectors';
 import { PAGES, renderPage, type PageName } from '../e2e/site';
