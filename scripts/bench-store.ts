@@ -352,7 +352,10 @@ async function installDriver(page: Page): Promise<void> {
       if ('error' in reply) throw new Error(`${type}: ${reply.error.name}: ${reply.error.message}`);
       return reply.ok;
     };
-    const channel = new BroadcastChannel('deja-read-bulk');
+    // As the options page's BulkPort (messaging/bulk.ts): parcels for the background on its
+    // channel, parcels for pages on the other.
+    const channel = new BroadcastChannel('deja-read-bulk:pages');
+    const toBackground = new BroadcastChannel('deja-read-bulk');
     const arrived = new Map<string, unknown>();
     const waiting = new Map<string, (body: unknown) => void>();
     channel.onmessage = (e: MessageEvent<{ id: string; body: unknown }>) => {
@@ -362,7 +365,7 @@ async function installDriver(page: Page): Promise<void> {
     };
     g.benchParcel = (body) => {
       const id = crypto.randomUUID();
-      channel.postMessage({ id, body });
+      toBackground.postMessage({ id, body });
       return id;
     };
     g.benchReceive = (id) => {
@@ -458,9 +461,19 @@ async function importChunks(page: Page, chunks: PageRecord[][]): Promise<{ recor
   for (const [seq, pages] of chunks.entries()) {
     stageMs += await page.evaluate(
       async ({ importId, seq, pages }) => {
+        // As the options page's worker sends records (checked, as blocks keep them): no derived
+        // field, the canonical address only where it differs, encoded values as bytes.
+        const fromBase64 = (Uint8Array as unknown as { fromBase64(s: string): Uint8Array }).fromBase64;
+        const stored = pages.map(({ site: _s, b0: _0, b1: _1, b2: _2, b3: _3, canonicalUrl, sketch, passages, readSet, ...rest }) => ({
+          ...rest,
+          ...(canonicalUrl !== rest.url ? { canonicalUrl } : {}),
+          ...(sketch !== undefined ? { sketch: fromBase64(sketch) } : {}),
+          ...(passages !== undefined ? { passages: fromBase64(passages) } : {}),
+          ...(readSet !== undefined ? { readSet: fromBase64(readSet) } : {}),
+        }));
         const start = performance.now();
         const g = globalThis as unknown as BenchGlobals;
-        await g.benchSend('options:importChunk', { importId, seq, parcel: g.benchParcel(pages) });
+        await g.benchSend('options:importChunk', { importId, seq, parcel: g.benchParcel(stored) });
         return performance.now() - start;
       },
       { importId, seq, pages },
@@ -824,9 +837,9 @@ interface Details {
   exportReadMs: number;
   exportBytes: number;
   importMs: number;
-  importParseMs: number;
-  importStageMs: number;
-  importCommitMs: number;
+  importDigestMs: number;
+  importReadMs: number;
+  importApplyMs: number;
   heapSource: string;
 }
 
@@ -972,54 +985,51 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   log(`exported ${exported.pages} records, ${(exported.bytes / 1e6).toFixed(1)} MB of JSON (${seconds(exported.ms)}; chunk reads ${seconds(exported.readMs)})`);
   if (exported.pages !== opts.records || exported.total !== opts.records) throw new Error(`the export holds ${exported.pages} records (stats say ${exported.total}), expected ${opts.records}`);
 
-  // Import: clear, then the exported records back through importChunk / importCommit.
+  // Import: the exported file saved to disk as a download, the history cleared, and the file chosen
+  // in the options page: its whole import as the reader gets it (read and checked a slice at a
+  // time in the page's worker, sent as it is checked, then applied), timed from the choice until
+  // the page says it is done. The status line's changes say when the digest was taken and when the
+  // last slice was read (the bar's halfway mark: applying follows).
+  const file = join(profile, 'history-export.json');
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 0 }),
+    page.evaluate(
+      ({ head, tail }) => {
+        const g = globalThis as unknown as BenchGlobals;
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(new Blob([head, ...(g.benchExport ?? []), tail], { type: 'application/json' }));
+        a.download = 'history-export.json';
+        a.click();
+        g.benchExport = undefined;
+      },
+      { head: jsonHead(new Date()), tail: JSON_TAIL },
+    ),
+  ]);
+  await download.saveAs(file);
   await send(page, 'options:clear', {});
   const { pages: cleared } = await send<{ pages: number }>(page, 'options:stats', {});
   if (cleared !== 0) throw new Error(`after options:clear the history still holds ${cleared} pages`);
-  const imported = await page.evaluate(
-    async ({ importId, digest }) => {
-      const g = globalThis as unknown as BenchGlobals;
-      const chunks = g.benchExport ?? [];
-      const start = performance.now();
-      let parseMs = 0;
-      let stageMs = 0;
-      let seq = 0;
-      let count = 0;
-      // As the options page sends them (history-transfer.ts): two chunks under way at a time.
-      const inFlight: Array<Promise<unknown>> = [];
-      for (const chunk of chunks) {
-        const p0 = performance.now();
-        let text = await chunk.text();
-        if (text.startsWith(',\n')) text = text.slice(2);
-        const pages = JSON.parse(`[${text}]`) as unknown[];
-        const s0 = performance.now();
-        parseMs += s0 - p0;
-        inFlight.push(g.benchSend('options:importChunk', { importId, seq, parcel: g.benchParcel(pages) }));
-        if (inFlight.length >= 2) await inFlight.shift();
-        stageMs += performance.now() - s0;
-        seq++;
-        count += pages.length;
-      }
-      const w0 = performance.now();
-      await Promise.all(inFlight);
-      stageMs += performance.now() - w0;
-      const c0 = performance.now();
-      let outcome: ImportOutcome;
-      for (;;) {
-        const step = (await g.benchSend('options:importCommit', { importId, digest, chunks: seq, pages: count })) as { done: boolean; outcome: ImportOutcome };
-        if (step.done) {
-          outcome = step.outcome;
-          break;
-        }
-      }
-      const end = performance.now();
-      g.benchExport = undefined;
-      return { ms: end - start, parseMs, stageMs, commitMs: end - c0, outcome, pages: count };
-    },
-    { importId: randomUUID(), digest: randomBytes(32).toString('hex') },
-  );
-  log(`imported ${imported.pages} records: ${imported.outcome.added} added (${seconds(imported.ms)}; parse ${seconds(imported.parseMs)}, staging ${seconds(imported.stageMs)}, commit (applying) ${seconds(imported.commitMs)})`);
-  if (imported.outcome.added !== opts.records) throw new Error(`the re-import added ${imported.outcome.added} of ${opts.records} records`);
+  await page.evaluate(() => {
+    const status = document.getElementById('export-status') as HTMLElement;
+    const seen: Array<{ text: string; at: number }> = [];
+    new MutationObserver(() => seen.push({ text: status.textContent ?? '', at: performance.now() })).observe(status, { childList: true, characterData: true, subtree: true });
+    Object.assign(globalThis, { benchStatus: seen, benchChosen: performance.now() });
+  });
+  await page.locator('#import-file').setInputFiles(file);
+  await page.waitForFunction(() => /^(Imported|Nothing was imported|Importing failed)/.test(document.getElementById('export-status')?.textContent ?? ''), undefined, { timeout: 0, polling: 250 });
+  const imported = await page.evaluate(() => {
+    const g = globalThis as unknown as { benchStatus: Array<{ text: string; at: number }>; benchChosen: number };
+    const seen = g.benchStatus;
+    const end = seen[seen.length - 1];
+    const firstImporting = seen.find((s) => /^Importing… \d+%$/.test(s.text))?.at ?? end.at;
+    const halfway = seen.find((s) => /^Importing… (\d+)%$/.test(s.text) && Number(/(\d+)%/.exec(s.text)?.[1]) >= 50)?.at ?? end.at;
+    const numbers = [...end.text.matchAll(/[\d,]+/g)].map((m) => Number(m[0].replace(/,/g, '')));
+    return { text: end.text, ms: end.at - g.benchChosen, digestMs: firstImporting - g.benchChosen, readMs: halfway - firstImporting, applyMs: end.at - halfway, pages: numbers[0] ?? 0, added: numbers[1] ?? 0 };
+  });
+  rmSync(file, { force: true });
+  if (!imported.text.startsWith('Imported')) throw new Error(`the import of the exported file failed: ${imported.text}`);
+  log(`imported ${imported.pages} records: ${imported.added} added (${seconds(imported.ms)}: digest ${seconds(imported.digestMs)}, reading and staging ${seconds(imported.readMs)}, applying ${seconds(imported.applyMs)}), as the options page said: ${imported.text}`);
+  if (imported.added !== opts.records) throw new Error(`the re-import added ${imported.added} of ${opts.records} records`);
 
   const heapAfter = await heap();
   // The database again, holding the same records written by the import into a cleared store.
@@ -1066,9 +1076,9 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       exportReadMs: exported.readMs,
       exportBytes: exported.bytes,
       importMs: imported.ms,
-      importParseMs: imported.parseMs,
-      importStageMs: imported.stageMs,
-      importCommitMs: imported.commitMs,
+      importDigestMs: imported.digestMs,
+      importReadMs: imported.readMs,
+      importApplyMs: imported.applyMs,
       heapSource,
     },
   };
@@ -1084,7 +1094,7 @@ function printTable(r: Result, d: Details): void {
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
-    ['import (parse + stage + commit)', `${n(r.importPerSec)} records/s`, `parse ${seconds(d.importParseMs)}, staging ${seconds(d.importStageMs)}, commit (applying) ${seconds(d.importCommitMs)}`],
+    ['import (the options page, the exported file chosen)', `${n(r.importPerSec)} records/s`, `digest ${seconds(d.importDigestMs)}, reading and staging ${seconds(d.importReadMs)}, applying ${seconds(d.importApplyMs)}`],
     ['background memory (MiB)', `before ${r.heapMB.before.toFixed(2)}, after the lookups ${r.heapMB.lookups.toFixed(2)}, after the re-import ${r.heapMB.after.toFixed(2)}`, d.heapSource],
   ];
   if (r.upgrade) {

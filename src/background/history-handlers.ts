@@ -3,7 +3,7 @@ import type { Handlers } from '../messaging/router';
 import type { HistoryItem, Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkStoredPages, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
+import { checkStaged, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 import type { BulkInbox } from '../messaging/bulk';
 
@@ -87,8 +87,8 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const pages = bulk && typeof parcel === 'string' && PARCEL.test(parcel) ? await bulk.take(parcel) : sent;
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
       if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
-      // The options page validated the file; the records are checked again where they are stored.
-      const checked = checkStoredPages(pages, now());
+      // The options page's worker checked every record of the file; here, their shape (checkStaged).
+      const checked = checkStaged(pages, now());
       await (await repository()).imports.stageStored(importId(id), seq, checked, now());
       return { staged: checked.length };
     },

@@ -10,9 +10,15 @@
 //   background:  const pages = inbox.take(id);            // or a DeliveryError
 //   background:  inbox.post(id, blob); return { ... };     // an export chunk, as a Blob of its text
 //   page:        const blob = await port.receive(id);
+//
+// Parcels for the background and parcels for pages go on two channels, each context listening only
+// to its own: a page never receives (and so never clones) another page's parcels, and an import's
+// worker can post its chunks straight to the background, past the page.
 import { DeliveryError } from './retry';
 
-const CHANNEL = 'deja-read-bulk';
+/** The channel of parcels for the background; pages get theirs on `toPages` of it. */
+export const BULK_CHANNEL = 'deja-read-bulk';
+const toPages = (name: string) => `${name}:pages`;
 /** Parcels kept unclaimed at most, and how long: a page that sent one and went away leaves it behind. */
 const KEPT = 8;
 const KEPT_MS = 60_000;
@@ -77,12 +83,21 @@ class Receiver {
 /** How long the background waits for a parcel its message names: the two travel apart. */
 const PARCEL_WAIT_MS = 2000;
 
+/** Posts a parcel on a channel; returns its id, to name in the message that goes with it. */
+export function postParcel(channel: BroadcastChannel, body: unknown): string {
+  const id = crypto.randomUUID();
+  channel.postMessage({ id, body } satisfies Parcel);
+  return id;
+}
+
 /** The background's side. */
 export class BulkInbox {
   private readonly receiver: Receiver;
+  private readonly out: BroadcastChannel;
 
-  constructor(channel: BroadcastChannel = new BroadcastChannel(CHANNEL)) {
-    this.receiver = new Receiver(channel);
+  constructor(name = BULK_CHANNEL) {
+    this.receiver = new Receiver(new BroadcastChannel(name));
+    this.out = new BroadcastChannel(toPages(name));
   }
 
   /** The parcel a page sent with this id; a DeliveryError if it does not come (lost, or sent to a background since stopped). */
@@ -92,27 +107,28 @@ export class BulkInbox {
 
   /** Sends a page a parcel under the id it gave. */
   post(id: string, body: unknown): void {
-    this.receiver.channel.postMessage({ id, body } satisfies Parcel);
+    this.out.postMessage({ id, body } satisfies Parcel);
   }
 
   close(): void {
     this.receiver.channel.close();
+    this.out.close();
   }
 }
 
-/** A page's side. */
+/** A page's side. `name` is the background's channel, for a worker of the page to post on as well. */
 export class BulkPort {
   private readonly receiver: Receiver;
+  private readonly out: BroadcastChannel;
 
-  constructor(channel: BroadcastChannel = new BroadcastChannel(CHANNEL)) {
-    this.receiver = new Receiver(channel);
+  constructor(readonly name = BULK_CHANNEL) {
+    this.receiver = new Receiver(new BroadcastChannel(toPages(name)));
+    this.out = new BroadcastChannel(name);
   }
 
   /** Sends a parcel to the background; returns its id, to name in the message that goes with it. */
   post(body: unknown): string {
-    const id = crypto.randomUUID();
-    this.receiver.channel.postMessage({ id, body } satisfies Parcel);
-    return id;
+    return postParcel(this.out, body);
   }
 
   /** A new id for a parcel the background is asked to send. */
@@ -127,5 +143,6 @@ export class BulkPort {
 
   close(): void {
     this.receiver.channel.close();
+    this.out.close();
   }
 }

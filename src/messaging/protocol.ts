@@ -3,7 +3,7 @@
 import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
 import type { ArticleDigest, PagePassage } from '../core';
-import type { ImportOutcome, PageRecord } from '../storage';
+import type { ImportOutcome, StoredPage } from '../storage';
 import type { LinkStats } from '../content/link-marks';
 
 /** What the content script extracted from a page. */
@@ -153,7 +153,7 @@ export interface Protocol {
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts). */
-  'options:importChunk': { req: { importId: string; seq: number; pages?: PageRecord[]; parcel?: string }; res: { staged: number } };
+  'options:importChunk': { req: { importId: string; seq: number; pages?: StoredPage[]; parcel?: string }; res: { staged: number } };
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import, and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
   'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */

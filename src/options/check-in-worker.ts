@@ -1,35 +1,144 @@
-// The page's side of the import check: starts the worker, relays its progress, gathers the records.
-import type { CheckProgress, FileProblem } from '../storage/history-import';
-import type { PageRecord } from '../storage/schema';
-import type { ImportCheck } from './import-check';
+// The page's side of reading a file to import: a worker reads, digests and checks it (off the
+// page's thread: validating 10^6 records takes seconds, and the options page, the popup and the
+// history page share one renderer) and reads the next chunk while the page sends one. With a bulk
+// port, the worker keeps each chunk and posts it to the background itself when the page asks (for
+// each try of its message), so the records never cross the page. Tests read on their own thread,
+// through the same interface.
+import { toBase64 } from '../core';
+import { postParcel, type BulkPort } from '../messaging/bulk';
+import { FileProblemError, type FileProblem } from '../storage/history-import';
+import type { StoredPage } from '../storage/layout';
+import { fileDigest, readHistoryFile } from './import-check';
 
-export type ToChecker = { file: Blob; now: number };
-export type FromChecker =
-  | { type: 'progress'; done: number; total: number }
-  | { type: 'pages'; pages: PageRecord[] }
-  | { type: 'valid'; algorithm: string; digest: string; count: number }
-  | { type: 'invalid'; error: FileProblem };
+/** Which pass over the file: its digest, then its records. */
+export type ReadPhase = 'checking' | 'reading';
+export type ReadProgress = (done: number, total: number, phase: ReadPhase) => void;
 
-export type ImportChecker = (file: Blob, progress: CheckProgress) => Promise<ImportCheck>;
+/** What an `options:importChunk` message carries of its chunk, for one try: a parcel just posted, or the records. */
+export type ChunkPayload = { parcel: string } | { pages: StoredPage[] };
 
-/** Checks a history file in a dedicated worker; the page stays free to draw and respond. */
-export const checkInWorker: ImportChecker = (file, progress) =>
-  new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./import-check.worker.ts', import.meta.url), { type: 'module' });
-    const pages: PageRecord[] = [];
-    const finish = (settle: () => void) => {
-      worker.terminate();
-      settle();
-    };
-    worker.onmessage = (e: MessageEvent<FromChecker>) => {
-      const m = e.data;
-      if (m.type === 'progress') progress(m.done, m.total);
-      else if (m.type === 'pages') for (const p of m.pages) pages.push(p);
-      else if (m.type === 'invalid') finish(() => resolve({ ok: false, error: m.error }));
-      else if (pages.length !== m.count) finish(() => reject(new Error(`the checker sent ${pages.length} of ${m.count} records`)));
-      else finish(() => resolve({ ok: true, pages, algorithm: m.algorithm, digest: m.digest }));
-    };
-    worker.onerror = (e) => finish(() => reject(new Error(e.message || 'the file could not be checked')));
-    worker.onmessageerror = () => finish(() => reject(new Error('the file could not be checked')));
-    worker.postMessage({ file, now: Date.now() } satisfies ToChecker);
+/** A chunk of checked records, to send. */
+export interface FileChunk {
+  count: number;
+  /** Its records for one try of the message (a parcel is posted anew each time). */
+  payload(): Promise<ChunkPayload>;
+  /** The background has it: the records may go. */
+  release(): void;
+}
+
+/** A file being read: its digest first, then its checked records, chunk by chunk. */
+export interface FileReading {
+  digest(): Promise<string>;
+  /** The next chunk, or null after the last. Rejects with a FileProblemError for a bad file. */
+  next(): Promise<FileChunk | null>;
+  close(): void;
+}
+
+export type OpenFile = (file: Blob, chunk: number, progress: ReadProgress, bulk?: BulkPort) => FileReading;
+
+export type ToReader =
+  | { type: 'digest'; re: number; file: Blob; now: number; chunk: number; channel?: string }
+  | { type: 'next'; re: number }
+  | { type: 'post'; re: number; seq: number }
+  | { type: 'release'; seq: number };
+export type FromReader =
+  | { type: 'progress'; done: number; total: number; phase: ReadPhase }
+  | { type: 'digest'; re: number; digest: string }
+  | { type: 'pages'; re: number; pages: StoredPage[] }
+  | { type: 'kept'; re: number; seq: number; count: number }
+  | { type: 'posted'; re: number; parcel: string }
+  | { type: 'end'; re: number; count: number }
+  | { type: 'invalid'; re: number; error: FileProblem }
+  | { type: 'failed'; re: number; message: string };
+
+/** Pages for an extension message, which crosses as JSON: their bytes as base64 (the background takes either). */
+const forMessage = (pages: StoredPage[]): StoredPage[] =>
+  pages.map((p) => {
+    const copy = { ...p };
+    for (const key of ['sketch', 'passages', 'readSet'] as const) {
+      const v = copy[key];
+      if (v instanceof Uint8Array) copy[key] = toBase64(v);
+    }
+    return copy;
   });
+
+const held = (pages: StoredPage[], bulk?: BulkPort): FileChunk => ({
+  count: pages.length,
+  payload: async () => (bulk ? { parcel: bulk.post(pages) } : { pages: forMessage(pages) }),
+  release: () => undefined,
+});
+
+/** Reads the file on the calling thread (Node, tests). */
+export const readOnThread: OpenFile = (file, chunk, progress, bulk) => {
+  let records: AsyncGenerator<StoredPage[], number> | null = null;
+  return {
+    digest: () => fileDigest(file, (done, total) => progress(done, total, 'checking')),
+    async next() {
+      records ??= readHistoryFile(file, Date.now(), chunk, (done, total) => progress(done, total, 'reading'));
+      const r = await records.next();
+      return r.done ? null : held(r.value, bulk);
+    },
+    close: () => void records?.return(0),
+  };
+};
+
+type Request = { [T in ToReader['type']]: Omit<Extract<ToReader, { type: T }>, 're'> }[Exclude<ToReader['type'], 'release'>];
+
+/** Reads the file in a dedicated worker; the page stays free to draw and respond. */
+export const readInWorker: OpenFile = (file, chunk, progress, bulk) => {
+  const worker = new Worker(new URL('./import-check.worker.ts', import.meta.url), { type: 'module' });
+  const asked = new Map<number, { resolve: (m: FromReader) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  const failAll = (e: Error) => {
+    for (const a of asked.values()) a.reject(e);
+    asked.clear();
+  };
+  worker.onmessage = (e: MessageEvent<FromReader>) => {
+    const m = e.data;
+    if (m.type === 'progress') return progress(m.done, m.total, m.phase);
+    const a = asked.get(m.re);
+    asked.delete(m.re);
+    if (!a) return;
+    if (m.type === 'invalid') a.reject(new FileProblemError(m.error));
+    else if (m.type === 'failed') a.reject(new Error(m.message));
+    else a.resolve(m);
+  };
+  worker.onerror = (e) => failAll(new Error(e.message || 'the file could not be read'));
+  worker.onmessageerror = () => failAll(new Error('the file could not be read'));
+  const ask = (message: Request) =>
+    new Promise<FromReader>((resolve, reject) => {
+      const re = next++;
+      asked.set(re, { resolve, reject });
+      worker.postMessage({ ...message, re } as ToReader);
+    });
+  const unexpected = () => new Error('the file could not be read');
+  return {
+    async digest() {
+      const m = await ask({ type: 'digest', file, now: Date.now(), chunk, ...(bulk ? { channel: bulk.name } : {}) });
+      if (m.type !== 'digest') throw unexpected();
+      return m.digest;
+    },
+    async next() {
+      const m = await ask({ type: 'next' });
+      if (m.type === 'pages') return held(m.pages);
+      if (m.type !== 'kept') return null;
+      const { seq, count } = m;
+      return {
+        count,
+        async payload() {
+          const posted = await ask({ type: 'post', seq });
+          if (posted.type !== 'posted') throw unexpected();
+          return { parcel: posted.parcel };
+        },
+        release: () => worker.postMessage({ type: 'release', seq } satisfies ToReader),
+      };
+    },
+    close() {
+      worker.terminate();
+      failAll(new Error('the file is no longer read'));
+    },
+  };
+};
+
+/** The worker's side of a parcel: posted on the background's channel, as a page's BulkPort posts it. */
+export const postChunk = postParcel;

@@ -3,11 +3,11 @@
 // memory twice, and progress can be shown.
 import type { ImportOutcome } from '../storage';
 import { CSV_HEAD, jsonHead, JSON_TAIL, UTF8_BOM } from '../storage/history-file';
-import type { FileProblem } from '../storage/history-import';
+import { FileProblemError, type FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
 import type { BulkPort } from '../messaging/bulk';
 import { deliver, type RetryOptions } from '../messaging/retry';
-import { checkInWorker, type ImportChecker } from './check-in-worker';
+import { readInWorker, type FileChunk, type OpenFile } from './check-in-worker';
 
 /** Records per message, both ways: big enough to amortise a round trip, small enough to keep a transaction short. */
 export const CHUNK = 5000;
@@ -26,8 +26,11 @@ const IN_FLIGHT = 2;
  */
 const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
 
-/** `phase` is 'checking' while the file to import is checked, before anything is sent. */
-export type Progress = (done: number, total: number, phase?: 'checking') => void;
+/**
+ * Progress of an export (records done of the total), or of an import with its `phase` (a share of
+ * the whole, in thousandths): 'checking' while the file's digest is taken, then 'importing'.
+ */
+export type Progress = (done: number, total: number, phase?: 'checking' | 'importing') => void;
 
 /**
  * The whole history as a file (JSON in the export format, or CSV with the same columns). With a
@@ -62,53 +65,68 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
 
 export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
 
-
-
 /**
- * Imports a history file: validated whole before anything is sent, then sent in chunks that the
- * background parks apart from the history, then committed. Until the commit the history is
- * untouched (an import abandoned before it changes nothing); once committed, the background
- * completes it even if this page is closed. Lost messages are sent again: both steps are idempotent.
+ * Imports a history file: read a slice at a time and checked in a worker, its records sent in
+ * chunks as they are checked, which the background parks apart from the history; then committed.
+ * Until the commit the history is untouched: a file found bad part-way (its last record, say), or
+ * an import abandoned before the commit, changes nothing (what was parked is dropped). Once
+ * committed, the background completes it even if this page is closed. Lost messages are sent
+ * again: both steps are idempotent. Progress is a share of the whole (`phase` 'checking' while
+ * the file's digest is taken, 'importing' after).
  */
-export async function importHistory(send: Caller, file: Blob, progress: Progress, check: ImportChecker = checkInWorker, bulk?: BulkPort): Promise<ImportResult> {
-  const validation = await check(file, (done, total) => progress(done, total, 'checking'));
-  if (!validation.ok) return { state: 'invalid', error: validation.error };
-  const { digest } = validation;
-  if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) return { state: 'already-imported' };
-
-  const { pages } = validation;
+export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort): Promise<ImportResult> {
+  // One bar for the import: reading and sending the records (by the file's bytes), then the
+  // background applying them (by chunks).
+  let read = 0;
+  let applied = 0;
+  const report = () => progress(Math.round(500 * read + 500 * applied), 1000, 'importing');
+  const reading = open(file, IMPORT_CHUNK, (done, total, phase) => {
+    if (phase === 'checking') return progress(Math.round((1000 * done) / Math.max(total, 1)), 1000, 'checking');
+    read = done / Math.max(total, 1);
+    report();
+  }, bulk);
   const importId = crypto.randomUUID();
-  const chunks = Math.ceil(pages.length / IMPORT_CHUNK);
-  // One bar for both halves: sending the chunks, then the background applying them.
-  const report = (sent: number, appliedChunks: number) => progress(Math.round((sent + Math.min(appliedChunks * IMPORT_CHUNK, pages.length)) / 2), pages.length);
-  report(0, 0);
-  const stage = (seq: number) => {
-    const part = pages.slice(seq * IMPORT_CHUNK, (seq + 1) * IMPORT_CHUNK);
-    // With a bulk port the records go as a parcel, posted again with each try.
-    return deliver(() => send('options:importChunk', bulk ? { importId, seq, parcel: bulk.post(part) } : { importId, seq, pages: part }), RELIABLY);
-  };
-  // Chunks in order, IN_FLIGHT at a time (staging one is idempotent, in any order); once one fails
-  // no more are sent, and the import is rolled back after those under way have settled.
+  let staging = false;
   const sending: Array<Promise<unknown>> = [];
   try {
-    for (let seq = 0; seq < chunks; seq++) {
-      const staged = stage(seq);
+    const digest = await reading.digest();
+    if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) return { state: 'already-imported' };
+    staging = true;
+    report();
+    // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
+    // again: the one lost with a stopped background is gone).
+    const stage = (seq: number, chunk: FileChunk) => deliver(async () => send('options:importChunk', { importId, seq, ...(await chunk.payload()) }), RELIABLY).finally(() => chunk.release());
+    // Chunks in order as they are read, IN_FLIGHT at a time (staging one is idempotent, in any
+    // order); once one fails, or the file turns out bad, no more are sent, and what was staged is
+    // dropped after those under way have settled.
+    let seq = 0;
+    let pages = 0;
+    for (let chunk = await reading.next(); chunk; chunk = await reading.next()) {
+      const staged = stage(seq, chunk);
       staged.catch(() => undefined); // handled below, once its turn comes
       sending.push(staged);
-      if (seq + 1 < IN_FLIGHT) continue;
-      await sending[seq + 1 - IN_FLIGHT];
-      report(Math.min((seq + 2 - IN_FLIGHT) * IMPORT_CHUNK, pages.length), 0);
+      seq++;
+      pages += chunk.count;
+      if (sending.length >= IN_FLIGHT) await sending.shift();
     }
     await Promise.all(sending);
-    report(pages.length, 0);
+    staging = false;
+    for (;;) {
+      const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages }), RELIABLY);
+      applied = seq === 0 ? 1 : step.applied / seq;
+      read = 1;
+      report();
+      // Pages, not records: records of one page in the file count once (merged with each other).
+      if (step.done) return { state: 'imported', outcome: step.outcome, pages: step.outcome.added + step.outcome.merged + step.outcome.unchanged };
+    }
   } catch (e) {
-    await Promise.allSettled(sending);
-    await send('options:importRollback', { importId }).catch(() => undefined);
+    if (staging) {
+      await Promise.allSettled(sending);
+      await send('options:importRollback', { importId }).catch(() => undefined);
+    }
+    if (e instanceof FileProblemError) return { state: 'invalid', error: e.problem };
     throw e;
-  }
-  for (;;) {
-    const step = await deliver(() => send('options:importCommit', { importId, digest, chunks, pages: pages.length }), RELIABLY);
-    report(pages.length, step.applied);
-    if (step.done) return { state: 'imported', outcome: step.outcome, pages: pages.length };
+  } finally {
+    reading.close();
   }
 }

@@ -20,6 +20,7 @@ const buttons = ['export', 'export-csv', 'clear'].map((id) => $<HTMLButtonElemen
 const fileInput = $<HTMLInputElement>('import-file');
 localizePage();
 const number = new Intl.NumberFormat(uiLocale());
+const percent = new Intl.NumberFormat(uiLocale(), { style: 'percent' });
 const pages = (n: number) => t(n === 1 ? 'pagesOne' : 'pagesMany', number.format(n));
 
 async function refreshStats(): Promise<void> {
@@ -37,7 +38,9 @@ async function busy(label: string, task: (progress: Progress) => Promise<string 
   const progress: Progress = (done, total, phase) => {
     progressBar.max = Math.max(total, 1);
     progressBar.value = done;
-    status.textContent = t('progress', phase === 'checking' ? t('importChecking') : label, number.format(done), number.format(total));
+    // An import's progress is a share of the whole (its total of records is known only at the end).
+    if (phase) status.textContent = t('progressShare', phase === 'checking' ? t('importChecking') : label, percent.format(done / Math.max(total, 1)));
+    else status.textContent = t('progress', label, number.format(done), number.format(total));
   };
   try {
     const result = await task(progress);

@@ -4,8 +4,7 @@
 // runs in a worker, in the background and in Node. Pure functions.
 import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeReadSetBytes, decodeSketchBytes, fromBase64, isFingerprintHex, MAX_READ_SET_LENGTH, MAX_URL_LENGTH, siteOf } from '../core';
 import { storedValue, type StoredPage } from './layout';
-import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
-import { mergePage } from './merge';
+import { COLUMNS } from './history-file';
 import type { PageRecord } from './schema';
 
 export const LIMITS = {
@@ -24,21 +23,22 @@ export interface FileProblem {
   subs: string[];
 }
 
-const problem = (key: string, ...subs: Array<string | number>): FileProblem => ({ key, subs: subs.map(String) });
-
-export type Validation = { ok: true; pages: PageRecord[]; algorithm: string } | { ok: false; error: FileProblem };
+export const problem = (key: string, ...subs: Array<string | number>): FileProblem => ({ key, subs: subs.map(String) });
 
 /** Records checked so far, of how many (reported every few thousand records). */
 export type CheckProgress = (done: number, total: number) => void;
 
-const PROGRESS_EVERY = 2000;
-
 // --- Bytes to text ---
 
-/** The 1-based line of the first byte that is not UTF-8, or 0 when every byte is. */
-function firstBadUtf8Line(bytes: Uint8Array): number {
+/**
+ * The 1-based line of the first byte that is not UTF-8, or 0 when every byte is. `slice`: the bytes
+ * are a slice of a file, which may start inside a character begun before it (those bytes are skipped).
+ */
+export function firstBadUtf8Line(bytes: Uint8Array, slice = false): number {
   let line = 1;
-  for (let i = 0; i < bytes.length; ) {
+  let i = 0;
+  if (slice) while (i < 3 && i < bytes.length && (bytes[i] & 0xc0) === 0x80) i++;
+  while (i < bytes.length) {
     const b = bytes[i];
     if (b < 0x80) {
       if (b === 0x0a) line++;
@@ -106,6 +106,17 @@ function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown)
   return bytes && valid(bytes) !== null ? { text: v, bytes } : null;
 }
 
+/** What is wrong with a record's length, language, dates and visits, or null. */
+function countsProblem(r: Record<string, unknown>, now: number): RecordProblem | null {
+  if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
+  if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return wrong('lang', 'importPageLang', LIMITS.langLength);
+  if (!isTime(r.firstSeen, now)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
+  if (!isTime(r.lastSeen, now)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
+  if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
+  if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
+  return null;
+}
+
 /** Checks one record; returns its fields, or what is wrong with it. */
 function checkFields(raw: unknown, algorithm: string, now: number): Checked | RecordProblem {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return wrong('', 'importPageNotObject');
@@ -130,14 +141,12 @@ function checkFields(raw: unknown, algorithm: string, now: number): Checked | Re
   if (passages === null) return wrong('passages', 'importPagePassages');
   const readSet = r.readSet === undefined ? undefined : decoded(r.readSet, LIMITS.readSetLength, decodeReadSetBytes);
   if (readSet === null) return wrong('readSet', 'importPageReadSet');
-  if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
-  if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return wrong('lang', 'importPageLang', LIMITS.langLength);
-  if (!isTime(r.firstSeen, now)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
-  if (!isTime(r.lastSeen, now)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
-  if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
-  if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
+  const counts = countsProblem(r, now);
+  if (counts) return counts;
+  // Checked by countsProblem: a length, a language tag, two times and a count of visits.
+  const c = r as { textLength: number; lang: string; firstSeen: number; lastSeen: number; visits: number };
   return {
-    plain: { url, title: r.title, fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: r.textLength, lang: r.lang, firstSeen: r.firstSeen, lastSeen: r.lastSeen, visits: r.visits },
+    plain: { url, title: r.title, fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: c.textLength, lang: c.lang, firstSeen: c.firstSeen, lastSeen: c.lastSeen, visits: c.visits },
     canonicalUrl,
     blocks,
     encoded: { ...(sketch ? { sketch } : {}), ...(passages ? { passages } : {}), ...(readSet ? { readSet } : {}) },
@@ -168,6 +177,69 @@ function checkStoredPage(raw: unknown, algorithm: string, now: number): StoredPa
 
 const isProblem = <T extends object>(p: T | RecordProblem): p is RecordProblem => 'key' in p;
 
+/** Checks record `n` (1-based) of a file; throws its problem as a FileProblemError. */
+export function checkRecord(raw: unknown, n: number, algorithm: string, now: number): PageRecord {
+  const page = checkPage(raw, algorithm, now);
+  if (isProblem(page)) throw new FileProblemError(problem(page.key, n, ...page.subs));
+  return page;
+}
+
+/** The same, giving the page as blocks keep it (what an import sends and stages). */
+export function checkStoredRecord(raw: unknown, n: number, algorithm: string, now: number): StoredPage {
+  const page = checkStoredPage(raw, algorithm, now);
+  if (isProblem(page)) throw new FileProblemError(problem(page.key, n, ...page.subs));
+  return page;
+}
+
+// --- Pages an import sends to the background ---
+
+/** The most bytes a value of each kind may hold (its base64 limit, decoded). */
+const ENCODED_BYTES = { sketch: (LIMITS.sketchLength / 4) * 3, passages: (LIMITS.sketchLength / 4) * 3, readSet: (LIMITS.readSetLength / 4) * 3 } as const;
+/** An address as a page identity is written: a web address, nothing but printable characters. */
+const WEB_ADDRESS = /^https?:\/\/[\x21-\x7e]+$/;
+const isAddress = (v: unknown): v is string => typeof v === 'string' && v.length <= LIMITS.urlLength && WEB_ADDRESS.test(v);
+const isEncodedValue = (v: unknown, key: keyof typeof ENCODED_BYTES) => (v instanceof Uint8Array ? v.byteLength <= ENCODED_BYTES[key] : typeof v === 'string' && v.length <= (key === 'readSet' ? LIMITS.readSetLength : LIMITS.sketchLength));
+
+/** What is wrong with the shape of a page sent to be staged, or null. */
+function stagedProblem(r: Record<string, unknown>, now: number): RecordProblem | null {
+  if (!isAddress(r.url)) return wrong('url', 'importPageUrl', 'url', LIMITS.urlLength);
+  if (r.canonicalUrl !== undefined && !isAddress(r.canonicalUrl)) return wrong('canonicalUrl', 'importPageUrl', 'canonicalUrl', LIMITS.urlLength);
+  if (typeof r.title !== 'string' || r.title.length > LIMITS.titleLength) return wrong('title', 'importPageTitle', LIMITS.titleLength);
+  if (!isFingerprintHex(r.fp)) return wrong('fp', 'importPageHex', 'fp');
+  if (r.algo !== ALGORITHM) return wrong('algo', 'importPageAlgo', ALGORITHM);
+  if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return wrong('textHash', 'importPageHex', 'textHash');
+  if (r.sketch !== undefined && !isEncodedValue(r.sketch, 'sketch')) return wrong('sketch', 'importPageSketch');
+  if (r.passages !== undefined && !isEncodedValue(r.passages, 'passages')) return wrong('passages', 'importPagePassages');
+  if (r.readSet !== undefined && !isEncodedValue(r.readSet, 'readSet')) return wrong('readSet', 'importPageReadSet');
+  return countsProblem(r, now);
+}
+
+/** A stored page's fields, in the order toStored writes them (pages read back alike share one shape). */
+const STAGED_KEYS = ['url', 'title', 'fp', 'algo', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits', 'canonicalUrl', 'textHash', 'sketch', 'passages', 'readSet'] as const;
+
+/**
+ * The pages of an import chunk where the background receives them, from the options page's worker,
+ * which read the file and checked every record (checkStoredRecord: addresses taken to page
+ * identities, values decoded and checked). The background does not parse and decode them all
+ * again: it checks their shape, every field's type, range and size, and that addresses are web
+ * addresses, so nothing the store cannot hold or a page cannot safely show gets in; and it keeps
+ * only the fields a stored page has. Throws a FileProblemError for the first page that fails.
+ */
+export function checkStaged(raw: unknown, now: number): StoredPage[] {
+  if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
+  return raw.map((r: unknown, i) => {
+    if (!r || typeof r !== 'object' || Array.isArray(r)) throw new FileProblemError(problem('importPageNotObject', i + 1));
+    const p = r as Record<string, unknown>;
+    const wrongShape = stagedProblem(p, now);
+    if (wrongShape) throw new FileProblemError(problem(wrongShape.key, i + 1, ...wrongShape.subs));
+    const page: Record<string, unknown> = {};
+    for (const key of STAGED_KEYS) if (p[key] !== undefined) page[key] = p[key];
+    // Sent in an extension message (JSON) rather than a parcel, values come as base64: kept as bytes.
+    for (const key of ENCODED) if (typeof page[key] === 'string') page[key] = storedValue(page[key], fromBase64(page[key]));
+    return page as unknown as StoredPage;
+  });
+}
+
 /**
  * A bad record found where records arrive. It crosses to the page that sent them as an error's
  * name and message, so the message is the problem as JSON, for the page to word (ui/error-text.ts).
@@ -179,48 +251,10 @@ export class FileProblemError extends Error {
   }
 }
 
-/** Checks records again where they arrive (the background, from the options page); throws on the first bad one. */
+/** Checks records again where they arrive; throws on the first bad one. */
 export function checkPages(raw: unknown, now: number): PageRecord[] {
-  return checkAll(raw, (r) => checkPage(r, ALGORITHM, now));
-}
-
-/** The same, giving the pages as blocks keep them (what an import stages). */
-export function checkStoredPages(raw: unknown, now: number): StoredPage[] {
-  return checkAll(raw, (r) => checkStoredPage(r, ALGORITHM, now));
-}
-
-function checkAll<T extends object>(raw: unknown, check: (r: unknown) => T | RecordProblem): T[] {
   if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
-  return raw.map((r, i) => {
-    const page = check(r);
-    if (isProblem(page)) throw new FileProblemError(problem(page.key, i + 1, ...page.subs));
-    return page;
-  });
-}
-
-/**
- * Checks every record; one record per page identity: records of the same page (variants of its
- * address, the same address written two ways, or twice) are merged as an import merges them with
- * the history.
- */
-function checkRecords(records: readonly unknown[], algorithm: string, now: number, progress?: CheckProgress): Validation {
-  const byUrl = new Map<string, PageRecord>();
-  progress?.(0, records.length);
-  for (let i = 0; i < records.length; i++) {
-    const page = checkPage(records[i], algorithm, now);
-    if (isProblem(page)) return { ok: false, error: problem(page.key, i + 1, ...page.subs) };
-    const earlier = byUrl.get(page.url);
-    byUrl.set(page.url, earlier ? mergePage(earlier, page) : page);
-    if ((i + 1) % PROGRESS_EVERY === 0) progress?.(i + 1, records.length);
-  }
-  progress?.(records.length, records.length);
-  return { ok: true, pages: [...byUrl.values()], algorithm };
-}
-
-function checkCount(n: number): FileProblem | null {
-  if (n === 0) return problem('importNoPages');
-  if (n > LIMITS.records) return problem('importTooManyPages', n, LIMITS.records);
-  return null;
+  return raw.map((r: unknown, i) => checkRecord(r, i + 1, ALGORITHM, now));
 }
 
 // --- JSON ---
@@ -243,37 +277,14 @@ export function jsonErrorPlace(message: string, text: string): { line: number; c
   return { line, column: at - before.lastIndexOf('\n') };
 }
 
-function validateJson(text: string, now: number, progress?: CheckProgress): Validation {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    const at = e instanceof Error ? jsonErrorPlace(e.message, text) : null;
-    return { ok: false, error: at ? problem('importNotJsonAt', at.line, at.column) : problem('importNotJson') };
-  }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { ok: false, error: problem('importNotHistory') };
-  const d = doc as Record<string, unknown>;
-  if (d.format !== EXPORT_FORMAT) return { ok: false, error: problem('importWrongFormat', EXPORT_FORMAT) };
-  if (d.version === undefined) return { ok: false, error: problem('importNoVersion') };
-  if (d.version !== EXPORT_VERSION) return { ok: false, error: problem('importWrongVersion', JSON.stringify(d.version), EXPORT_VERSION) };
-  const algo = (d.algorithm as { name?: unknown } | undefined)?.name;
-  if (typeof algo !== 'string') return { ok: false, error: problem('importNoAlgorithm') };
-  if (algo !== ALGORITHM) return { ok: false, error: problem('importOtherAlgorithm', algo.slice(0, 40), ALGORITHM) };
-  if (!Array.isArray(d.pages)) return { ok: false, error: problem('importNoPageList') };
-  const count = checkCount(d.pages.length);
-  if (count) return { ok: false, error: count };
-  return checkRecords(d.pages, algo, now, progress);
-}
-
 // --- CSV, as our export writes it ---
 
-const CSV_COLUMNS = COLUMNS.join(',');
 const NUMBER_COLUMNS = new Set<string>(['b0', 'b1', 'b2', 'b3', 'textLength', 'firstSeen', 'lastSeen', 'visits']);
 /** Columns a record may leave out; an empty cell means the field is absent. */
 const OPTIONAL_COLUMNS = new Set<string>(['canonicalUrl', 'site', 'b0', 'b1', 'b2', 'b3', 'textHash', 'sketch', 'passages', 'readSet']);
 
 /** One CSV row as the record it was written from: numbers where the export wrote numbers. */
-function csvRecord(row: string[]): Record<string, unknown> {
+export function csvRecord(row: string[]): Record<string, unknown> {
   const r: Record<string, unknown> = {};
   COLUMNS.forEach((column, i) => {
     const cell = row[i];
@@ -281,39 +292,4 @@ function csvRecord(row: string[]): Record<string, unknown> {
     r[column] = NUMBER_COLUMNS.has(column) && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(cell) ? Number(cell) : cell;
   });
   return r;
-}
-
-function validateCsv(text: string, now: number, progress?: CheckProgress): Validation {
-  const rows = parseCsv(text).slice(1);
-  const count = checkCount(rows.length);
-  if (count) return { ok: false, error: count };
-  const records: Array<Record<string, unknown>> = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (rows[i].length !== COLUMNS.length) return { ok: false, error: problem('importCsvFields', i + 1, rows[i].length, COLUMNS.length) };
-    records.push(csvRecord(rows[i]));
-  }
-  return checkRecords(records, ALGORITHM, now, progress);
-}
-
-/** The file's first line, without its line break. */
-const firstLine = (text: string) => text.slice(0, 4096).split(/\r?\n/, 1)[0];
-
-/**
- * Validates a whole history file, JSON or CSV, before anything is written: format, version,
- * algorithm, and each record's fields. A problem names the page (1-based) and the field.
- */
-export function validateHistoryFile(text: string, now: number, progress?: CheckProgress): Validation {
-  if (text.startsWith(UTF8_BOM)) text = text.slice(UTF8_BOM.length);
-  const start = text.trimStart();
-  if (start.startsWith('{') || start.startsWith('[')) return validateJson(text, now, progress);
-  const head = firstLine(text);
-  if (head === CSV_COLUMNS) return validateCsv(text, now, progress);
-  if (head.includes(',') && !head.trimStart().startsWith('"format"')) return { ok: false, error: problem('importCsvNotOurs', CSV_COLUMNS) };
-  return validateJson(text, now, progress);
-}
-
-/** Decodes and validates a file's bytes. */
-export function validateHistoryBytes(bytes: Uint8Array, now: number, progress?: CheckProgress): Validation {
-  const decoded = decodeHistoryBytes(bytes);
-  return decoded.ok ? validateHistoryFile(decoded.text, now, progress) : decoded;
 }

@@ -7,3 +7,4 @@ export { ImportStore, ImportIncompleteError, ABANDONED_STAGING_MS, CHUNKS_PER_AP
 export * from './history-file';
 export * from './history-import';
 export { fromStored, type StoredPage } from './layout';
+export * from './history-reader';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
 import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, fromStored, jsonChunk, jsonChunkOfStored, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryBytes, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
-import { checkPages, checkStoredPages, jsonErrorPlace } from '../../src/storage/history-import';
+import { checkPages, checkStaged, checkStoredRecord, jsonErrorPlace } from '../../src/storage/history-import';
 import { toStored } from '../../src/storage/layout';
 import { english, MESSAGES } from './messages';
 
@@ -129,7 +129,7 @@ describe('import validation', () => {
     if (!v.ok) expect(english(v.error)).toMatch(message);
   });
 
-  it('is checked the same where the background stages a chunk: the same refusals, the same pages as blocks keep them', () => {
+  it('is checked the same when read as blocks keep pages (as an import sends them): the same refusals, the same pages', () => {
     const records = (text: string): unknown[] | null => {
       try {
         const pages = (JSON.parse(text) as { pages?: unknown }).pages;
@@ -145,12 +145,13 @@ describe('import validation', () => {
         return { refused: (e as Error).message };
       }
     };
+    const storedVia = (raw: unknown[]) => raw.map((r, i) => checkStoredRecord(r, i + 1, ALGORITHM, NOW));
     let compared = 0;
     for (const [, text] of bad) {
       const raw = records(text);
       if (!raw) continue;
       const viaRecords = outcome(() => checkPages(raw, NOW).map(toStored));
-      expect(outcome(() => checkStoredPages(raw, NOW))).toEqual(viaRecords);
+      expect(outcome(() => storedVia(raw))).toEqual(viaRecords);
       if ('refused' in viaRecords) compared++;
     }
     expect(compared).toBeGreaterThan(15);
@@ -160,9 +161,40 @@ describe('import validation', () => {
     const loose = sketch.replace(/(.)(=+)$/, (_m, c: string, pad: string) => String.fromCharCode(c.charCodeAt(0) + 1) + pad);
     expect(loose).not.toBe(sketch);
     const good = [page(1, { sketch, textHash: 'fedcba9876543210' }), page(2, { sketch: loose, canonicalUrl: 'https://news.example/other' })];
-    const stored = checkStoredPages(JSON.parse(JSON.stringify(good)), NOW);
+    const stored = storedVia(JSON.parse(JSON.stringify(good)));
     expect(stored).toEqual(checkPages(JSON.parse(JSON.stringify(good)), NOW).map(toStored));
     expect(stored.map(fromStored).map((r) => r.sketch)).toEqual(good.map((r) => r.sketch));
+  });
+
+  it('lets the background take what the check gives as it is, and refuses pages of any other shape', () => {
+    const sketch = encodeSketch(sketchOf('one two three four five six seven eight nine ten eleven twelve'));
+    const good = [page(1, { sketch, textHash: 'fedcba9876543210', title: 'Invoice \u202efdp.exe' }), page(2, { canonicalUrl: 'https://news.example/other' })];
+    const stored = good.map((r, i) => checkStoredRecord(r, i + 1, ALGORITHM, NOW));
+    // As it crosses from the worker: cloned.
+    expect(checkStaged(structuredClone(stored), NOW)).toEqual(stored);
+    const forged: Array<[string, Record<string, unknown>, string]> = [
+      ['a javascript: address', { url: 'javascript:alert(1)' }, 'importPageUrl'],
+      ['an address with a space', { url: 'https://a.example/x y' }, 'importPageUrl'],
+      ['a canonical address of a file', { canonicalUrl: 'file:///etc/passwd' }, 'importPageUrl'],
+      ['a title too long', { title: 'x'.repeat(501) }, 'importPageTitle'],
+      ['a fingerprint in capitals', { fp: '0123456789ABCDEF' }, 'importPageHex'],
+      ['another algorithm', { algo: 'dr0' }, 'importPageAlgo'],
+      ['a sketch too large', { sketch: new Uint8Array(2000) }, 'importPageSketch'],
+      ['a sketch as a number', { sketch: 7 }, 'importPageSketch'],
+      ['a read set too large', { readSet: 'A'.repeat(7000) }, 'importPageReadSet'],
+      ['visits as text', { visits: '3' }, 'importPageWholeNumber'],
+      ['seen in the future', { lastSeen: NOW + 10 * 86_400_000 }, 'importPageTime'],
+      ['first seen after last', { firstSeen: NOW, lastSeen: NOW - 1 }, 'importPageSeenOrder'],
+    ];
+    for (const [name, change, key] of forged) {
+      expect(() => checkStaged([stored[0], { ...stored[1], ...change }], NOW), name).toThrow(expect.objectContaining({ problem: expect.objectContaining({ key, subs: expect.arrayContaining(['2']) }) }));
+    }
+    expect(() => checkStaged([null], NOW)).toThrow(expect.objectContaining({ problem: { key: 'importPageNotObject', subs: ['1'] } }));
+    expect(() => checkStaged('pages', NOW)).toThrow(TypeError);
+    // Only the fields a stored page has are kept.
+    const [kept] = checkStaged([{ ...stored[0], site: 'evil.example', b0: 1, changed: true, extra: 'x', __proto__: { polluted: 1 } }], NOW);
+    expect(kept).toEqual(stored[0]);
+    expect(Object.getPrototypeOf(kept)).toBe(Object.prototype);
   });
 
   it('accepts records of the first version, without the fields added later', () => {
@@ -274,13 +306,6 @@ describe('validation messages', () => {
       expect(MESSAGES.zh_CN[key], key).toBeDefined();
       expect(subs(MESSAGES.zh_CN[key].message), key).toEqual(subs(MESSAGES.en[key].message));
     }
-  });
-
-  it('report progress while checking records', () => {
-    const calls: Array<[number, number]> = [];
-    const v = validateHistoryFile(file(Array.from({ length: 4500 }, (_, i) => page(i))), NOW, (done, total) => calls.push([done, total]));
-    expect(v.ok).toBe(true);
-    expect(calls).toEqual([[0, 4500], [2000, 4500], [4000, 4500], [4500, 4500]]);
   });
 });
 

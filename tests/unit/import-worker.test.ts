@@ -2,14 +2,17 @@
 // the worker's scope: progress reaches the page, every record comes back, the worker is ended.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALGORITHM, blocksOf } from '../../src/core';
-import { checkInWorker, type FromChecker, type ToChecker } from '../../src/options/check-in-worker';
-import { buildExport, type PageRecord } from '../../src/storage';
+import { createHash } from 'node:crypto';
+import { readInWorker, type FromReader, type ReadProgress, type ToReader } from '../../src/options/check-in-worker';
+import { buildExport, type PageRecord, type StoredPage } from '../../src/storage';
+import { toStored } from '../../src/storage/layout';
+import { BulkInbox, BulkPort } from '../../src/messaging/bulk';
 
-const scope = { onmessage: null as null | ((e: { data: ToChecker }) => unknown), postMessage: (_m: FromChecker) => undefined as void };
+const scope = { onmessage: null as null | ((e: { data: ToReader }) => unknown), postMessage: (_m: FromReader) => undefined as void };
 
 class StandInWorker {
   static made: StandInWorker[] = [];
-  onmessage: ((e: { data: FromChecker }) => void) | null = null;
+  onmessage: ((e: { data: FromReader }) => void) | null = null;
   onerror: ((e: { message: string }) => void) | null = null;
   onmessageerror: (() => void) | null = null;
   terminated = false;
@@ -18,7 +21,7 @@ class StandInWorker {
     // Messages cross as structured clones, as between threads.
     scope.postMessage = (m) => void (this.terminated || this.onmessage?.({ data: structuredClone(m) }));
   }
-  postMessage(m: ToChecker): void {
+  postMessage(m: ToReader): void {
     void scope.onmessage?.({ data: m });
   }
   terminate(): void {
@@ -43,29 +46,80 @@ const page = (i: number): PageRecord => {
 };
 const file = (pages: unknown[]) => new Blob([JSON.stringify({ ...buildExport([], new Date(NOW)), pages })]);
 
+/** Reads a whole file through the worker, as the import does: its digest, then every chunk. */
+async function readAll(blob: Blob, chunk: number, progress: ReadProgress = () => undefined) {
+  const reading = readInWorker(blob, chunk, progress);
+  try {
+    const digest = await reading.digest();
+    const chunks: StoredPage[][] = [];
+    for (let part = await reading.next(); part; part = await reading.next()) {
+      const payload = await part.payload();
+      if (!('pages' in payload)) throw new Error('without a bulk port the records come to the page');
+      expect(payload.pages).toHaveLength(part.count);
+      chunks.push(payload.pages);
+    }
+    return { digest, chunks };
+  } finally {
+    reading.close();
+  }
+}
+
 describe('the import check in its worker', () => {
-  it('reports progress, hands back every record, and ends the worker', async () => {
+  it('reports progress, hands back every record a chunk at a time, and ends the worker', async () => {
     const pages = Array.from({ length: 12_345 }, (_, i) => page(i));
-    const progress: number[] = [];
-    const result = await checkInWorker(file(pages), (done) => progress.push(done));
-    expect(result.ok && result.pages).toEqual(pages);
-    expect(result.ok && result.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(progress).toEqual([0, 2000, 4000, 6000, 8000, 10_000, 12_000, 12_345]);
+    const blob = file(pages);
+    const progress: Array<[number, number, string]> = [];
+    const { digest, chunks } = await readAll(blob, 5000, (done, total, phase) => progress.push([done, total, phase]));
+    expect(chunks.map((c) => c.length)).toEqual([5000, 5000, 2345]);
+    expect(chunks.flat()).toEqual(pages.map(toStored));
+    expect(digest).toBe(createHash('sha256').update(new Uint8Array(await blob.arrayBuffer())).digest('hex'));
+    expect(progress.at(-1)).toEqual([blob.size, blob.size, 'reading']);
     expect(StandInWorker.made).toHaveLength(1);
     expect(StandInWorker.made[0].url.pathname).toMatch(/import-check\.worker\.ts$/);
     expect(StandInWorker.made[0].terminated).toBe(true);
   });
 
   it('says what is wrong with a bad file, and ends the worker', async () => {
-    const result = await checkInWorker(file([page(1), { ...page(2), visits: 0 }]), () => undefined);
-    expect(result).toEqual({ ok: false, error: { key: 'importPageWholeNumber', subs: ['2', 'visits', '1'] } });
+    await expect(readAll(file([page(1), { ...page(2), visits: 0 }]), 5000)).rejects.toMatchObject({ problem: { key: 'importPageWholeNumber', subs: ['2', 'visits', '1'] } });
     expect(StandInWorker.made[0].terminated).toBe(true);
   });
 
+  it('with a bulk port, posts each chunk to the background itself, again at each try, and keeps it until it is staged', async () => {
+    const pages = Array.from({ length: 7_000 }, (_, i) => page(i));
+    const name = `deja-read-bulk-test-${Math.random()}`;
+    const inbox = new BulkInbox(name);
+    const port = new BulkPort(name);
+    const reading = readInWorker(file(pages), 5000, () => undefined, port);
+    try {
+      await reading.digest();
+      const first = await reading.next();
+      if (!first) throw new Error('no chunk');
+      expect(first.count).toBe(5000);
+      const tries = [await first.payload(), await first.payload()];
+      // Two tries, two parcels, each the chunk's records: the background takes either.
+      const parcels = tries.map((p) => ('parcel' in p ? p.parcel : ''));
+      expect(new Set(parcels).size).toBe(2);
+      for (const parcel of parcels) expect(await inbox.take(parcel)).toEqual(pages.slice(0, 5000).map(toStored));
+      first.release();
+      await expect(first.payload()).rejects.toThrow(/no chunk 0/);
+      const second = await reading.next();
+      expect(second?.count).toBe(2000);
+      const payload = await second?.payload();
+      expect(await inbox.take(payload && 'parcel' in payload ? payload.parcel : '')).toEqual(pages.slice(5000).map(toStored));
+      expect(await reading.next()).toBeNull();
+    } finally {
+      reading.close();
+      inbox.close();
+      port.close();
+    }
+  });
+
   it('fails the import when the worker fails, instead of waiting for ever', async () => {
-    const pending = checkInWorker(file([page(1)]), () => undefined);
+    const reading = readInWorker(file([page(1)]), 5000, () => undefined);
+    const pending = reading.digest();
     StandInWorker.made[0].onerror?.({ message: 'out of memory' });
     await expect(pending).rejects.toThrow('out of memory');
+    reading.close();
     expect(StandInWorker.made[0].terminated).toBe(true);
   });
 });

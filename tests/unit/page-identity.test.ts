@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { digestArticle, encodePassages } from '../../src/core';
 import { exportHistory, importHistory as importWith } from '../../src/options/history-transfer';
-import { checkImportFile } from '../../src/options/import-check';
+import { readOnThread } from '../../src/options/check-in-worker';
 import { buildExport, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord, type Visit } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { everyPage, fromTab, makeBackground } from './helpers';
@@ -160,7 +160,7 @@ describe('one record per page in imports and exports', () => {
     visits,
   });
   const file = (pages: PageRecord[]) => new Blob([JSON.stringify(buildExport(pages, new Date(NOW)))]);
-  const importHistory = (bg: ReturnType<typeof makeBackground>, blob: Blob) => importWith(bg.call, blob, () => undefined, checkImportFile);
+  const importHistory = (bg: ReturnType<typeof makeBackground>, blob: Blob) => importWith(bg.call, blob, () => undefined, readOnThread);
 
   it('merges records of one page in a file as visits would, under its identity', () => {
     const v = validateHistoryFile(JSON.stringify(buildExport([page(VARIANTS[0], 100, 500, 2, 'Old'), page('https://other.example/', 1, 2, 1), page(VARIANTS[3], 50, 900, 3, 'New', 'fedcba9876543210')], new Date(NOW))), NOW);

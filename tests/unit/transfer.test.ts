@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportHistory, IMPORT_CHUNK, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
-import { checkImportFile } from '../../src/options/import-check';
+import { readOnThread } from '../../src/options/check-in-worker';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { writeSyntheticHistory } from '../e2e/synthetic-history';
@@ -15,7 +15,18 @@ import { everyPage, makeBackground } from './helpers';
 import { english } from './messages';
 
 // The options page checks the file in a worker; here the same check runs on Node's thread.
-const importHistory = (send: Parameters<typeof importWith>[0], file: Blob, progress: Progress) => importWith(send, file, progress, checkImportFile);
+const importHistory = (send: Parameters<typeof importWith>[0], file: Blob, progress: Progress) => importWith(send, file, progress, readOnThread);
+
+/** The bytes of a synthetic history file of `n` records (tests/e2e/synthetic-history.ts). */
+function syntheticFile(n: number): Buffer<ArrayBuffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'deja-read-import-'));
+  try {
+    writeSyntheticHistory(join(dir, 'h.json'), n);
+    return readFileSync(join(dir, 'h.json')) as Buffer<ArrayBuffer>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 
@@ -72,6 +83,32 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
+  it('drops what it sent when the file turns out bad after chunks of it were staged, and changes nothing', async () => {
+    const bg = await withHistory();
+    bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
+    const before = await history(bg);
+    const text = syntheticFile(3 * IMPORT_CHUNK).toString('utf8');
+    // The last record is bad: the file is read a few megabytes at a time, and its first chunks are
+    // sent before that is known.
+    expect(text.length).toBeGreaterThan(8 * 1024 * 1024);
+    const broken = text.replace(/"visits":\d+\}(\s*\]\s*\}\s*)$/, '"visits":0}$1');
+    expect(broken).not.toBe(text);
+    const sent: string[] = [];
+    const watching: typeof bg.call = (type, req) => {
+      sent.push(type);
+      return bg.call(type, req);
+    };
+    const result = await importHistory(watching, new Blob([broken]), () => undefined);
+    expect(result.state === 'invalid' && english(result.error)).toBe(`Page ${3 * IMPORT_CHUNK}: "visits" must be a whole number ≥ 1.`);
+    expect(sent.filter((t) => t === 'options:importChunk').length).toBeGreaterThanOrEqual(1);
+    expect(sent.at(-1)).toBe('options:importRollback');
+    expect(sent).not.toContain('options:importCommit');
+    expect(await history(bg)).toEqual(before);
+    const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
+    expect(await db.db.count('importRuns')).toBe(0);
+  });
+
   it('leaves the history as it was when the commit never arrives', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
@@ -108,8 +145,8 @@ describe('export and import through the background', () => {
   it('sends the chunks as bulk parcels both ways, and sends a parcel again when the background did not get it', async () => {
     const now = new Date(Date.UTC(2026, 10, 23));
     const channel = `deja-read-bulk-test-${Math.random()}`;
-    const inbox = new BulkInbox(new BroadcastChannel(channel));
-    const port = new BulkPort(new BroadcastChannel(channel));
+    const inbox = new BulkInbox(channel);
+    const port = new BulkPort(channel);
     try {
       const bg = await withHistory();
       const plain = await (await exportHistory(bg.call, 'json', () => undefined, now)).blob.text();
@@ -127,7 +164,7 @@ describe('export and import through the background', () => {
         sent.push(type);
         return other.call(type, req);
       };
-      const result = await importWith(watching, new Blob([plain]), () => undefined, checkImportFile, port);
+      const result = await importWith(watching, new Blob([plain]), () => undefined, readOnThread, port);
       expect(result).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
       expect(sent.filter((t) => t === 'options:importChunk')).toHaveLength(2);
       // Exported through parcels, the history is the file it came from.
@@ -171,25 +208,22 @@ describe('export and import through the background', () => {
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const calls: Array<[number, number, string | undefined]> = [];
     await importHistory(makeBackground().call, blob, (done, total, phase) => calls.push([done, total, phase]));
-    expect(calls).toEqual([
-      [0, 4, 'checking'],
-      [4, 4, 'checking'],
-      [0, 4, undefined],
-      [2, 4, undefined],
-      [4, 4, undefined],
-    ]);
+    // The file's digest first, then reading and sending, then applying: one bar, in thousandths.
+    const phases = calls.map(([, , phase]) => phase);
+    expect(phases).toEqual([...phases].sort());
+    expect(phases[0]).toBe('checking');
+    expect(calls.filter(([, , phase]) => phase === 'checking').at(-1)).toEqual([1000, 1000, 'checking']);
+    const importing = calls.filter(([, , phase]) => phase === 'importing').map(([done]) => done);
+    expect(importing.length).toBeGreaterThan(2);
+    expect(importing).toEqual([...importing].sort((a, b) => a - b));
+    expect(importing[0]).toBe(0);
+    expect(importing.at(-1)).toBe(1000);
+    expect(calls.every(([, total]) => total === 1000)).toBe(true);
   });
 
   it('imports a file of several chunks, two under way at a time, each sent again when lost, in order of progress', async () => {
     const n = 2 * IMPORT_CHUNK + 7;
-    const dir = mkdtempSync(join(tmpdir(), 'deja-read-import-'));
-    let file: Blob;
-    try {
-      writeSyntheticHistory(join(dir, 'h.json'), n);
-      file = new Blob([readFileSync(join(dir, 'h.json'))]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = new Blob([syntheticFile(n)]);
     const bg = makeBackground();
     bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
     const seqs: number[] = [];
@@ -207,27 +241,20 @@ describe('export and import through the background', () => {
       return bg.call(type, req);
     };
     const progress: number[] = [];
-    const result = await importHistory(flaky, file, (done, _total, phase) => void (phase ? undefined : progress.push(done)));
+    const result = await importHistory(flaky, file, (done, _total, phase) => void (phase === 'importing' && progress.push(done)));
     expect(result).toEqual({ state: 'imported', pages: n, outcome: { added: n, merged: 0, unchanged: 0 } });
     expect((await bg.call('options:stats', {})).pages).toBe(n);
     expect([...new Set(seqs)].sort()).toEqual([0, 1, 2]);
     expect(seqs.filter((s) => s === 1)).toHaveLength(2);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    expect(progress.at(-1)).toBe(n);
+    expect(progress.at(-1)).toBe(1000);
   });
 
   it('leaves the history as it was when one chunk of several cannot be stored, and leaves nothing staged', async () => {
     const bg = await withHistory();
     bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
     const before = await history(bg);
-    const dir = mkdtempSync(join(tmpdir(), 'deja-read-import-'));
-    let file: Blob;
-    try {
-      writeSyntheticHistory(join(dir, 'h.json'), 2 * IMPORT_CHUNK + 7);
-      file = new Blob([readFileSync(join(dir, 'h.json'))]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = new Blob([syntheticFile(2 * IMPORT_CHUNK + 7)]);
     const failing: typeof bg.call = async (type, req) => {
       if (type === 'options:importChunk' && (req as { seq: number }).seq === 1) throw new Error('The disk is full.');
       return bg.call(type, req);

@@ -1,0 +1,519 @@
+// A history file read piece by piece (history-import.ts checks each record). An export of 10^6
+// pages is about 1 GB of JSON: more than the longest string a browser holds, so the file is never
+// one string. Its text arrives in pieces; the reader cuts out the records of the `pages` array as
+// they complete, checks them, and keeps the rest of the document (a few hundred characters) to
+// check at the end. Pure: runs in the options page's worker, in the background and in Node.
+import { ALGORITHM } from '../core';
+import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
+import { checkRecord, csvRecord, decodeHistoryBytes, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
+import { mergePage } from './merge';
+import type { PageRecord } from './schema';
+
+const CSV_COLUMNS = COLUMNS.join(',');
+/** The document around the pages (format, version, algorithm…): a few hundred characters in an export. */
+const MAX_OUTSIDE = 1 << 20;
+/**
+ * The longest record read (every field is limited: two addresses of 8,192 characters, a read set
+ * of 6,000, a title of 500 that escapes may make six times longer…; an export writes about 1 KB).
+ * Shorter ones are parsed, and a field too long is named; one under way past this is broken (a
+ * quote too many, say) or not ours, and is not kept growing.
+ */
+const MAX_RECORD = 1024 * 1024;
+/** How much of the start is read to tell JSON from CSV (as the whole-file check did). */
+const SNIFF = 4096;
+
+const fail = (p: FileProblem): never => {
+  throw new FileProblemError(p);
+};
+
+/** Where a record starts in the file: its 1-based line and column. */
+interface Place {
+  line: number;
+  column: number;
+}
+
+/** A place in `text` (a record's own text) as a place in the file, the text starting at `start`. */
+function placeIn(text: string, at: Place, start: Place): Place {
+  if (at.line === 1) return { line: start.line, column: start.column + at.column - 1 };
+  return { line: start.line + at.line - 1, column: at.column };
+}
+
+/**
+ * Reads a history file's text, in pieces of any size: `push` each, then `end`. Checked records
+ * gather in `records` (take them as they come); a problem is thrown as a FileProblemError, naming
+ * the record (1-based) and the field, or the line and column where the JSON broke.
+ */
+export class HistoryReader<T = PageRecord> {
+  /** Records checked and not yet taken. */
+  records: T[] = [];
+  /** Records read so far (checked, unless there are more than an import takes). */
+  count = 0;
+  private kind: 'sniff' | 'json' | 'csv' = 'sniff';
+  private sniffed = '';
+  private json: JsonPages | null = null;
+  private csv: CsvRows | null = null;
+  private first = true;
+
+  /** `check` makes a checked record of record `n` (1-based), or throws its problem: as the history keeps records, by default. */
+  constructor(
+    private readonly now: number,
+    private readonly check: (raw: unknown, n: number, algorithm: string, now: number) => T = checkRecord as (raw: unknown, n: number, algorithm: string, now: number) => T,
+  ) {}
+
+  push(text: string): void {
+    if (this.first && text.length > 0) {
+      this.first = false;
+      if (text.startsWith(UTF8_BOM)) text = text.slice(UTF8_BOM.length);
+    }
+    if (this.kind === 'sniff') {
+      this.sniffed += text;
+      if (!this.sniff(false)) return;
+      text = this.sniffed;
+      this.sniffed = '';
+    }
+    if (this.json) this.json.push(text);
+    else this.csv?.push(text);
+  }
+
+  /** The file is over: checks what could only be checked at its end. */
+  end(): { algorithm: string; count: number } {
+    if (this.kind === 'sniff') {
+      this.sniff(true);
+      const text = this.sniffed;
+      this.sniffed = '';
+      if (this.json) this.json.push(text);
+      else this.csv?.push(text);
+    }
+    if (this.json) this.json.end();
+    else this.csv?.end();
+    if (this.count === 0) fail(problem('importNoPages'));
+    if (this.count > LIMITS.records) fail(problem('importTooManyPages', this.count, LIMITS.records));
+    return { algorithm: ALGORITHM, count: this.count };
+  }
+
+  /** Takes up to `n` of the records checked so far. */
+  take(n = Infinity): T[] {
+    if (n >= this.records.length) {
+      const all = this.records;
+      this.records = [];
+      return all;
+    }
+    return this.records.splice(0, n);
+  }
+
+  /** Decides JSON or CSV from the start of the file; false while there is too little to say. */
+  private sniff(atEnd: boolean): boolean {
+    const text = this.sniffed;
+    const start = text.trimStart();
+    const newline = text.search(/\r?\n/);
+    if (!start.startsWith('{') && !start.startsWith('[') && newline < 0 && text.length < SNIFF && !atEnd) return false;
+    if (!start && !atEnd) return false;
+    this.kind = 'json';
+    if (!start.startsWith('{') && !start.startsWith('[')) {
+      const head = (newline < 0 ? text : text.slice(0, newline)).slice(0, SNIFF);
+      if (head === CSV_COLUMNS) this.kind = 'csv';
+      else if (head.includes(',') && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS));
+    }
+    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw));
+    else this.csv = new CsvRows((row) => this.row(row));
+    return true;
+  }
+
+  /** One record of the file. */
+  private record(raw: unknown): void {
+    const n = ++this.count;
+    // Past the limit, records are only counted, so the message can say how many the file holds.
+    if (n > LIMITS.records) return;
+    this.records.push(this.check(raw, n, ALGORITHM, this.now));
+  }
+
+  private row(row: string[]): void {
+    if (row.length !== COLUMNS.length) fail(problem('importCsvFields', this.count + 1, row.length, COLUMNS.length));
+    this.record(csvRecord(row));
+  }
+}
+
+// --- JSON ---
+
+const enum Mode {
+  /** Before the `pages` array, in the top-level object (or a document that is not an object). */
+  Head,
+  /** Inside the `pages` array. */
+  Pages,
+  /** After it. */
+  Tail,
+}
+
+/**
+ * Cuts the records out of a JSON document's `pages` array as its text arrives; the rest of the
+ * document (head and tail, the array left empty) is parsed as a whole at the end and checked as the
+ * export format says. Each record's text goes to JSON.parse, a batch at a time.
+ */
+class JsonPages {
+  private mode = Mode.Head;
+  /** Unscanned text and, in the array, the record under way; `base` is its offset in the file. */
+  private buf = '';
+  private base = 0;
+  /** Next index of `buf` to look at. */
+  private i = 0;
+  private inString = false;
+  private stringStart = 0;
+  /** Nesting: of the document in the head and tail, of the record under way in the array. */
+  private depth = 0;
+  // The head: at depth 1, whether a key comes next, the last key, and whether a value comes next.
+  private wantKey = false;
+  private key: string | null = null;
+  private wantValue = false;
+  // The array: where the record under way starts in `buf` (-1: none yet), and whether one must come.
+  private recordStart = -1;
+  private recordPlace: Place = { line: 1, column: 1 };
+  private wantRecord = false;
+  private records: Array<{ text: string; at: Place }> = [];
+  /** Records parsed so far. */
+  private parsed = 0;
+  // Lines, for the places of problems.
+  private line = 1;
+  private lineStart = 0;
+  /** The head, up to and with the array's `[`, once the array is found; the tail after it. */
+  private head = '';
+  private close: Place = { line: 1, column: 1 };
+  private objectDocument = false;
+
+  constructor(private readonly sink: (raw: unknown) => void) {}
+
+  push(text: string): void {
+    this.buf += text;
+    this.scan();
+    this.flush();
+    this.trim();
+  }
+
+  end(): void {
+    if (this.mode === Mode.Pages) {
+      // Cut short, or broken so that the record under way never ended: where does it break?
+      if (this.recordStart >= 0) this.breakInRecord(this.buf.slice(this.recordStart));
+      fail(problem('importNotJson'));
+    }
+    const outside = this.mode === Mode.Head ? this.buf : this.head + this.buf;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(outside);
+    } catch (e) {
+      const at = e instanceof Error ? jsonErrorPlace(e.message, outside) : null;
+      fail(at ? problem('importNotJsonAt', ...this.outsidePlace(at)) : problem('importNotJson'));
+    }
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) fail(problem('importNotHistory'));
+    const d = doc as Record<string, unknown>;
+    checkHead(d, false);
+    if (this.mode === Mode.Head) {
+      // No array was cut out: `pages` is missing, not an array, or the document is small and odd.
+      if (!Array.isArray(d.pages)) fail(problem('importNoPageList'));
+      (d.pages as unknown[]).forEach((raw) => this.sink(raw));
+    } else if (!Array.isArray(d.pages) || d.pages.length !== 0) {
+      // A second `pages` after the array: JSON.parse would keep the last; the file is not ours.
+      fail(problem('importNotHistory'));
+    }
+  }
+
+  /** A place in the head and tail as parsed together, as a place in the file. */
+  private outsidePlace(at: Place): [number, number] {
+    if (this.mode === Mode.Head) return [at.line, at.column];
+    const headLines = this.head.split('\n');
+    const tailLine = headLines.length;
+    const tailColumn = headLines[headLines.length - 1].length + 1;
+    if (at.line < tailLine || (at.line === tailLine && at.column < tailColumn)) return [at.line, at.column];
+    const p = placeIn('', { line: at.line - tailLine + 1, column: at.line === tailLine ? at.column - tailColumn + 1 : at.column }, this.close);
+    return [p.line, p.column];
+  }
+
+  private scan(): void {
+    const s = this.buf;
+    let i = this.i;
+    while (i < s.length) {
+      if (this.inString) {
+        const q = s.indexOf('"', i);
+        if (q < 0) {
+          i = s.length;
+          break;
+        }
+        i = q + 1;
+        let slashes = 0;
+        for (let b = q - 1; b > this.stringStart && s.charCodeAt(b) === 92; b--) slashes++;
+        if (slashes % 2 === 1) continue;
+        this.inString = false;
+        if (this.mode !== Mode.Pages && this.depth === 1 && this.wantKey) {
+          this.key = parseKey(s.slice(this.stringStart, q + 1));
+          this.wantKey = false;
+          // A second list of pages: JSON.parse would keep the last, this reader the first.
+          if (this.mode === Mode.Tail && this.key === 'pages') fail(problem('importNotHistory'));
+        }
+        continue;
+      }
+      const c = s.charCodeAt(i);
+      if (c === 10) {
+        this.line++;
+        this.lineStart = this.base + i + 1;
+        i++;
+        continue;
+      }
+      if (c === 32 || c === 9 || c === 13) {
+        i++;
+        continue;
+      }
+      if (this.mode === Mode.Pages && this.depth === 0) {
+        if (c === 44 /* , */ || c === 93 /* ] */) {
+          if (this.recordStart >= 0) this.endRecord(i);
+          else if (c === 44 || this.wantRecord) this.syntaxAt(i);
+          if (c === 93) {
+            this.close = this.placeOf(i);
+            this.buf = s.slice(i);
+            this.base += i;
+            this.i = 1;
+            this.mode = Mode.Tail;
+            this.depth = 1;
+            this.scan();
+            return;
+          }
+          this.wantRecord = true;
+          i++;
+          continue;
+        }
+        if (this.recordStart < 0) {
+          this.recordStart = i;
+          this.recordPlace = this.placeOf(i);
+          this.wantRecord = false;
+        }
+      }
+      if (c === 34 /* " */) {
+        this.inString = true;
+        this.stringStart = i;
+        if (this.mode === Mode.Head && this.depth === 1) this.wantValue = false;
+      } else if (c === 123 /* { */ || c === 91 /* [ */) {
+        if (this.mode === Mode.Head && this.depth === 0 && c === 123 && !this.objectDocument) this.objectDocument = true;
+        else if (this.mode === Mode.Head && this.depth === 1 && this.wantValue && c === 91 && this.key === 'pages' && this.objectDocument) {
+          // The pages array: what came before it is the head, checked now where it can be.
+          this.head = s.slice(0, i + 1);
+          this.checkHeadSoFar();
+          this.buf = s.slice(i + 1);
+          this.base += i + 1;
+          this.i = 0;
+          this.mode = Mode.Pages;
+          this.depth = 0;
+          this.wantValue = false;
+          this.scan();
+          return;
+        }
+        this.depth++;
+        if (this.mode !== Mode.Pages && this.depth === 1) this.wantKey = true;
+        if (this.mode === Mode.Head && this.depth === 2) this.wantValue = false;
+      } else if (c === 125 /* } */ || c === 93 /* ] */) {
+        if (this.depth > 0) this.depth--;
+      } else if (this.mode !== Mode.Pages && this.depth === 1) {
+        if (c === 58 /* : */) this.wantValue = true;
+        else if (c === 44 /* , */) this.wantKey = true;
+        else this.wantValue = false;
+      }
+      i++;
+    }
+    this.i = i;
+    if (this.mode !== Mode.Pages && this.buf.length + this.head.length > MAX_OUTSIDE) fail(problem('importNotHistory'));
+    if (this.mode === Mode.Pages && this.recordStart >= 0 && i - this.recordStart > MAX_RECORD) this.tooLarge(s.slice(this.recordStart, i));
+  }
+
+  private tooLarge(text: string): never {
+    this.breakInRecord(text);
+    this.flush();
+    return fail(problem('importPageTooLarge', this.parsed + 1, MAX_RECORD / 1024));
+  }
+
+  /** Fails with the place where the JSON of a record under way breaks, if it breaks before its end. */
+  private breakInRecord(text: string): void {
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      const at = e instanceof Error ? jsonErrorPlace(e.message, text) : null;
+      if (at) {
+        this.flush();
+        const p = placeIn(text, at, this.recordPlace);
+        fail(problem('importNotJsonAt', p.line, p.column));
+      }
+    }
+  }
+
+  private placeOf(i: number): Place {
+    return { line: this.line, column: this.base + i - this.lineStart + 1 };
+  }
+
+  private syntaxAt(i: number): never {
+    const at = this.placeOf(i);
+    return fail(problem('importNotJsonAt', at.line, at.column));
+  }
+
+  private endRecord(i: number): void {
+    if (i - this.recordStart > MAX_RECORD) this.tooLarge(this.buf.slice(this.recordStart, i));
+    this.records.push({ text: this.buf.slice(this.recordStart, i), at: this.recordPlace });
+    this.recordStart = -1;
+  }
+
+  /** Parses the records cut out so far, many in one JSON.parse; finds the one that broke, if any. */
+  private flush(): void {
+    if (this.records.length === 0) return;
+    const records = this.records;
+    this.records = [];
+    let raws: unknown[];
+    try {
+      raws = JSON.parse(`[${records.map((r) => r.text).join(',')}]`) as unknown[];
+    } catch {
+      for (const r of records) {
+        try {
+          JSON.parse(r.text);
+        } catch (e) {
+          const at = e instanceof Error ? jsonErrorPlace(e.message, r.text) : null;
+          const p = at ? placeIn(r.text, at, r.at) : r.at;
+          fail(problem('importNotJsonAt', p.line, p.column));
+        }
+      }
+      return fail(problem('importNotJson'));
+    }
+    this.parsed += raws.length;
+    for (const raw of raws) this.sink(raw);
+  }
+
+  /** Drops what is scanned and done with, keeping the record under way. */
+  private trim(): void {
+    if (this.mode !== Mode.Pages) return;
+    const keep = this.recordStart >= 0 ? this.recordStart : this.i;
+    if (keep === 0) return;
+    this.buf = this.buf.slice(keep);
+    this.base += keep;
+    this.i -= keep;
+    if (this.recordStart >= 0) this.recordStart = 0;
+    this.stringStart -= keep;
+  }
+
+  /** Format, version and algorithm, where the head has them before the pages (an export does). */
+  private checkHeadSoFar(): void {
+    let d: unknown;
+    try {
+      d = JSON.parse(`${this.head}]}`);
+    } catch (e) {
+      const at = e instanceof Error ? jsonErrorPlace(e.message, this.head) : null;
+      fail(at ? problem('importNotJsonAt', at.line, at.column) : problem('importNotJson'));
+    }
+    checkHead(d as Record<string, unknown>, true);
+  }
+}
+
+/** A key's text, quotes and escapes and all, as the key it is. */
+function parseKey(literal: string): string | null {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return null;
+  }
+}
+
+/** The document's own fields. `partial`: only those it has so far (the rest may come after the pages). */
+function checkHead(d: Record<string, unknown>, partial: boolean): void {
+  if (!(partial && d.format === undefined) && d.format !== EXPORT_FORMAT) fail(problem('importWrongFormat', EXPORT_FORMAT));
+  if (d.version === undefined) {
+    if (!partial) fail(problem('importNoVersion'));
+  } else if (d.version !== EXPORT_VERSION) fail(problem('importWrongVersion', JSON.stringify(d.version), EXPORT_VERSION));
+  if (partial && d.algorithm === undefined) return;
+  const algo = (d.algorithm as { name?: unknown } | undefined)?.name;
+  if (typeof algo !== 'string') fail(problem('importNoAlgorithm'));
+  if (algo !== ALGORITHM) fail(problem('importOtherAlgorithm', (algo as string).slice(0, 40), ALGORITHM));
+}
+
+// --- CSV, as our export writes it ---
+
+/** Cuts whole rows (a line break outside quotes ends one) out of CSV text as it arrives. */
+class CsvRows {
+  private buf = '';
+  private i = 0;
+  private inQuote = false;
+  private header = true;
+
+  constructor(private readonly sink: (row: string[]) => void) {}
+
+  push(text: string): void {
+    this.buf += text;
+    const s = this.buf;
+    let i = this.i;
+    let done = 0;
+    let quote = s.indexOf('"', i);
+    let newline = s.indexOf('\n', i);
+    for (;;) {
+      // `quote` and `newline` are the first at or after `i` (-1: none).
+      if (this.inQuote) {
+        if (quote < 0) break;
+        this.inQuote = false;
+        i = quote + 1;
+      } else {
+        if (newline < 0) break;
+        if (quote >= 0 && quote < newline) {
+          this.inQuote = true;
+          i = quote + 1;
+        } else {
+          i = newline + 1;
+          done = i;
+        }
+      }
+      if (quote >= 0 && quote < i) quote = s.indexOf('"', i);
+      if (newline >= 0 && newline < i) newline = s.indexOf('\n', i);
+    }
+    this.i = this.inQuote ? s.length : i;
+    if (done > 0) {
+      this.rows(s.slice(0, done));
+      this.buf = s.slice(done);
+      this.i -= done;
+    }
+  }
+
+  end(): void {
+    if (this.buf.length > 0) this.rows(this.buf);
+    this.buf = '';
+  }
+
+  private rows(text: string): void {
+    let rows = parseCsv(text);
+    if (this.header) {
+      this.header = false;
+      rows = rows.slice(1);
+    }
+    for (const row of rows) this.sink(row);
+  }
+}
+
+// --- A whole file at once ---
+
+export type Validation = { ok: true; pages: PageRecord[]; algorithm: string } | { ok: false; error: FileProblem };
+
+/**
+ * Validates a whole history file, JSON or CSV, as its text: format, version, algorithm, and each
+ * record's fields (a problem names the page, 1-based, and the field), with one record per page
+ * identity: records of the same page (variants of its address, the same address written two ways,
+ * or twice) are merged as an import merges them with the history.
+ */
+export function validateHistoryFile(text: string, now: number): Validation {
+  try {
+    const reader = new HistoryReader<PageRecord>(now);
+    reader.push(text);
+    const { algorithm } = reader.end();
+    const byUrl = new Map<string, PageRecord>();
+    for (const page of reader.take()) {
+      const earlier = byUrl.get(page.url);
+      byUrl.set(page.url, earlier ? mergePage(earlier, page) : page);
+    }
+    return { ok: true, pages: [...byUrl.values()], algorithm };
+  } catch (e) {
+    if (e instanceof FileProblemError) return { ok: false, error: e.problem };
+    throw e;
+  }
+}
+
+/** Decodes and validates a file's bytes (a file small enough to be one string). */
+export function validateHistoryBytes(bytes: Uint8Array, now: number): Validation {
+  const decoded = decodeHistoryBytes(bytes);
+  return decoded.ok ? validateHistoryFile(decoded.text, now) : decoded;
+}

@@ -1,0 +1,173 @@
+// A history file read in pieces, as the import reads a file of any size: the same records and the
+// same problems, in the same places, whatever the pieces; the file never one string.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ALGORITHM, blocksOf, encodeSketch, sketchOf } from '../../src/core';
+import { DIGEST_SLICE, fileDigest, readHistoryFile } from '../../src/options/import-check';
+import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
+import { toStored } from '../../src/storage/layout';
+import { english } from './messages';
+
+const NOW = Date.UTC(2026, 10, 21);
+const page = (i: number, extra: Partial<PageRecord> = {}): PageRecord => {
+  const fp = (0x0123456789abcdefn + BigInt(i) * 0x1000193n).toString(16).padStart(16, '0').slice(-16);
+  const [b0, b1, b2, b3] = blocksOf(fp);
+  return { url: `https://news.example/article-${i}`, canonicalUrl: `https://news.example/article-${i}`, site: 'news.example', title: `Article ${i}`, fp, b0, b1, b2, b3, algo: ALGORITHM, textLength: 420, lang: 'en', firstSeen: NOW - 5000, lastSeen: NOW - 1000, visits: 2, ...extra };
+};
+const exportText = (pages: PageRecord[]) => jsonHead(new Date(NOW)) + jsonChunk(pages, true) + JSON_TAIL;
+
+// Titles that hold what the reader must not take for structure: quotes after backslashes,
+// brackets, commas and braces, line separators, other scripts.
+const HOSTILE = ['a "quoted" title', 'ends in a backslash \\', 'backslash then quote \\"', '], {"pages": [', 'line\u2028separator', '转载：一篇文章，《标题》', '‮override', 'tab\there'];
+const hostile = () => HOSTILE.map((title, i) => page(i, { title, sketch: encodeSketch(sketchOf(`words of page ${i} and a few more to sketch`)) }));
+
+type Outcome = { pages: PageRecord[] } | { error: string };
+
+/** What the reader makes of the text fed in pieces of `size` characters (Infinity: at once). */
+function readInPieces(text: string, size: number): Outcome {
+  const reader = new HistoryReader(NOW);
+  try {
+    for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size));
+    reader.end();
+    return { pages: reader.take() };
+  } catch (e) {
+    if (e instanceof FileProblemError) return { error: english(e.problem) };
+    throw e;
+  }
+}
+
+const SIZES = [1, 2, 3, 7, 64, 1000];
+/**
+ * A record under way is kept as one string, scanned again from where it stopped but copied whole at
+ * each piece: a megabyte record fed a few characters at a time would take minutes (the import feeds
+ * pieces of about 1 MiB), so long texts are fed only in the larger pieces.
+ */
+const sizesFor = (text: string) => SIZES.filter((size) => (text.length / size) * text.length < 2e9);
+
+describe('a history file read in pieces', () => {
+  const files: Array<[string, string]> = [
+    ['an export with hostile titles', exportText(hostile())],
+    ['an export pretty-printed by another program', JSON.stringify(buildExport(hostile(), new Date(NOW)), null, 2)],
+    ['the pages before the format and version', JSON.stringify({ pages: hostile(), version: 1, format: 'deja-read-history', algorithm: { name: ALGORITHM } })],
+    ['CSV with quoted line breaks and quotes', CSV_HEAD + csvChunk([...hostile(), page(20, { title: 'two\r\nlines, "and" commas' })])],
+    ['a record that is not an object', exportText([page(1)]).replace('[\n', '[\n42,\n')],
+    ['a record with a bad field, late', exportText([...hostile(), page(30, { visits: 0 })])],
+    ['a syntax error inside a record', exportText(hostile()).replace('"visits":2}', '"visits":2,}')],
+    ['a trailing comma in the array', exportText([page(1), page(2)]).replace(/\n\]\}\n$/, ',\n]}\n')],
+    ['an empty place between records', exportText([page(1), page(2)]).replace(',\n', ',,\n')],
+    ['a file cut short in a record', exportText(hostile()).slice(0, -60)],
+    ['a file cut short between records', exportText([page(1), page(2)]).slice(0, -4)],
+    ['text after the document', `${exportText([page(1)])}garbage`],
+    ['no version, said after the pages', exportText([page(1)]).replace('"version":1,', '')],
+    ['a future version', exportText([page(1)]).replace('"version":1', '"version":2')],
+    ['pages that are not an array', JSON.stringify({ ...buildExport([], new Date(NOW)), pages: 'many' })],
+    ['two page lists', exportText([page(1)]).replace(/\]\}\n$/, '],"pages":[]}\n')],
+    ['no pages', exportText([])],
+    ['a document that is an array', '[1, 2, 3]'],
+    ['another program\'s CSV', 'Title,URL,Visited\r\nHello,https://a.example/,2026-01-01\r\n'],
+    ['nothing at all', '   \n'],
+    ['a record larger than any a history holds', exportText([page(1), page(2, { title: 'x'.repeat(1_100_000) })])],
+    ['a record that never ends', exportText([page(1)]).replace(/\]\}\n$/, `,{"title":"${'y'.repeat(1_100_000)}`)],
+  ];
+
+  it.each(files)('reads %s the same in pieces of any size as at once', (_name, text) => {
+    const whole = readInPieces(text, Infinity);
+    for (const size of sizesFor(text)) expect(readInPieces(text, size), `pieces of ${size}`).toEqual(whole);
+  });
+
+  it('gives the records as they are, and the problems as they were worded', () => {
+    expect(readInPieces(exportText(hostile()), 5)).toEqual({ pages: hostile() });
+    expect(readInPieces(files[3][1], 5)).toMatchObject({ pages: [...hostile(), { title: 'two\r\nlines, "and" commas' }] });
+    expect(readInPieces(files[5][1], 5)).toEqual({ error: `Page ${HOSTILE.length + 1}: "visits" must be a whole number ≥ 1.` });
+    expect(readInPieces(files[4][1], 5)).toEqual({ error: 'Page 1: must be an object.' });
+    expect(readInPieces(files[12][1], 5)).toMatchObject({ error: expect.stringMatching(/does not say which version/) });
+    expect(readInPieces(files[16][1], 5)).toMatchObject({ error: expect.stringMatching(/holds no pages/) });
+    expect(readInPieces(files[15][1], 5)).toMatchObject({ error: expect.stringMatching(/not a Déjà Read history/) });
+    expect(readInPieces(files[20][1], 4096)).toEqual({ error: 'Page 2: the record is larger than any a history holds (at most 1024 KiB).' });
+    expect(readInPieces(files[21][1], 4096)).toEqual({ error: 'Page 2: the record is larger than any a history holds (at most 1024 KiB).' });
+  });
+
+  it('places a break in the JSON where parsing the whole file places it', () => {
+    // Many small corruptions of an export: a character dropped, doubled or replaced anywhere in it.
+    const text = exportText(hostile());
+    let random = 12345;
+    const next = (n: number) => ((random = (Math.imul(random, 1103515245) + 12345) >>> 0) % n);
+    let placed = 0;
+    for (let k = 0; k < 1200; k++) {
+      const at = next(text.length);
+      const broken = [text.slice(0, at) + text.slice(at + 1), text.slice(0, at) + text[at] + text.slice(at), text.slice(0, at) + '}:,"['[next(5)] + text.slice(at + 1)][k % 3];
+      let expected: string | null = null;
+      try {
+        JSON.parse(broken);
+      } catch (e) {
+        const where = jsonErrorPlace((e as Error).message, broken);
+        if (where) expected = `line ${where.line}, column ${where.column} `;
+      }
+      if (!expected) continue;
+      const got = readInPieces(broken, 7);
+      expect('error' in got && got.error, `corruption at ${at}: ${JSON.stringify(broken.slice(at - 20, at + 20))}`).toContain(expected);
+      placed++;
+    }
+    expect(placed).toBeGreaterThan(150);
+  });
+});
+
+describe('a history file read from its bytes, a slice at a time', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => page(i, { title: `第 ${i} 篇：转载的文章 — ${'长标题'.repeat(i % 7)}` }));
+
+  it('reads a file of several slices, characters split between slices and all, in chunks', async () => {
+    const pages = many(24_000);
+    const blob = new Blob([exportText(pages)]);
+    expect(blob.size).toBeGreaterThan(4 * 1024 * 1024);
+    const chunks: StoredPage[][] = [];
+    const progress: number[] = [];
+    const records = readHistoryFile(blob, NOW, 5000, (done) => progress.push(done));
+    let r = await records.next();
+    for (; !r.done; r = await records.next()) chunks.push(r.value);
+    expect(r.value).toBe(24_000);
+    expect(chunks.map((c) => c.length)).toEqual([5000, 5000, 5000, 5000, 4000]);
+    // As blocks keep pages: what the import sends.
+    expect(chunks.flat()).toEqual(pages.map(toStored));
+    expect(progress.at(-1)).toBe(blob.size);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('refuses bytes that are not UTF-8 deep in the file, naming their line', async () => {
+    const text = exportText(many(12_000));
+    const line = 9_001; // the head is line 1: this is record 9,000's line
+    const at = text.split('\n', line - 1).join('\n').length + 30;
+    const bytes = new TextEncoder().encode(text.slice(0, at));
+    const blob = new Blob([bytes, Uint8Array.of(0xe9), new TextEncoder().encode(text.slice(at))]);
+    const records = readHistoryFile(blob, NOW, 5000);
+    const given: number[] = [];
+    await expect(
+      (async () => {
+        for (let r = await records.next(); !r.done; r = await records.next()) given.push(r.value.length);
+      })(),
+    ).rejects.toMatchObject({ problem: { key: 'importNotUtf8', subs: [String(line)] } });
+    // Chunks read before the problem may have been given: the import drops what it staged of them.
+    expect(given.every((n) => n === 5000)).toBe(true);
+  });
+
+  it('names a file by the SHA-256 of its bytes, or of its slices for a file larger than a slice', async () => {
+    const small = new Blob([exportText(many(10))]);
+    expect(await fileDigest(small)).toBe(createHash('sha256').update(new Uint8Array(await small.arrayBuffer())).digest('hex'));
+    const big = new Uint8Array(DIGEST_SLICE + 1000).fill(0x20);
+    const slices = [big.subarray(0, DIGEST_SLICE), big.subarray(DIGEST_SLICE)].map((s) => createHash('sha256').update(s).digest());
+    const expected = createHash('sha256').update(Buffer.concat(slices)).digest('hex');
+    expect(await fileDigest(new Blob([big]))).toBe(expected);
+    big[DIGEST_SLICE + 500] = 0x21;
+    expect(await fileDigest(new Blob([big]))).not.toBe(expected);
+  });
+});
+
+describe('the whole-file check', () => {
+  it('is the reader fed the text at once, one record per page', () => {
+    const text = exportText([page(1), page(2), page(1, { visits: 3, lastSeen: NOW - 10 })]);
+    const v = validateHistoryFile(text, NOW);
+    expect(v.ok && v.pages.map((p) => [p.url, p.visits])).toEqual([
+      [page(1).url, 5],
+      [page(2).url, 2],
+    ]);
+  });
+});
