@@ -837,7 +837,6 @@ interface Details {
   exportReadMs: number;
   exportBytes: number;
   importMs: number;
-  importDigestMs: number;
   importReadMs: number;
   importApplyMs: number;
   heapSource: string;
@@ -1021,14 +1020,13 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
     const g = globalThis as unknown as { benchStatus: Array<{ text: string; at: number }>; benchChosen: number };
     const seen = g.benchStatus;
     const end = seen[seen.length - 1];
-    const firstImporting = seen.find((s) => /^Importing… \d+%$/.test(s.text))?.at ?? end.at;
     const halfway = seen.find((s) => /^Importing… (\d+)%$/.test(s.text) && Number(/(\d+)%/.exec(s.text)?.[1]) >= 50)?.at ?? end.at;
     const numbers = [...end.text.matchAll(/[\d,]+/g)].map((m) => Number(m[0].replace(/,/g, '')));
-    return { text: end.text, ms: end.at - g.benchChosen, digestMs: firstImporting - g.benchChosen, readMs: halfway - firstImporting, applyMs: end.at - halfway, pages: numbers[0] ?? 0, added: numbers[1] ?? 0 };
+    return { text: end.text, ms: end.at - g.benchChosen, readMs: halfway - g.benchChosen, applyMs: end.at - halfway, pages: numbers[0] ?? 0, added: numbers[1] ?? 0 };
   });
   rmSync(file, { force: true });
   if (!imported.text.startsWith('Imported')) throw new Error(`the import of the exported file failed: ${imported.text}`);
-  log(`imported ${imported.pages} records: ${imported.added} added (${seconds(imported.ms)}: digest ${seconds(imported.digestMs)}, reading and staging ${seconds(imported.readMs)}, applying ${seconds(imported.applyMs)}), as the options page said: ${imported.text}`);
+  log(`imported ${imported.pages} records: ${imported.added} added (${seconds(imported.ms)}: reading and staging ${seconds(imported.readMs)}, applying ${seconds(imported.applyMs)}), as the options page said: ${imported.text}`);
   if (imported.added !== opts.records) throw new Error(`the re-import added ${imported.added} of ${opts.records} records`);
 
   const heapAfter = await heap();
@@ -1076,7 +1074,6 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       exportReadMs: exported.readMs,
       exportBytes: exported.bytes,
       importMs: imported.ms,
-      importDigestMs: imported.digestMs,
       importReadMs: imported.readMs,
       importApplyMs: imported.applyMs,
       heapSource,
@@ -1094,7 +1091,7 @@ function printTable(r: Result, d: Details): void {
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
-    ['import (the options page, the exported file chosen)', `${n(r.importPerSec)} records/s`, `digest ${seconds(d.importDigestMs)}, reading and staging ${seconds(d.importReadMs)}, applying ${seconds(d.importApplyMs)}`],
+    ['import (the options page, the exported file chosen)', `${n(r.importPerSec)} records/s`, `reading and staging ${seconds(d.importReadMs)}, applying ${seconds(d.importApplyMs)}`],
     ['background memory (MiB)', `before ${r.heapMB.before.toFixed(2)}, after the lookups ${r.heapMB.lookups.toFixed(2)}, after the re-import ${r.heapMB.after.toFixed(2)}`, d.heapSource],
   ];
   if (r.upgrade) {

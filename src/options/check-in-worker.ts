@@ -8,11 +8,10 @@ import { toBase64 } from '../core';
 import { postParcel, type BulkPort } from '../messaging/bulk';
 import { FileProblemError, type FileProblem } from '../storage/history-import';
 import type { StoredPage } from '../storage/layout';
-import { fileDigest, readHistoryFile } from './import-check';
+import { readHistoryFile, type FileRead } from './import-check';
 
-/** Which pass over the file: its digest, then its records. */
-export type ReadPhase = 'checking' | 'reading';
-export type ReadProgress = (done: number, total: number, phase: ReadPhase) => void;
+/** Bytes of the file read, of its size. */
+export type ReadProgress = (done: number, total: number) => void;
 
 /** What an `options:importChunk` message carries of its chunk, for one try: a parcel just posted, or the records. */
 export type ChunkPayload = { parcel: string } | { pages: StoredPage[] };
@@ -26,28 +25,26 @@ export interface FileChunk {
   release(): void;
 }
 
-/** A file being read: its digest first, then its checked records, chunk by chunk. */
+/** A file being read: its checked records, chunk by chunk, then what it came to. */
 export interface FileReading {
-  digest(): Promise<string>;
-  /** The next chunk, or null after the last. Rejects with a FileProblemError for a bad file. */
-  next(): Promise<FileChunk | null>;
+  /** The next chunk, or what the file came to after the last. Rejects with a FileProblemError for a bad file. */
+  next(): Promise<FileChunk | FileRead>;
   close(): void;
 }
 
 export type OpenFile = (file: Blob, chunk: number, progress: ReadProgress, bulk?: BulkPort) => FileReading;
 
 export type ToReader =
-  | { type: 'digest'; re: number; file: Blob; now: number; chunk: number; channel?: string }
+  | { type: 'open'; file: Blob; now: number; chunk: number; channel?: string }
   | { type: 'next'; re: number }
   | { type: 'post'; re: number; seq: number }
   | { type: 'release'; seq: number };
 export type FromReader =
-  | { type: 'progress'; done: number; total: number; phase: ReadPhase }
-  | { type: 'digest'; re: number; digest: string }
+  | { type: 'progress'; done: number; total: number }
   | { type: 'pages'; re: number; pages: StoredPage[] }
   | { type: 'kept'; re: number; seq: number; count: number }
   | { type: 'posted'; re: number; parcel: string }
-  | { type: 'end'; re: number; count: number }
+  | { type: 'end'; re: number; read: FileRead }
   | { type: 'invalid'; re: number; error: FileProblem }
   | { type: 'failed'; re: number; message: string };
 
@@ -70,19 +67,17 @@ const held = (pages: StoredPage[], bulk?: BulkPort): FileChunk => ({
 
 /** Reads the file on the calling thread (Node, tests). */
 export const readOnThread: OpenFile = (file, chunk, progress, bulk) => {
-  let records: AsyncGenerator<StoredPage[], number> | null = null;
+  const records = readHistoryFile(file, Date.now(), chunk, progress);
   return {
-    digest: () => fileDigest(file, (done, total) => progress(done, total, 'checking')),
     async next() {
-      records ??= readHistoryFile(file, Date.now(), chunk, (done, total) => progress(done, total, 'reading'));
       const r = await records.next();
-      return r.done ? null : held(r.value, bulk);
+      return r.done ? r.value : held(r.value, bulk);
     },
-    close: () => void records?.return(0),
+    close: () => void records.return({ count: 0, digest: '' }),
   };
 };
 
-type Request = { [T in ToReader['type']]: Omit<Extract<ToReader, { type: T }>, 're'> }[Exclude<ToReader['type'], 'release'>];
+type Request = { [T in ToReader['type']]: Omit<Extract<ToReader, { type: T }>, 're'> }[Exclude<ToReader['type'], 'release' | 'open'>];
 
 /** Reads the file in a dedicated worker; the page stays free to draw and respond. */
 export const readInWorker: OpenFile = (file, chunk, progress, bulk) => {
@@ -95,7 +90,7 @@ export const readInWorker: OpenFile = (file, chunk, progress, bulk) => {
   };
   worker.onmessage = (e: MessageEvent<FromReader>) => {
     const m = e.data;
-    if (m.type === 'progress') return progress(m.done, m.total, m.phase);
+    if (m.type === 'progress') return progress(m.done, m.total);
     const a = asked.get(m.re);
     asked.delete(m.re);
     if (!a) return;
@@ -112,16 +107,13 @@ export const readInWorker: OpenFile = (file, chunk, progress, bulk) => {
       worker.postMessage({ ...message, re } as ToReader);
     });
   const unexpected = () => new Error('the file could not be read');
+  worker.postMessage({ type: 'open', file, now: Date.now(), chunk, ...(bulk ? { channel: bulk.name } : {}) } satisfies ToReader);
   return {
-    async digest() {
-      const m = await ask({ type: 'digest', file, now: Date.now(), chunk, ...(bulk ? { channel: bulk.name } : {}) });
-      if (m.type !== 'digest') throw unexpected();
-      return m.digest;
-    },
     async next() {
       const m = await ask({ type: 'next' });
       if (m.type === 'pages') return held(m.pages);
-      if (m.type !== 'kept') return null;
+      if (m.type === 'end') return m.read;
+      if (m.type !== 'kept') throw unexpected();
       const { seq, count } = m;
       return {
         count,

@@ -26,11 +26,8 @@ const IN_FLIGHT = 2;
  */
 const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, timeoutMs: 30_000 };
 
-/**
- * Progress of an export (records done of the total), or of an import with its `phase` (a share of
- * the whole, in thousandths): 'checking' while the file's digest is taken, then 'importing'.
- */
-export type Progress = (done: number, total: number, phase?: 'checking' | 'importing') => void;
+/** Progress of an export (records done of the total), or of an import (`phase`: a share of the whole, in thousandths). */
+export type Progress = (done: number, total: number, phase?: 'importing') => void;
 
 /**
  * The whole history as a file (JSON in the export format, or CSV with the same columns). With a
@@ -71,8 +68,7 @@ export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: n
  * Until the commit the history is untouched: a file found bad part-way (its last record, say), or
  * an import abandoned before the commit, changes nothing (what was parked is dropped). Once
  * committed, the background completes it even if this page is closed. Lost messages are sent
- * again: both steps are idempotent. Progress is a share of the whole (`phase` 'checking' while
- * the file's digest is taken, 'importing' after).
+ * again: both steps are idempotent. Progress is a share of the whole.
  */
 export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort): Promise<ImportResult> {
   // One bar for the import: reading and sending the records (by the file's bytes), then the
@@ -80,17 +76,19 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   let read = 0;
   let applied = 0;
   const report = () => progress(Math.round(500 * read + 500 * applied), 1000, 'importing');
-  const reading = open(file, IMPORT_CHUNK, (done, total, phase) => {
-    if (phase === 'checking') return progress(Math.round((1000 * done) / Math.max(total, 1)), 1000, 'checking');
-    read = done / Math.max(total, 1);
-    report();
-  }, bulk);
+  const reading = open(
+    file,
+    IMPORT_CHUNK,
+    (done, total) => {
+      read = done / Math.max(total, 1);
+      report();
+    },
+    bulk,
+  );
   const importId = crypto.randomUUID();
   let staging = false;
   const sending: Array<Promise<unknown>> = [];
   try {
-    const digest = await reading.digest();
-    if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) return { state: 'already-imported' };
     staging = true;
     report();
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
@@ -101,15 +99,23 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     // dropped after those under way have settled.
     let seq = 0;
     let pages = 0;
-    for (let chunk = await reading.next(); chunk; chunk = await reading.next()) {
-      const staged = stage(seq, chunk);
+    let next = await reading.next();
+    for (; 'payload' in next; next = await reading.next()) {
+      const staged = stage(seq, next);
       staged.catch(() => undefined); // handled below, once its turn comes
       sending.push(staged);
       seq++;
-      pages += chunk.count;
+      pages += next.count;
       if (sending.length >= IN_FLIGHT) await sending.shift();
     }
     await Promise.all(sending);
+    // The file's digest comes with its end (it is read once): a file imported before is known
+    // only now, and what was staged of it is dropped.
+    const { digest } = next;
+    if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) {
+      await send('options:importRollback', { importId }).catch(() => undefined);
+      return { state: 'already-imported' };
+    }
     staging = false;
     for (;;) {
       const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages }), RELIABLY);

@@ -39,7 +39,7 @@ async function busy(label: string, task: (progress: Progress) => Promise<string 
     progressBar.max = Math.max(total, 1);
     progressBar.value = done;
     // An import's progress is a share of the whole (its total of records is known only at the end).
-    if (phase) status.textContent = t('progressShare', phase === 'checking' ? t('importChecking') : label, percent.format(done / Math.max(total, 1)));
+    if (phase) status.textContent = t('progressShare', label, percent.format(done / Math.max(total, 1)));
     else status.textContent = t('progress', label, number.format(done), number.format(total));
   };
   try {

@@ -56,25 +56,6 @@ export function firstBadUtf8Line(bytes: Uint8Array, slice = false): number {
   return 0;
 }
 
-const MIB = 1024 * 1024;
-/** About the longest string a browser's JavaScript holds (V8: 2^29 - 24 characters). */
-const MAX_TEXT_MIB = 512;
-
-/** The file's text: strict UTF-8, a byte order mark allowed. A Latin-1 file is refused, not garbled. */
-export function decodeHistoryBytes(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: FileProblem } {
-  const tooLarge = { ok: false, error: problem('importTooLarge', Math.ceil(bytes.length / MIB), MAX_TEXT_MIB) } as const;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (e) {
-    if (e instanceof RangeError) return tooLarge;
-    return { ok: false, error: problem('importNotUtf8', firstBadUtf8Line(bytes) || 1) };
-  }
-  // Past the longest string it can make, Chromium's decoder answers with nothing at all.
-  if (text.length === 0 && bytes.length > 3) return tooLarge;
-  return { ok: true, text };
-}
-
 // --- One record ---
 
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;

@@ -5,8 +5,7 @@
 // check at the end. Pure: runs in the options page's worker, in the background and in Node.
 import { ALGORITHM } from '../core';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
-import { checkRecord, csvRecord, decodeHistoryBytes, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
-import { mergePage } from './merge';
+import { checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
 import type { PageRecord } from './schema';
 
 const CSV_COLUMNS = COLUMNS.join(',');
@@ -490,30 +489,19 @@ class CsvRows {
 export type Validation = { ok: true; pages: PageRecord[]; algorithm: string } | { ok: false; error: FileProblem };
 
 /**
- * Validates a whole history file, JSON or CSV, as its text: format, version, algorithm, and each
- * record's fields (a problem names the page, 1-based, and the field), with one record per page
- * identity: records of the same page (variants of its address, the same address written two ways,
- * or twice) are merged as an import merges them with the history.
+ * A whole history file, JSON or CSV, read from its text at once (tests, small files): its records
+ * checked, in the file's order, or the first problem: format, version, algorithm, or a record's
+ * field (naming the page, 1-based, and the field). Records of one page are merged where they are
+ * applied, as an import merges them with the history.
  */
 export function validateHistoryFile(text: string, now: number): Validation {
   try {
     const reader = new HistoryReader<PageRecord>(now);
     reader.push(text);
     const { algorithm } = reader.end();
-    const byUrl = new Map<string, PageRecord>();
-    for (const page of reader.take()) {
-      const earlier = byUrl.get(page.url);
-      byUrl.set(page.url, earlier ? mergePage(earlier, page) : page);
-    }
-    return { ok: true, pages: [...byUrl.values()], algorithm };
+    return { ok: true, pages: reader.take(), algorithm };
   } catch (e) {
     if (e instanceof FileProblemError) return { ok: false, error: e.problem };
     throw e;
   }
-}
-
-/** Decodes and validates a file's bytes (a file small enough to be one string). */
-export function validateHistoryBytes(bytes: Uint8Array, now: number): Validation {
-  const decoded = decodeHistoryBytes(bytes);
-  return decoded.ok ? validateHistoryFile(decoded.text, now) : decoded;
 }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM, blocksOf, encodeSketch, sketchOf } from '../../src/core';
-import { DIGEST_SLICE, fileDigest, readHistoryFile } from '../../src/options/import-check';
+import { DIGEST_SLICE, readHistoryFile } from '../../src/options/import-check';
 import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
 import { toStored } from '../../src/storage/layout';
 import { english } from './messages';
@@ -124,7 +124,7 @@ describe('a history file read from its bytes, a slice at a time', () => {
     const records = readHistoryFile(blob, NOW, 5000, (done) => progress.push(done));
     let r = await records.next();
     for (; !r.done; r = await records.next()) chunks.push(r.value);
-    expect(r.value).toBe(24_000);
+    expect(r.value.count).toBe(24_000);
     expect(chunks.map((c) => c.length)).toEqual([5000, 5000, 5000, 5000, 4000]);
     // As blocks keep pages: what the import sends.
     expect(chunks.flat()).toEqual(pages.map(toStored));
@@ -150,24 +150,77 @@ describe('a history file read from its bytes, a slice at a time', () => {
   });
 
   it('names a file by the SHA-256 of its bytes, or of its slices for a file larger than a slice', async () => {
+    const digestOf = async (blob: Blob) => {
+      const records = readHistoryFile(blob, NOW, 5000);
+      let r = await records.next();
+      while (!r.done) r = await records.next();
+      return r.value.digest;
+    };
     const small = new Blob([exportText(many(10))]);
-    expect(await fileDigest(small)).toBe(createHash('sha256').update(new Uint8Array(await small.arrayBuffer())).digest('hex'));
-    const big = new Uint8Array(DIGEST_SLICE + 1000).fill(0x20);
+    expect(await digestOf(small)).toBe(createHash('sha256').update(new Uint8Array(await small.arrayBuffer())).digest('hex'));
+    // Larger than a slice (white space between two records): read once, digested slice by slice.
+    const text = exportText([page(1), page(2)]).replace(',\n', `,${' '.repeat(DIGEST_SLICE)}\n`);
+    const big = new TextEncoder().encode(text);
     const slices = [big.subarray(0, DIGEST_SLICE), big.subarray(DIGEST_SLICE)].map((s) => createHash('sha256').update(s).digest());
     const expected = createHash('sha256').update(Buffer.concat(slices)).digest('hex');
-    expect(await fileDigest(new Blob([big]))).toBe(expected);
-    big[DIGEST_SLICE + 500] = 0x21;
-    expect(await fileDigest(new Blob([big]))).not.toBe(expected);
+    expect(await digestOf(new Blob([big]))).toBe(expected);
+    big[DIGEST_SLICE + 50] = 0x09; // a tab for a space, past the first slice
+    expect(await digestOf(new Blob([big]))).not.toBe(expected);
+  });
+});
+
+describe('a file read from its bytes: UTF-8', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  /** The records of a file, or its problem. */
+  async function read(bytes: Uint8Array<ArrayBuffer>): Promise<StoredPage[] | FileProblemError> {
+    const pages: StoredPage[] = [];
+    try {
+      for (const records = readHistoryFile(new Blob([bytes]), NOW, 5000); ; ) {
+        const r = await records.next();
+        if (r.done) return pages;
+        pages.push(...r.value);
+      }
+    } catch (e) {
+      if (e instanceof FileProblemError) return e;
+      throw e;
+    }
+  }
+
+  it('reads UTF-8, with or without a byte order mark, JSON and CSV', async () => {
+    const title = 'Café — 咖啡馆，转载';
+    for (const text of [exportText([page(1, { title })]), CSV_HEAD + csvChunk([page(1, { title })])]) {
+      for (const bytes of [utf8(text), new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(text)])]) {
+        const got = await read(bytes);
+        expect(Array.isArray(got) && got.map((p) => p.title)).toEqual([title]);
+      }
+    }
+  });
+
+  it('refuses Latin-1 instead of turning its letters into \uFFFD, and says which line', async () => {
+    const text = exportText([page(1), page(2, { title: 'Caf\u00e9' })]);
+    const got = await read(Uint8Array.from(text, (c) => c.charCodeAt(0)));
+    expect(got instanceof FileProblemError && english(got.problem)).toMatch(/^The file is not UTF-8 text \(line 3 has bytes that are not UTF-8/);
+  });
+
+  it.each([
+    ['a lone continuation byte', [0x61, 0x80]],
+    ['a sequence cut short at the end', [0x61, 0xe4, 0xb8]],
+    ['an overlong slash', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+  ])('refuses %s', async (_name, bytes) => {
+    const got = await read(new Uint8Array(bytes));
+    expect(got instanceof FileProblemError && got.problem.key).toBe('importNotUtf8');
   });
 });
 
 describe('the whole-file check', () => {
-  it('is the reader fed the text at once, one record per page', () => {
+  it('is the reader fed the text at once: every record, in the file\'s order', () => {
     const text = exportText([page(1), page(2), page(1, { visits: 3, lastSeen: NOW - 10 })]);
     const v = validateHistoryFile(text, NOW);
     expect(v.ok && v.pages.map((p) => [p.url, p.visits])).toEqual([
-      [page(1).url, 5],
+      [page(1).url, 2],
       [page(2).url, 2],
+      [page(1).url, 3],
     ]);
   });
 });

@@ -3,7 +3,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALGORITHM, blocksOf } from '../../src/core';
 import { createHash } from 'node:crypto';
-import { readInWorker, type FromReader, type ReadProgress, type ToReader } from '../../src/options/check-in-worker';
+import { readInWorker, type FileChunk, type FromReader, type ReadProgress, type ToReader } from '../../src/options/check-in-worker';
+import type { FileRead } from '../../src/options/import-check';
 import { buildExport, type PageRecord, type StoredPage } from '../../src/storage';
 import { toStored } from '../../src/storage/layout';
 import { BulkInbox, BulkPort } from '../../src/messaging/bulk';
@@ -46,19 +47,25 @@ const page = (i: number): PageRecord => {
 };
 const file = (pages: unknown[]) => new Blob([JSON.stringify({ ...buildExport([], new Date(NOW)), pages })]);
 
-/** Reads a whole file through the worker, as the import does: its digest, then every chunk. */
+/** A chunk, not the end of the file. */
+function chunkOf(next: FileChunk | FileRead): FileChunk {
+  if (!('payload' in next)) throw new Error('the file ended');
+  return next;
+}
+
+/** Reads a whole file through the worker, as the import does: every chunk, then what it came to. */
 async function readAll(blob: Blob, chunk: number, progress: ReadProgress = () => undefined) {
   const reading = readInWorker(blob, chunk, progress);
   try {
-    const digest = await reading.digest();
     const chunks: StoredPage[][] = [];
-    for (let part = await reading.next(); part; part = await reading.next()) {
-      const payload = await part.payload();
+    let next = await reading.next();
+    for (; 'payload' in next; next = await reading.next()) {
+      const payload = await next.payload();
       if (!('pages' in payload)) throw new Error('without a bulk port the records come to the page');
-      expect(payload.pages).toHaveLength(part.count);
+      expect(payload.pages).toHaveLength(next.count);
       chunks.push(payload.pages);
     }
-    return { digest, chunks };
+    return { ...next, chunks };
   } finally {
     reading.close();
   }
@@ -68,12 +75,13 @@ describe('the import check in its worker', () => {
   it('reports progress, hands back every record a chunk at a time, and ends the worker', async () => {
     const pages = Array.from({ length: 12_345 }, (_, i) => page(i));
     const blob = file(pages);
-    const progress: Array<[number, number, string]> = [];
-    const { digest, chunks } = await readAll(blob, 5000, (done, total, phase) => progress.push([done, total, phase]));
+    const progress: Array<[number, number]> = [];
+    const { digest, count, chunks } = await readAll(blob, 5000, (done, total) => progress.push([done, total]));
+    expect(count).toBe(12_345);
     expect(chunks.map((c) => c.length)).toEqual([5000, 5000, 2345]);
     expect(chunks.flat()).toEqual(pages.map(toStored));
     expect(digest).toBe(createHash('sha256').update(new Uint8Array(await blob.arrayBuffer())).digest('hex'));
-    expect(progress.at(-1)).toEqual([blob.size, blob.size, 'reading']);
+    expect(progress.at(-1)).toEqual([blob.size, blob.size]);
     expect(StandInWorker.made).toHaveLength(1);
     expect(StandInWorker.made[0].url.pathname).toMatch(/import-check\.worker\.ts$/);
     expect(StandInWorker.made[0].terminated).toBe(true);
@@ -91,9 +99,7 @@ describe('the import check in its worker', () => {
     const port = new BulkPort(name);
     const reading = readInWorker(file(pages), 5000, () => undefined, port);
     try {
-      await reading.digest();
-      const first = await reading.next();
-      if (!first) throw new Error('no chunk');
+      const first = chunkOf(await reading.next());
       expect(first.count).toBe(5000);
       const tries = [await first.payload(), await first.payload()];
       // Two tries, two parcels, each the chunk's records: the background takes either.
@@ -102,11 +108,11 @@ describe('the import check in its worker', () => {
       for (const parcel of parcels) expect(await inbox.take(parcel)).toEqual(pages.slice(0, 5000).map(toStored));
       first.release();
       await expect(first.payload()).rejects.toThrow(/no chunk 0/);
-      const second = await reading.next();
-      expect(second?.count).toBe(2000);
-      const payload = await second?.payload();
-      expect(await inbox.take(payload && 'parcel' in payload ? payload.parcel : '')).toEqual(pages.slice(5000).map(toStored));
-      expect(await reading.next()).toBeNull();
+      const second = chunkOf(await reading.next());
+      expect(second.count).toBe(2000);
+      const payload = await second.payload();
+      expect(await inbox.take('parcel' in payload ? payload.parcel : '')).toEqual(pages.slice(5000).map(toStored));
+      expect(await reading.next()).toMatchObject({ count: 7000, digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     } finally {
       reading.close();
       inbox.close();
@@ -116,7 +122,7 @@ describe('the import check in its worker', () => {
 
   it('fails the import when the worker fails, instead of waiting for ever', async () => {
     const reading = readInWorker(file([page(1)]), 5000, () => undefined);
-    const pending = reading.digest();
+    const pending = reading.next();
     StandInWorker.made[0].onerror?.({ message: 'out of memory' });
     await expect(pending).rejects.toThrow('out of memory');
     reading.close();

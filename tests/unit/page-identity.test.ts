@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { digestArticle, encodePassages } from '../../src/core';
 import { exportHistory, importHistory as importWith } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
-import { buildExport, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord, type Visit } from '../../src/storage';
+import { buildExport, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { everyPage, fromTab, makeBackground } from './helpers';
 
@@ -162,12 +162,25 @@ describe('one record per page in imports and exports', () => {
   const file = (pages: PageRecord[]) => new Blob([JSON.stringify(buildExport(pages, new Date(NOW)))]);
   const importHistory = (bg: ReturnType<typeof makeBackground>, blob: Blob) => importWith(bg.call, blob, () => undefined, readOnThread);
 
-  it('merges records of one page in a file as visits would, under its identity', () => {
-    const v = validateHistoryFile(JSON.stringify(buildExport([page(VARIANTS[0], 100, 500, 2, 'Old'), page('https://other.example/', 1, 2, 1), page(VARIANTS[3], 50, 900, 3, 'New', 'fedcba9876543210')], new Date(NOW))), NOW);
-    expect(v.ok && v.pages.map((p) => [p.url, p.canonicalUrl, p.visits, p.firstSeen, p.lastSeen, p.title, p.fp, p.b0])).toEqual([
+  it('merges records of one page in a file as visits would, under its identity', async () => {
+    const bg = makeBackground();
+    const result = await importHistory(bg, file([page(VARIANTS[0], 100, 500, 2, 'Old'), page('https://other.example/', 1, 2, 1), page(VARIANTS[3], 50, 900, 3, 'New', 'fedcba9876543210')]));
+    expect(result).toEqual({ state: 'imported', pages: 2, outcome: { added: 2, merged: 0, unchanged: 0 } });
+    const pages = await everyPage(await bg.repository);
+    expect(pages.map((p) => [p.url, p.canonicalUrl, p.visits, p.firstSeen, p.lastSeen, p.title, p.fp, p.b0])).toEqual([
       [PAGE, PAGE, 5, 50, 900, 'New', 'fedcba9876543210', 0xfedc],
       ['https://other.example/', 'https://other.example/', 1, 1, 2, 'T', '0123456789abcdef', 0x0123],
     ]);
+  });
+
+  it('keeps one record, its visits counted once, when a file repeats a record exactly, in one chunk or two', async () => {
+    for (const chunk of [5000, 1]) {
+      const bg = makeBackground();
+      const one = page('https://other.example/', 1, 2, 4);
+      const result = await importWith(bg.call, file([one, one]), () => undefined, (f, _chunk, progress) => readOnThread(f, chunk, progress));
+      expect(result.state === 'imported' && result.pages).toBe(1);
+      expect((await everyPage(await bg.repository)).map((p) => [p.url, p.visits])).toEqual([['https://other.example/', 4]]);
+    }
   });
 
   it('merges a record of a variant into the page already stored, and exports the identity', async () => {

@@ -69,6 +69,9 @@ describe('export and import through the background', () => {
     const after = await history(other);
     expect(await importHistory(other.call, blob, () => undefined)).toEqual({ state: 'already-imported' });
     expect(await history(other)).toEqual(after);
+    // Known as the same file once read (its digest comes with its end): what was staged is dropped.
+    const db = (await other.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
   });
 
   it('leaves the history exactly as it was when the file is bad', async () => {
@@ -203,22 +206,18 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
-  it('shows progress while checking the file, then while sending it and while the background applies it', async () => {
+  it('shows progress while reading and sending the file, then while the background applies it', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
     const calls: Array<[number, number, string | undefined]> = [];
     await importHistory(makeBackground().call, blob, (done, total, phase) => calls.push([done, total, phase]));
-    // The file's digest first, then reading and sending, then applying: one bar, in thousandths.
-    const phases = calls.map(([, , phase]) => phase);
-    expect(phases).toEqual([...phases].sort());
-    expect(phases[0]).toBe('checking');
-    expect(calls.filter(([, , phase]) => phase === 'checking').at(-1)).toEqual([1000, 1000, 'checking']);
-    const importing = calls.filter(([, , phase]) => phase === 'importing').map(([done]) => done);
-    expect(importing.length).toBeGreaterThan(2);
-    expect(importing).toEqual([...importing].sort((a, b) => a - b));
-    expect(importing[0]).toBe(0);
-    expect(importing.at(-1)).toBe(1000);
-    expect(calls.every(([, total]) => total === 1000)).toBe(true);
+    // Reading and sending, then applying: one bar, in thousandths.
+    expect(calls.every(([, total, phase]) => total === 1000 && phase === 'importing')).toBe(true);
+    const done = calls.map(([d]) => d);
+    expect(done.length).toBeGreaterThan(2);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(done[0]).toBe(0);
+    expect(done.at(-1)).toBe(1000);
   });
 
   it('imports a file of several chunks, two under way at a time, each sent again when lost, in order of progress', async () => {
