@@ -1,4 +1,4 @@
-// npm run bench:page:firefox -- [--runs N] [--json]
+// npm run bench:page:firefox -- [--runs N] [--marks-off] [--json]
 // What the add-on costs the page it reads, in real Firefox (puppeteer-core over WebDriver BiDi),
 // where neither the Long Tasks API nor Chromium's traces exist. The pages of bench:page (a 10 MB
 // article, an article of 59,000 elements: bench-page-site.ts) are loaded without and with the
@@ -46,13 +46,13 @@ interface Load {
   recordedMs: number;
 }
 
-async function launch(profile: string, withAddOn: boolean): Promise<{ browser: Browser; extensionPage?: Page }> {
+async function launch(profile: string, withAddOn: boolean, settings: Record<string, unknown>): Promise<{ browser: Browser; extensionPage?: Page }> {
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, userDataDir: profile, extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false } });
   if (!withAddOn) return { browser };
   await browser.installExtension(distDir('firefox'));
   const extensionPage = await findExtensionPage(browser);
   // Pages count as read at once (the default waits 5 s of visibility).
-  await extensionPage.evaluate(() => (globalThis as unknown as { browser: { storage: { sync: { set(v: unknown): Promise<void> } } } }).browser.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+  await extensionPage.evaluate((more) => (globalThis as unknown as { browser: { storage: { sync: { set(v: unknown): Promise<void> } } } }).browser.storage.sync.set({ settings: { dwellSeconds: 0, ...more } }), settings);
   return { browser, extensionPage };
 }
 
@@ -96,10 +96,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 async function main(argv: string[]): Promise<void> {
   let runs = 5;
   let json = false;
+  let settings: Record<string, unknown> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--json') json = true;
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--json]`);
+    // With link marks off: what the marks cost, by difference.
+    else if (argv[i] === '--marks-off') settings = { linkMarks: 'off' };
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--json]`);
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
   const { origin, server } = await serve(new Map(PAGES.map((p) => [p.path, p.html()])));
@@ -108,7 +111,7 @@ async function main(argv: string[]): Promise<void> {
     const slowest = new Map<string, number>();
     for (const addOn of [true, false]) {
       const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-page-firefox-'));
-      const { browser, extensionPage } = await launch(profile, addOn);
+      const { browser, extensionPage } = await launch(profile, addOn, settings);
       try {
         for (const p of PAGES) {
           const loads: Load[] = [];
