@@ -1,4 +1,4 @@
-// npm run bench:page:firefox -- [--runs N] [--marks-off] [--json]
+// npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--json]
 // What the add-on costs the page it reads, in real Firefox (puppeteer-core over WebDriver BiDi),
 // where neither the Long Tasks API nor Chromium's traces exist. The pages of bench:page (a 10 MB
 // article, an article of 59,000 elements: bench-page-site.ts) are loaded without and with the
@@ -101,8 +101,10 @@ async function main(argv: string[]): Promise<void> {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--json') json = true;
     // With link marks off: what the marks cost, by difference.
-    else if (argv[i] === '--marks-off') settings = { linkMarks: 'off' };
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--json]`);
+    else if (argv[i] === '--marks-off') settings = { ...settings, linkMarks: 'off' };
+    // Without the notice (from the second load on, each page is one read before: the notice shows).
+    else if (argv[i] === '--notice-off') settings = { ...settings, showNotice: false };
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--json]`);
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
   const { origin, server } = await serve(new Map(PAGES.map((p) => [p.path, p.html()])));
