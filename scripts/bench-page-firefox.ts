@@ -1,4 +1,4 @@
-// npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--json]
+// npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--paused] [--json]
 // What the add-on costs the page it reads, in real Firefox (puppeteer-core over WebDriver BiDi),
 // where neither the Long Tasks API nor Chromium's traces exist. The pages of bench:page (a 10 MB
 // article, an article of 59,000 elements: bench-page-site.ts) are loaded without and with the
@@ -64,7 +64,7 @@ async function historyCount(extensionPage: Page): Promise<number> {
   });
 }
 
-async function load(browser: Browser, url: string, extensionPage: Page | undefined, windowMs: number): Promise<Load> {
+async function load(browser: Browser, url: string, extensionPage: Page | undefined, windowMs: number, recording: boolean): Promise<Load> {
   const page = await browser.newPage();
   try {
     await page.evaluateOnNewDocument(TIMER);
@@ -72,7 +72,7 @@ async function load(browser: Browser, url: string, extensionPage: Page | undefin
     await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
     const loaded = Date.now();
     let recordedMs = 0;
-    if (extensionPage) {
+    if (extensionPage && recording) {
       for (;;) {
         if ((await historyCount(extensionPage)) > before) break;
         if (Date.now() - loaded > 60_000) throw new Error(`${url} was not recorded within 60 s`);
@@ -104,7 +104,9 @@ async function main(argv: string[]): Promise<void> {
     else if (argv[i] === '--marks-off') settings = { ...settings, linkMarks: 'off' };
     // Without the notice (from the second load on, each page is one read before: the notice shows).
     else if (argv[i] === '--notice-off') settings = { ...settings, showNotice: false };
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--json]`);
+    // Installed but paused: nothing is read (the page is never recorded; the window is then 3 s).
+    else if (argv[i] === '--paused') settings = { ...settings, paused: true };
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--paused] [--json]`);
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
   const { origin, server } = await serve(new Map(PAGES.map((p) => [p.path, p.html()])));
@@ -118,11 +120,11 @@ async function main(argv: string[]): Promise<void> {
         for (const p of PAGES) {
           const loads: Load[] = [];
           for (let run = 1; run <= runs; run++) {
-            const l = await load(browser, `${origin}/${p.path}/${addOn ? 'with' : 'without'}-${run}.html`, extensionPage, (slowest.get(p.path) ?? 3000) + 1000);
+            const l = await load(browser, `${origin}/${p.path}/${addOn ? 'with' : 'without'}-${run}.html`, extensionPage, (slowest.get(p.path) ?? 2000) + 1000, !settings.paused);
             loads.push(l);
             log(`${p.name}, ${addOn ? 'with' : 'without'} the add-on, run ${run}: the timer ran at worst ${l.lateMs} ms late, ${l.stalls} times 30 ms or more${addOn ? `; recorded ${l.recordedMs} ms after the load event` : ''}`);
           }
-          if (addOn) slowest.set(p.path, Math.max(...loads.map((l) => l.recordedMs)));
+          if (addOn && !settings.paused) slowest.set(p.path, Math.max(...loads.map((l) => l.recordedMs)));
           results.push({ page: p.name, addOn, loads });
         }
       } finally {
