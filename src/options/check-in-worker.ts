@@ -5,7 +5,7 @@
 // each try of its message), so the records never cross the page. Tests read on their own thread,
 // through the same interface.
 import { toBase64 } from '../core';
-import { postParcel, type BulkPort } from '../messaging/bulk';
+import type { BulkPort } from '../messaging/bulk';
 import { FileProblemError, type FileProblem } from '../storage/history-import';
 import type { StoredPage } from '../storage/layout';
 import { readHistoryFile, type FileRead } from './import-check';
@@ -77,7 +77,8 @@ export const readOnThread: OpenFile = (file, chunk, progress, bulk) => {
   };
 };
 
-type Request = { [T in ToReader['type']]: Omit<Extract<ToReader, { type: T }>, 're'> }[Exclude<ToReader['type'], 'release' | 'open'>];
+/** What the page asks of the worker and waits for (`re` is added: the answer carries it back). */
+type Request = { type: 'next' } | { type: 'post'; seq: number };
 
 /** Reads the file in a dedicated worker; the page stays free to draw and respond. */
 export const readInWorker: OpenFile = (file, chunk, progress, bulk) => {
@@ -131,6 +132,3 @@ export const readInWorker: OpenFile = (file, chunk, progress, bulk) => {
     },
   };
 };
-
-/** The worker's side of a parcel: posted on the background's channel, as a page's BulkPort posts it. */
-export const postChunk = postParcel;

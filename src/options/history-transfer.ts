@@ -86,10 +86,10 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     bulk,
   );
   const importId = crypto.randomUUID();
-  let staging = false;
+  // Until the commit, what was staged is dropped if the import goes no further.
+  let staging = true;
   const sending: Array<Promise<unknown>> = [];
   try {
-    staging = true;
     report();
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
     // again: the one lost with a stopped background is gone).

@@ -48,7 +48,7 @@ export interface FileRead {
  * record), which may come after chunks were given: nothing given may be used until the end.
  */
 export async function* readHistoryFile(file: Blob, now: number, chunk: number, progress: ByteProgress = () => undefined): AsyncGenerator<StoredPage[], FileRead> {
-  const reader = new HistoryReader<StoredPage>(now, checkStoredRecord);
+  const reader = new HistoryReader(now, checkStoredRecord);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const digests: Array<Promise<ArrayBuffer>> = [];
   for (let start = 0; start < file.size || start === 0; start += DIGEST_SLICE) {

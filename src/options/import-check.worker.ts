@@ -1,9 +1,11 @@
 // Reads a file to import off the page's thread (check-in-worker.ts is the page's side): one chunk
 // of checked records per request, the next read while the page sends the one before, and at the
-// end what the file came to (its digest). Given the background's bulk channel, it keeps each chunk until the page says it
-// was staged, and posts it to the background itself at each try, so the records never cross the page.
+// end what the file came to (its digest). Given the background's bulk channel, it keeps each chunk
+// until the page says it was staged, and posts it to the background itself at each try (as a
+// page's BulkPort posts), so the records never cross the page.
 import type { StoredPage } from '../storage/layout';
-import { postChunk, type FromReader, type ToReader } from './check-in-worker';
+import { postParcel } from '../messaging/bulk';
+import type { FromReader, ToReader } from './check-in-worker';
 import { fileProblem, readHistoryFile, type FileRead } from './import-check';
 
 const post = (message: FromReader) => self.postMessage(message);
@@ -28,7 +30,7 @@ self.onmessage = async (e: MessageEvent<ToReader>) => {
     if (m.type === 'post') {
       const pages = kept.get(m.seq);
       if (!channel || !pages) throw new Error(`no chunk ${m.seq} to send`);
-      return post({ type: 'posted', re, parcel: postChunk(channel, pages) });
+      return post({ type: 'posted', re, parcel: postParcel(channel, pages) });
     }
     if (!records) throw new Error('no file to read');
     const r = await (ahead ?? records.next());

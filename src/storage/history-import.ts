@@ -99,7 +99,7 @@ function countsProblem(r: Record<string, unknown>, now: number): RecordProblem |
 }
 
 /** Checks one record; returns its fields, or what is wrong with it. */
-function checkFields(raw: unknown, algorithm: string, now: number): Checked | RecordProblem {
+function checkFields(raw: unknown, now: number): Checked | RecordProblem {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return wrong('', 'importPageNotObject');
   const r = raw as Record<string, unknown>;
   const url = webUrl(r.url);
@@ -113,7 +113,7 @@ function checkFields(raw: unknown, algorithm: string, now: number): Checked | Re
     const b = r[`b${i}`];
     if (b !== undefined && b !== blocks[i]) return wrong(`b${i}`, 'importPageBlock', `b${i}`);
   }
-  if (r.algo !== algorithm) return wrong('algo', 'importPageAlgo', algorithm);
+  if (r.algo !== ALGORITHM) return wrong('algo', 'importPageAlgo', ALGORITHM);
   if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return wrong('textHash', 'importPageHex', 'textHash');
   const sketch = r.sketch === undefined ? undefined : decoded(r.sketch, LIMITS.sketchLength, decodeSketchBytes);
   if (sketch === null) return wrong('sketch', 'importPageSketch');
@@ -137,8 +137,8 @@ function checkFields(raw: unknown, algorithm: string, now: number): Checked | Re
 const ENCODED = ['sketch', 'passages', 'readSet'] as const;
 
 /** Checks one record; returns it as the history keeps records, or what is wrong with it. */
-function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | RecordProblem {
-  const c = checkFields(raw, algorithm, now);
+function checkPage(raw: unknown, now: number): PageRecord | RecordProblem {
+  const c = checkFields(raw, now);
   if (isProblem(c)) return c;
   const [b0, b1, b2, b3] = c.blocks;
   const record: PageRecord = { ...c.plain, canonicalUrl: c.canonicalUrl, site: siteOf(c.plain.url), b0, b1, b2, b3 };
@@ -147,8 +147,8 @@ function checkPage(raw: unknown, algorithm: string, now: number): PageRecord | R
 }
 
 /** The same check, giving the page as blocks keep it: its values decoded once, no derived field. */
-function checkStoredPage(raw: unknown, algorithm: string, now: number): StoredPage | RecordProblem {
-  const c = checkFields(raw, algorithm, now);
+function checkStoredPage(raw: unknown, now: number): StoredPage | RecordProblem {
+  const c = checkFields(raw, now);
   if (isProblem(c)) return c;
   const s: StoredPage = { ...c.plain };
   if (c.canonicalUrl !== c.plain.url) s.canonicalUrl = c.canonicalUrl;
@@ -159,27 +159,27 @@ function checkStoredPage(raw: unknown, algorithm: string, now: number): StoredPa
 const isProblem = <T extends object>(p: T | RecordProblem): p is RecordProblem => 'key' in p;
 
 /** Checks record `n` (1-based) of a file; throws its problem as a FileProblemError. */
-export function checkRecord(raw: unknown, n: number, algorithm: string, now: number): PageRecord {
-  const page = checkPage(raw, algorithm, now);
+export function checkRecord(raw: unknown, n: number, now: number): PageRecord {
+  const page = checkPage(raw, now);
   if (isProblem(page)) throw new FileProblemError(problem(page.key, n, ...page.subs));
   return page;
 }
 
 /** The same, giving the page as blocks keep it (what an import sends and stages). */
-export function checkStoredRecord(raw: unknown, n: number, algorithm: string, now: number): StoredPage {
-  const page = checkStoredPage(raw, algorithm, now);
+export function checkStoredRecord(raw: unknown, n: number, now: number): StoredPage {
+  const page = checkStoredPage(raw, now);
   if (isProblem(page)) throw new FileProblemError(problem(page.key, n, ...page.subs));
   return page;
 }
 
 // --- Pages an import sends to the background ---
 
-/** The most bytes a value of each kind may hold (its base64 limit, decoded). */
-const ENCODED_BYTES = { sketch: (LIMITS.sketchLength / 4) * 3, passages: (LIMITS.sketchLength / 4) * 3, readSet: (LIMITS.readSetLength / 4) * 3 } as const;
+/** The most characters a value of each kind may hold as base64 (as bytes, three quarters of it). */
+const ENCODED_CHARS = { sketch: LIMITS.sketchLength, passages: LIMITS.sketchLength, readSet: LIMITS.readSetLength } as const;
 /** An address as a page identity is written: a web address, nothing but printable characters. */
 const WEB_ADDRESS = /^https?:\/\/[\x21-\x7e]+$/;
 const isAddress = (v: unknown): v is string => typeof v === 'string' && v.length <= LIMITS.urlLength && WEB_ADDRESS.test(v);
-const isEncodedValue = (v: unknown, key: keyof typeof ENCODED_BYTES) => (v instanceof Uint8Array ? v.byteLength <= ENCODED_BYTES[key] : typeof v === 'string' && v.length <= (key === 'readSet' ? LIMITS.readSetLength : LIMITS.sketchLength));
+const isEncodedValue = (v: unknown, key: keyof typeof ENCODED_CHARS) => (v instanceof Uint8Array ? v.byteLength <= (ENCODED_CHARS[key] / 4) * 3 : typeof v === 'string' && v.length <= ENCODED_CHARS[key]);
 
 /** What is wrong with the shape of a page sent to be staged, or null. */
 function stagedProblem(r: Record<string, unknown>, now: number): RecordProblem | null {
@@ -235,7 +235,7 @@ export class FileProblemError extends Error {
 /** Checks records again where they arrive; throws on the first bad one. */
 export function checkPages(raw: unknown, now: number): PageRecord[] {
   if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
-  return raw.map((r: unknown, i) => checkRecord(r, i + 1, ALGORITHM, now));
+  return raw.map((r: unknown, i) => checkRecord(r, i + 1, now));
 }
 
 // --- JSON ---

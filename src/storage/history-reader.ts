@@ -31,8 +31,8 @@ interface Place {
   column: number;
 }
 
-/** A place in `text` (a record's own text) as a place in the file, the text starting at `start`. */
-function placeIn(text: string, at: Place, start: Place): Place {
+/** A place in a text (a record's own) as a place in the file, the text starting there at `start`. */
+function placeIn(at: Place, start: Place): Place {
   if (at.line === 1) return { line: start.line, column: start.column + at.column - 1 };
   return { line: start.line + at.line - 1, column: at.column };
 }
@@ -53,10 +53,10 @@ export class HistoryReader<T = PageRecord> {
   private csv: CsvRows | null = null;
   private first = true;
 
-  /** `check` makes a checked record of record `n` (1-based), or throws its problem: as the history keeps records, by default. */
+  /** `check` makes a checked record of record `n` (1-based), or throws its problem (history-import.ts: checkRecord, checkStoredRecord). */
   constructor(
     private readonly now: number,
-    private readonly check: (raw: unknown, n: number, algorithm: string, now: number) => T = checkRecord as (raw: unknown, n: number, algorithm: string, now: number) => T,
+    private readonly check: (raw: unknown, n: number, now: number) => T,
   ) {}
 
   push(text: string): void {
@@ -75,7 +75,7 @@ export class HistoryReader<T = PageRecord> {
   }
 
   /** The file is over: checks what could only be checked at its end. */
-  end(): { algorithm: string; count: number } {
+  end(): { count: number } {
     if (this.kind === 'sniff') {
       this.sniff(true);
       const text = this.sniffed;
@@ -87,7 +87,7 @@ export class HistoryReader<T = PageRecord> {
     else this.csv?.end();
     if (this.count === 0) fail(problem('importNoPages'));
     if (this.count > LIMITS.records) fail(problem('importTooManyPages', this.count, LIMITS.records));
-    return { algorithm: ALGORITHM, count: this.count };
+    return { count: this.count };
   }
 
   /** Takes up to `n` of the records checked so far. */
@@ -123,7 +123,7 @@ export class HistoryReader<T = PageRecord> {
     const n = ++this.count;
     // Past the limit, records are only counted, so the message can say how many the file holds.
     if (n > LIMITS.records) return;
-    this.records.push(this.check(raw, n, ALGORITHM, this.now));
+    this.records.push(this.check(raw, n, this.now));
   }
 
   private row(row: string[]): void {
@@ -221,7 +221,7 @@ class JsonPages {
     const tailLine = headLines.length;
     const tailColumn = headLines[headLines.length - 1].length + 1;
     if (at.line < tailLine || (at.line === tailLine && at.column < tailColumn)) return [at.line, at.column];
-    const p = placeIn('', { line: at.line - tailLine + 1, column: at.line === tailLine ? at.column - tailColumn + 1 : at.column }, this.close);
+    const p = placeIn({ line: at.line - tailLine + 1, column: at.line === tailLine ? at.column - tailColumn + 1 : at.column }, this.close);
     return [p.line, p.column];
   }
 
@@ -333,7 +333,7 @@ class JsonPages {
       const at = e instanceof Error ? jsonErrorPlace(e.message, text) : null;
       if (at) {
         this.flush();
-        const p = placeIn(text, at, this.recordPlace);
+        const p = placeIn(at, this.recordPlace);
         fail(problem('importNotJsonAt', p.line, p.column));
       }
     }
@@ -368,7 +368,7 @@ class JsonPages {
           JSON.parse(r.text);
         } catch (e) {
           const at = e instanceof Error ? jsonErrorPlace(e.message, r.text) : null;
-          const p = at ? placeIn(r.text, at, r.at) : r.at;
+          const p = at ? placeIn(at, r.at) : r.at;
           fail(problem('importNotJsonAt', p.line, p.column));
         }
       }
@@ -496,10 +496,10 @@ export type Validation = { ok: true; pages: PageRecord[]; algorithm: string } | 
  */
 export function validateHistoryFile(text: string, now: number): Validation {
   try {
-    const reader = new HistoryReader<PageRecord>(now);
+    const reader = new HistoryReader(now, checkRecord);
     reader.push(text);
-    const { algorithm } = reader.end();
-    return { ok: true, pages: reader.take(), algorithm };
+    reader.end();
+    return { ok: true, pages: reader.take(), algorithm: ALGORITHM };
   } catch (e) {
     if (e instanceof FileProblemError) return { ok: false, error: e.problem };
     throw e;

@@ -145,7 +145,7 @@ describe('import validation', () => {
         return { refused: (e as Error).message };
       }
     };
-    const storedVia = (raw: unknown[]) => raw.map((r, i) => checkStoredRecord(r, i + 1, ALGORITHM, NOW));
+    const storedVia = (raw: unknown[]) => raw.map((r, i) => checkStoredRecord(r, i + 1, NOW));
     let compared = 0;
     for (const [, text] of bad) {
       const raw = records(text);
@@ -169,7 +169,7 @@ describe('import validation', () => {
   it('lets the background take what the check gives as it is, and refuses pages of any other shape', () => {
     const sketch = encodeSketch(sketchOf('one two three four five six seven eight nine ten eleven twelve'));
     const good = [page(1, { sketch, textHash: 'fedcba9876543210', title: 'Invoice \u202efdp.exe' }), page(2, { canonicalUrl: 'https://news.example/other' })];
-    const stored = good.map((r, i) => checkStoredRecord(r, i + 1, ALGORITHM, NOW));
+    const stored = good.map((r, i) => checkStoredRecord(r, i + 1, NOW));
     // As it crosses from the worker: cloned.
     expect(checkStaged(structuredClone(stored), NOW)).toEqual(stored);
     const forged: Array<[string, Record<string, unknown>, string]> = [

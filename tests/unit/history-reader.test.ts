@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM, blocksOf, encodeSketch, sketchOf } from '../../src/core';
 import { DIGEST_SLICE, readHistoryFile } from '../../src/options/import-check';
+import { checkRecord } from '../../src/storage/history-import';
 import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
 import { toStored } from '../../src/storage/layout';
 import { english } from './messages';
@@ -25,7 +26,7 @@ type Outcome = { pages: PageRecord[] } | { error: string };
 
 /** What the reader makes of the text fed in pieces of `size` characters (Infinity: at once). */
 function readInPieces(text: string, size: number): Outcome {
-  const reader = new HistoryReader(NOW);
+  const reader = new HistoryReader(NOW, checkRecord);
   try {
     for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size));
     reader.end();
