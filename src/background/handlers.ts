@@ -11,7 +11,7 @@ import { freshness, lookUp } from './matching';
 import { parsePageReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
-import type { BulkInbox } from '../messaging/bulk';
+import type { BulkHandle } from '../messaging/bulk';
 
 export interface BackgroundDeps {
   repository(): Promise<PageRepository>;
@@ -27,7 +27,7 @@ export interface BackgroundDeps {
   /** Asks a tab's content script what page it fingerprinted; rejects if there is no content script. */
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
   /** Large payloads of imports and exports, from and to the extension's pages (messaging/bulk.ts). */
-  bulk?: BulkInbox;
+  bulk?: BulkHandle;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */

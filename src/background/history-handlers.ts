@@ -5,11 +5,11 @@ import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkStaged, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
-import type { BulkInbox } from '../messaging/bulk';
+import type { BulkHandle } from '../messaging/bulk';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -39,7 +39,7 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
   };
 }
 
-export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkInbox): Handlers<HistoryMessages> {
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle): Handlers<HistoryMessages> {
   return {
     async 'history:list'({ query, after, limit }) {
       const n = Math.max(1, Math.min(200, Number(limit) | 0));
@@ -62,6 +62,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const stats = { candidates: 0 };
       const similar = await (await repository()).findSimilar(fp, { algo: ALGORITHM, maxDistance, stats });
       return { candidates: stats.candidates, matches: similar.map((r) => ({ url: r.url, title: r.title, fp: r.fp, distance: r.distance, kind: 'fingerprint' as const, firstSeen: r.firstSeen, lastSeen: r.lastSeen, visits: r.visits })) };
+    },
+    async 'options:wake'() {
+      return {};
     },
     async 'options:stats'() {
       return { pages: await (await repository()).count() };

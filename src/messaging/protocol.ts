@@ -146,6 +146,8 @@ export interface Protocol {
   'history:items': { req: { urls: string[] }; res: { items: HistoryItem[] } };
   /** history/options → background: recorded pages whose fingerprint is within `maxDistance` (≤ 7) of `fp`. */
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
+  /** options → background: nothing; answered once the background runs, so that a bulk parcel posted next reaches it (messaging/bulk.ts). */
+  'options:wake': { req: Empty; res: Empty };
   /** options → background: how many pages the history holds. */
   'options:stats': { req: Empty; res: { pages: number } };
   /** options → background: the next chunk of the history (after the page `after`, in the store's order), for export, already written as JSON array items or CSV rows; `next` goes on from there. With `parcel`, the text comes as a bulk parcel of that id (messaging/bulk.ts), and `text` is empty. */

@@ -92,8 +92,12 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   try {
     report();
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
-    // again: the one lost with a stopped background is gone).
-    const stage = (seq: number, chunk: FileChunk) => deliver(async () => send('options:importChunk', { importId, seq, ...(await chunk.payload()) }), RELIABLY).finally(() => chunk.release());
+    // again, to a background woken first: the one lost with a stopped background is gone).
+    const stage = (seq: number, chunk: FileChunk) =>
+      deliver(async () => {
+        if (bulk) await send('options:wake', {});
+        return send('options:importChunk', { importId, seq, ...(await chunk.payload()) });
+      }, RELIABLY).finally(() => chunk.release());
     // Chunks in order as they are read, IN_FLIGHT at a time (staging one is idempotent, in any
     // order); once one fails, or the file turns out bad, no more are sent, and what was staged is
     // dropped after those under way have settled.

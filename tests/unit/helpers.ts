@@ -1,7 +1,7 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
-import type { BulkInbox } from '../../src/messaging/bulk';
+import type { BulkHandle } from '../../src/messaging/bulk';
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
 import { openDejaReadDB, PageRepository, type PageRecord } from '../../src/storage';
@@ -11,7 +11,7 @@ export type TabPages = Record<number, ContentProtocol['background:getPage']['res
 
 let databases = 0;
 
-export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkInbox) {
+export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle) {
   const shown: Array<[number, PageVerdict]> = [];
   const clock = { now: 1_700_000_000_000 };
   // Each background has a database of its own, as two browsers would.

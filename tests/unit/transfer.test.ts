@@ -1,7 +1,7 @@
 // Export, clear and import through the background's messages, as the options page does it.
 import { describe, expect, it } from 'vitest';
 import { digestArticle } from '../../src/core';
-import { BulkInbox, BulkPort } from '../../src/messaging/bulk';
+import { BulkInbox, BulkPort, type BulkHandle } from '../../src/messaging/bulk';
 import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -178,6 +178,46 @@ describe('export and import through the background', () => {
       inbox.close();
     }
   });
+
+  it('gets every parcel to a background that stops whenever it is idle: it is woken before each is posted', async () => {
+    const n = 2 * IMPORT_CHUNK + 7;
+    const file = new Blob([syntheticFile(n)]);
+    const channel = `deja-read-bulk-test-${Math.random()}`;
+    const port = new BulkPort(channel);
+    // The background's inbox exists only while it runs: a parcel posted while it is stopped is lost.
+    const background: { inbox: BulkInbox | null } = { inbox: null };
+    const running = () => (background.inbox ??= new BulkInbox(channel));
+    const bulk: BulkHandle = { take: (id) => running().take(id), post: (id, body) => running().post(id, body) };
+    const bg = makeBackground({}, {}, bulk);
+    bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
+    // A message starts it; 50 ms with none under way stops it (Chrome waits 30 s, and stops it at
+    // any moment for an update or a crash): between the tries of a chunk, it is always stopped.
+    let busy = 0;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const stopping: typeof bg.call = async (type, req) => {
+      clearTimeout(idle);
+      running();
+      busy++;
+      try {
+        return await bg.call(type, req);
+      } finally {
+        if (--busy === 0)
+          idle = setTimeout(() => {
+            background.inbox?.close();
+            background.inbox = null;
+          }, 50);
+      }
+    };
+    try {
+      const result = await importWith(stopping, file, () => undefined, readOnThread, port);
+      expect(result).toEqual({ state: 'imported', pages: n, outcome: { added: n, merged: 0, unchanged: 0 } });
+      expect((await bg.call('options:stats', {})).pages).toBe(n);
+    } finally {
+      clearTimeout(idle);
+      background.inbox?.close();
+      port.close();
+    }
+  }, 20_000);
 
   it('refuses a forged chunk at the background, whatever the page sent', async () => {
     const bg = makeBackground();
