@@ -92,12 +92,18 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   try {
     report();
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
-    // again, to a background woken first: the one lost with a stopped background is gone).
-    const stage = (seq: number, chunk: FileChunk) =>
-      deliver(async () => {
-        if (bulk) await send('options:wake', {});
+    // again: the one lost with a stopped background is gone). A parcel posted to a stopped
+    // background is lost, so the background is woken first where it may be stopped: before the
+    // first chunk (the page may have sat idle), and before every try after a failed one. Between
+    // chunks the one before keeps it running, and a wake would only hold the next parcel back.
+    const stage = (seq: number, chunk: FileChunk) => {
+      let tries = 0;
+      return deliver(async () => {
+        if (bulk && (seq === 0 || tries > 0)) await send('options:wake', {});
+        tries++;
         return send('options:importChunk', { importId, seq, ...(await chunk.payload()) });
       }, RELIABLY).finally(() => chunk.release());
+    };
     // Chunks in order as they are read, IN_FLIGHT at a time (staging one is idempotent, in any
     // order); once one fails, or the file turns out bad, no more are sent, and what was staged is
     // dropped after those under way have settled.
