@@ -4,11 +4,12 @@
 // no web page or content script can join it (it is the extension's origin's). A channel cannot wake
 // a stopped background, and a parcel sent to one that stops is lost, so the extension message stays
 // the request and names its parcel: a parcel not there is a lost delivery (DeliveryError), and the
-// page sends both again (both are idempotent). Before posting, the page wakes the background with a
-// message ('options:wake'): a parcel posted while it is stopped would be lost at every try when
-// nothing else keeps it running, and the message that follows would wake it only to wait in vain.
+// page sends both again (both are idempotent). Where the background may be stopped (before the
+// first parcel, and before a parcel sent again), the page wakes it with a message first
+// ('options:wake'): a parcel posted while it is stopped would be lost at every try when nothing
+// else keeps it running, and the message that follows would wake it only to wait in vain.
 //
-//   page:        await send('options:wake', {});
+//   page:        await send('options:wake', {});      // first, or after a lost delivery
 //   page:        const id = port.post(pages); await send('options:importChunk', { ..., parcel: id });
 //   background:  const pages = inbox.take(id);            // or a DeliveryError
 //   background:  inbox.post(id, blob); return { ... };     // an export chunk, as a Blob of its text
