@@ -74,6 +74,30 @@ async function history(): Promise<Map<string, { visits: number; title: string; f
 
 const stopWorker = () => cdp.send('ServiceWorker.stopAllWorkers');
 
+/**
+ * Stops the background every 0.3–1.2 s (often enough that an import of a few seconds is cut
+ * several times) until `stop()`, which resolves to how many times it was stopped.
+ */
+function keepStopping(): { stop(): Promise<number> } {
+  let killing = true;
+  let kills = 0;
+  const killer = (async () => {
+    while (killing) {
+      await sleep(300 + Math.random() * 900);
+      if (!killing) break;
+      await stopWorker().catch(() => undefined);
+      kills++;
+    }
+  })();
+  return {
+    async stop() {
+      killing = false;
+      await killer;
+      return kills;
+    },
+  };
+}
+
 /** A history file of `n` pages nobody visited in this browser. */
 function importFile(n: number, tag: string): { name: string; mimeType: string; buffer: Buffer; pages: PageRecord[] } {
   const pages: PageRecord[] = Array.from({ length: n }, (_, i) => {
@@ -131,18 +155,7 @@ describe('Chromium, the background stopped at random moments', () => {
     const tabs = 4;
     const urls = Array.from({ length: tabs }, (_, i) => `${site.url('zhC')}?reader=${i}`);
 
-    let killing = true;
-    let kills = 0;
-    // Stopped every 0.3–1.2 s: often enough that an import of a few seconds is cut several times.
-    const killer = (async () => {
-      while (killing) {
-        await sleep(300 + Math.random() * 900);
-        if (!killing) break;
-        await stopWorker().catch(() => undefined);
-        kills++;
-      }
-    })();
-
+    const stopping = keepStopping();
     try {
       const options = await openImport(file);
       // Each page is read in two tabs (two visits), while the import runs; the tabs stay open.
@@ -157,9 +170,7 @@ describe('Chromium, the background stopped at random moments', () => {
       }
       await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 240_000, interval: 2000 }).toMatch(/^Imported|failed/);
       expect(await options.locator('#export-status').innerText()).toMatch(/^Imported 20,000 pages: 20,000 added/);
-      killing = false;
-      await killer;
-      expect(kills).toBeGreaterThanOrEqual(3);
+      expect(await stopping.stop()).toBeGreaterThanOrEqual(3);
 
       // Visits sent while the worker was down arrive once it is back.
       const expected = new Map(before);
@@ -173,7 +184,7 @@ describe('Chromium, the background stopped at random moments', () => {
       expect([...after].filter(([url, r]) => JSON.stringify(r) !== JSON.stringify(expected.get(url)))).toEqual([]);
       await Promise.all([options, ...pages].map((p) => p.close()));
     } finally {
-      killing = false;
+      await stopping.stop();
     }
   }, 300_000);
 });
@@ -183,28 +194,17 @@ describe('Chromium, the background stopped every second with nothing else to wak
     // No tab records anything: only the import's messages start the background. Before the page
     // woke it, a chunk posted while it was stopped was lost at every try (stop 21's CI run).
     const file = importFile(20_000, 'quiet');
-    let killing = true;
-    let kills = 0;
-    const killer = (async () => {
-      while (killing) {
-        await sleep(300 + Math.random() * 900);
-        if (!killing) break;
-        await stopWorker().catch(() => undefined);
-        kills++;
-      }
-    })();
+    const stopping = keepStopping();
     try {
       const options = await openImport(file);
       await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 120_000, interval: 1000 }).toMatch(/^Imported|failed/);
       expect(await options.locator('#export-status').innerText()).toMatch(/^Imported 20,000 pages: 20,000 added/);
-      killing = false;
-      await killer;
-      expect(kills).toBeGreaterThanOrEqual(1);
+      expect(await stopping.stop()).toBeGreaterThanOrEqual(1);
       const after = await history();
       expect(file.pages.filter((p) => after.get(p.url)?.fp !== p.fp)).toEqual([]);
       await options.close();
     } finally {
-      killing = false;
+      await stopping.stop();
     }
   }, 180_000);
 });
