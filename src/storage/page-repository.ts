@@ -231,6 +231,9 @@ export class PageWrite {
   }
 }
 
+/** A write count no store has: columns marked with it are read again before any write uses them. */
+const STALE = -1;
+
 export class PageRepository {
   /** Imports of history files, staged and applied all or nothing. */
   readonly imports: ImportStore;
@@ -316,7 +319,10 @@ export class PageRepository {
       await tx.done;
       return result;
     } catch (e) {
+      // The columns in memory may hold this write's changes: not kept, and every holder reads them
+      // again (a write waiting behind this one would otherwise store them with its own).
       this.cache = undefined;
+      columns.gen = STALE;
       try {
         tx.abort();
       } catch {

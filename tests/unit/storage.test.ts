@@ -274,6 +274,37 @@ describe('storage faults', () => {
   });
 });
 
+describe('a write that fails while another waits', () => {
+  it('leaves the next write and a restarted background with the history as it is on disk', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    await r.recordVisit(visit('https://a.example/1', '0123456789abcdef'), 1);
+    await r.recordVisit(visit('https://a.example/2', '0123456789abcdef'), 2);
+    // The disk refuses the write of a "forget" (a full disk), while a visit to another page waits behind it.
+    const realPut = IDBObjectStore.prototype.put;
+    let refuse = true;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'blocks' && refuse) {
+        refuse = false;
+        throw new DOMException('quota', 'QuotaExceededError');
+      }
+      return realPut.apply(this, args);
+    };
+    const failed = r.forget('https://a.example/1').catch((e: unknown) => e);
+    const waiting = r.recordVisit(visit('https://c.example/1', '0123456789abcdee'), 100);
+    expect(await failed).toBeInstanceOf(StorageFullError);
+    await waiting;
+    IDBObjectStore.prototype.put = realPut;
+    const kept = ['https://a.example/1', 'https://a.example/2', 'https://c.example/1'];
+    expect((await everyPage(r)).map((p) => p.url)).toEqual(kept);
+    // The page the failed write meant to forget is still found, in this background and in one started anew.
+    for (const repository of [r, new PageRepository(db)]) {
+      for (const url of kept) expect((await repository.get(url))?.url).toBe(url);
+      expect((await repository.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 0 })).map((p) => p.url).sort()).toEqual(kept.slice(0, 2));
+    }
+  });
+});
+
 describe('schema upgrades', () => {
   it('opens a version 1 database with every record intact and the new indexes filled', async () => {
     // Version 1 as released: pages with four block indexes and lastSeen.
