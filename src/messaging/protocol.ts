@@ -157,7 +157,7 @@ export interface Protocol {
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts). */
   'options:importChunk': { req: { importId: string; seq: number; pages?: StoredPage[]; parcel?: string }; res: { staged: number } };
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import, and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
-  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome } };
+  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
   /** popup → background: forget every page of a site. */

@@ -133,6 +133,7 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       read = 1;
       report();
       // Pages, not records: records of one page in the file count once (merged with each other).
+      if (step.alreadyImported) return { state: 'already-imported' };
       if (step.done) return { state: 'imported', outcome: step.outcome, pages: step.outcome.added + step.outcome.merged + step.outcome.unchanged };
     }
   } catch (e) {

@@ -38,10 +38,12 @@ export interface CommitProgress {
   applied: number;
   chunks: number;
   outcome: ImportOutcome;
+  /** The same file was imported already (another tab committed it first): nothing was applied. */
+  alreadyImported?: true;
 }
 
 const chunkRange = (importId: string) => IDBKeyRange.bound([importId, 0], [importId, Number.MAX_SAFE_INTEGER]);
-const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome });
+const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome, ...(run.alreadyImported ? { alreadyImported: true as const } : {}) });
 
 export class ImportStore {
   constructor(
@@ -99,6 +101,13 @@ export class ImportStore {
       tx.abort();
       await tx.done.catch(() => undefined);
       throw new ImportIncompleteError(`the background holds ${keys.length} of the ${chunks} parts of this import; nothing was changed, please import the file again`);
+    }
+    // The same file committed meanwhile by another tab (both passed the check before either
+    // committed): applied once, so this run drops what it staged and ends as a file imported before.
+    if (await tx.objectStore('imports').get(digest)) {
+      const skipped: ImportRun = { ...run, state: 'done', digest, chunks, pages, at: now, alreadyImported: true };
+      await Promise.all([tx.objectStore('staging').delete(chunkRange(importId)), runs.put(skipped), tx.done]);
+      return skipped;
     }
     const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now };
     // The digest is remembered now: the import will complete, so the same file again changes nothing.

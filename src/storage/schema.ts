@@ -95,6 +95,8 @@ export interface ImportRun {
   outcome: ImportOutcome;
   /** When the run last changed: a `staging` run left alone for long was abandoned. */
   at: number;
+  /** Set when the commit found the same file imported already (by another tab): nothing was applied. */
+  alreadyImported?: true;
 }
 
 export interface DejaReadDB extends DBSchema {

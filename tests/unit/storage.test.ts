@@ -242,6 +242,22 @@ describe('PageRepository: imports', () => {
     expect(await r.wasImported('e'.repeat(64))).toBe(true);
   });
 
+  it('applies the same file once when two tabs import it at the same time', async () => {
+    const r = await repo();
+    await r.recordVisit(visit('https://x.example/shared', '0123456789abcdef'), 1);
+    const file = [[page('https://x.example/1', 10, 20, 1), page('https://x.example/shared', 10, 20, 2)]];
+    // Both tabs checked the file before either committed it, and staged it.
+    for (const id of ['import-tab-a', 'import-tab-b']) await r.imports.stage(id, 0, file[0], 2000);
+    const digest = 'e'.repeat(64);
+    const [a, b] = await Promise.all(['import-tab-a', 'import-tab-b'].map((id) => r.imports.commit(id, digest, 1, 2, 2001, 60_000)));
+    expect([a, b].filter((s) => s.alreadyImported)).toHaveLength(1);
+    expect([a, b].every((s) => s.done)).toBe(true);
+    expect(await r.get('https://x.example/shared')).toMatchObject({ visits: 3 });
+    // A commit repeated after a lost answer gets the same answer.
+    expect(await r.imports.commit('import-tab-b', digest, 1, 2, 2002, 60_000)).toEqual(b);
+    expect(await r.get('https://x.example/shared')).toMatchObject({ visits: 3 });
+  });
+
   it('applies each staged chunk exactly once when the commit and a restarted background race', async () => {
     const r = await repo();
     const chunks = Array.from({ length: 6 }, (_, c) => [page(`https://x.example/${c}`, 10, 20, 1), page('https://x.example/shared', 10, 20 + c, 1)]);
