@@ -4,6 +4,7 @@ import { decodePassages, decodeReadSet, decodeSketch, MAX_READ_SET_LENGTH, isFin
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from '../content/extract-limits';
 import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
+import { LIMITS } from '../storage/history-import';
 
 export const MAX_TITLE_LENGTH = 500;
 /** Far more than an encoded sketch or passage signature takes (about 350 and 390 characters). */
@@ -11,6 +12,8 @@ const MAX_ENCODED_LENGTH = 1024;
 
 const VISIT_ID = /^[A-Za-z0-9-]{8,64}$/;
 const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
+/** A page's language tag as kept (lower case), or `fallback`: no longer than an import takes, so every record exports and imports back. */
+const langTag = (value: unknown, fallback: string): string => (typeof value === 'string' && value.length <= LIMITS.langLength && LANG.test(value) ? value.toLowerCase() : fallback);
 
 /** Sampled runs one passage may carry: a passage is at most 120 word-equivalents (180 Han characters), about 45 at 1 in 4. */
 const MAX_RUNS = 256;
@@ -40,7 +43,7 @@ function parseDigest(input: unknown): ArticleDigest {
   if (!isEncoded(sketch, decodeSketch) || !isEncoded(passages, decodePassages)) throw new TypeError('page report: digest sketch or passages undecodable');
   // A read set beyond its cap (about 2.7 KB encoded) or undecodable is dropped: the page is still recorded.
   const set = typeof readSet === 'string' && readSet.length <= MAX_READ_SET_LENGTH && decodeReadSet(readSet) ? readSet : '';
-  return { fp, words, lang: typeof lang === 'string' && LANG.test(lang) ? lang.toLowerCase() : 'und', textHash, sketch, passages, readSet: set };
+  return { fp, words, lang: langTag(lang, 'und'), textHash, sketch, passages, readSet: set };
 }
 
 export function parsePageReport(input: unknown): PageReport {
@@ -53,7 +56,7 @@ export function parsePageReport(input: unknown): PageReport {
     url: parsed.href,
     title: typeof title === 'string' ? title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_LENGTH) : '',
     digest: parseDigest(digest),
-    lang: typeof lang === 'string' && LANG.test(lang) ? lang.toLowerCase() : '',
+    lang: langTag(lang, ''),
     canonical: Array.isArray(canonical) ? canonical.filter((c): c is string => typeof c === 'string' && c.length <= MAX_URL_LENGTH).slice(0, 4) : [],
     ...(typeof visitId === 'string' && VISIT_ID.test(visitId) ? { visitId } : {}),
     ...(pagePassages ? { passages: pagePassages } : {}),

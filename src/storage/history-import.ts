@@ -59,7 +59,13 @@ export function firstBadUtf8Line(bytes: Uint8Array, slice = false): number {
 // --- One record ---
 
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-const isTime = (v: unknown, now: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= now + 86_400_000;
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+/**
+ * A time as kept: one more than a day ahead of `now` comes from a clock that was wrong when the
+ * visit was recorded (or is wrong now), and is taken as now, so that a history recorded under a
+ * wrong clock can still be restored.
+ */
+const asKept = (t: number, now: number) => (t > now + 86_400_000 ? now : t);
 
 /**
  * A web page's address as the history keys it, its page identity (host lowercased, default port,
@@ -90,10 +96,10 @@ function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown)
 /** What is wrong with a record's length, language, dates and visits, or null. */
 function countsProblem(r: Record<string, unknown>, now: number): RecordProblem | null {
   if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
-  if (typeof r.lang !== 'string' || r.lang.length > LIMITS.langLength) return wrong('lang', 'importPageLang', LIMITS.langLength);
-  if (!isTime(r.firstSeen, now)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
-  if (!isTime(r.lastSeen, now)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
-  if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
+  if (typeof r.lang !== 'string') return wrong('lang', 'importPageLang');
+  if (!isTime(r.firstSeen)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
+  if (!isTime(r.lastSeen)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
+  if (asKept(r.firstSeen, now) > asKept(r.lastSeen, now)) return wrong('firstSeen', 'importPageSeenOrder');
   if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
   return null;
 }
@@ -124,10 +130,12 @@ function checkFields(raw: unknown, now: number): Checked | RecordProblem {
   if (readSet === null) return wrong('readSet', 'importPageReadSet');
   const counts = countsProblem(r, now);
   if (counts) return counts;
-  // Checked by countsProblem: a length, a language tag, two times and a count of visits.
+  // Checked by countsProblem: a length, a language tag, two times and a count of visits. A tag too
+  // long to be one (as an earlier version could record from a page) is left out, not the record.
   const c = r as { textLength: number; lang: string; firstSeen: number; lastSeen: number; visits: number };
+  const lang = c.lang.length > LIMITS.langLength ? '' : c.lang;
   return {
-    plain: { url, title: r.title, fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: c.textLength, lang: c.lang, firstSeen: c.firstSeen, lastSeen: c.lastSeen, visits: c.visits },
+    plain: { url, title: r.title, fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: c.textLength, lang, firstSeen: asKept(c.firstSeen, now), lastSeen: asKept(c.lastSeen, now), visits: c.visits },
     canonicalUrl,
     blocks,
     encoded: { ...(sketch ? { sketch } : {}), ...(passages ? { passages } : {}), ...(readSet ? { readSet } : {}) },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { digestArticle, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
-import { fromTab, makeBackground } from './helpers';
+import { buildExport, validateHistoryFile } from '../../src/storage';
+import { everyPage, fromTab, makeBackground } from './helpers';
 
 const en = loadArticle('en-library');
 const other = loadArticle('en-balcony');
@@ -60,6 +61,17 @@ describe('checking and recording a page', () => {
     expect(await bg.handlers['content:pageRead'](report('https://a.example/private'), privateTab)).toEqual({ recorded: false });
     const allowed = makeBackground({}, { recordPrivate: true });
     expect(await allowed.handlers['content:pageRead'](report('https://a.example/private'), privateTab)).toEqual({ recorded: true });
+  });
+
+  it('keeps only what an import takes back, so that every export can be restored', async () => {
+    const bg = makeBackground();
+    const tag = 'en-aaaaaaaa-bbbbbbbb-cccccccc-dddddddd';
+    await bg.read({ ...report('https://a.example/long-tag'), lang: tag, digest: { ...report('https://a.example/long-tag').digest, lang: tag } });
+    const repo = await bg.repository;
+    const pages = await everyPage(repo);
+    expect(pages.map((p) => p.lang)).toEqual(['und']);
+    const restored = validateHistoryFile(JSON.stringify(buildExport(pages, new Date(bg.clock.now))), bg.clock.now);
+    expect(restored.ok && restored.pages.map((p) => p.url)).toEqual(['https://a.example/long-tag']);
   });
 
   it('refuses reports that are not web pages, and keeps hostile titles as plain text', async () => {

@@ -115,7 +115,8 @@ describe('import validation', () => {
     ['a number as title', file([page(1, { title: 42 as unknown as string })]), /^Page 1: "title"/],
     ['visits as a string', file([page(1, { visits: '3' as unknown as number })]), /^Page 1: "visits"/],
     ['negative visits', file([page(1, { visits: -1 })]), /^Page 1: "visits"/],
-    ['a date in the future', file([page(1, { lastSeen: NOW + 10 * 86_400_000 })]), /^Page 1: "lastSeen"/],
+    ['a date that is not a time', file([page(1, { lastSeen: -5 })]), /^Page 1: "lastSeen" must be a time/],
+    ['a language that is not text', file([page(1, { lang: 7 as unknown as string })]), /^Page 1: "lang" must be a string/],
     ['firstSeen after lastSeen', file([page(1, { firstSeen: NOW, lastSeen: NOW - 1 })]), /^Page 1: "firstSeen" is after "lastSeen"/],
     ['a sketch that is base64 but not a sketch', file([page(1), page(2, { sketch: 'AAAA' })]), /^Page 2: "sketch" cannot be read/],
     ['a sketch that is not base64', file([page(1, { sketch: 'not base64!' })]), /^Page 1: "sketch"/],
@@ -183,7 +184,7 @@ describe('import validation', () => {
       ['a sketch as a number', { sketch: 7 }, 'importPageSketch'],
       ['a read set too large', { readSet: 'A'.repeat(7000) }, 'importPageReadSet'],
       ['visits as text', { visits: '3' }, 'importPageWholeNumber'],
-      ['seen in the future', { lastSeen: NOW + 10 * 86_400_000 }, 'importPageTime'],
+      ['seen before 1970', { lastSeen: -1 }, 'importPageTime'],
       ['first seen after last', { firstSeen: NOW, lastSeen: NOW - 1 }, 'importPageSeenOrder'],
     ];
     for (const [name, change, key] of forged) {
@@ -195,6 +196,15 @@ describe('import validation', () => {
     const [kept] = checkStaged([{ ...stored[0], site: 'evil.example', b0: 1, changed: true, extra: 'x', __proto__: { polluted: 1 } }], NOW);
     expect(kept).toEqual(stored[0]);
     expect(Object.getPrototypeOf(kept)).toBe(Object.prototype);
+  });
+
+  it('restores a history recorded under a clock that ran ahead, or with a language tag too long to keep', () => {
+    const v = validateHistoryFile(file([page(1, { firstSeen: NOW + 5 * 86_400_000, lastSeen: NOW + 10 * 86_400_000 }), page(2, { lastSeen: NOW + 3_600_000, lang: 'en-' + 'abcdefgh-'.repeat(5) + 'x' })]), NOW);
+    if (!v.ok) throw new Error(english(v.error));
+    expect(v.pages.map((p) => [p.firstSeen, p.lastSeen, p.lang])).toEqual([
+      [NOW, NOW, 'en'],
+      [page(2).firstSeen, NOW + 3_600_000, ''],
+    ]);
   });
 
   it('accepts records of the first version, without the fields added later', () => {
