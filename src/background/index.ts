@@ -14,9 +14,17 @@ import { listenForShortcut } from './shortcut';
 import { createHandlers } from './handlers';
 
 let repository: Promise<PageRepository> | undefined;
+/** The history, opened once; an open that failed (a disk error) is tried again at the next event rather than kept. */
+function openRepository(): Promise<PageRepository> {
+  const opening = (repository ??= openDejaReadDB().then((db) => new PageRepository(db)));
+  opening.catch(() => {
+    if (repository === opening) repository = undefined;
+  });
+  return opening;
+}
 
 const handlers = createHandlers({
-  repository: () => (repository ??= openDejaReadDB().then((db) => new PageRepository(db))),
+  repository: openRepository,
   now: () => Date.now(),
   locale: uiLocale,
   message: t,
@@ -31,7 +39,7 @@ const handlers = createHandlers({
 // staging of abandoned ones is dropped, then what an upgrade left to empty is emptied. An extension
 // API call between chunks keeps Chrome from stopping the worker as idle while it works.
 void (async () => {
-  const repo = await (repository ??= openDejaReadDB().then((db) => new PageRepository(db)));
+  const repo = await openRepository();
   repo.prefetch();
   const keepAwake = () => void browser.runtime.getPlatformInfo();
   await repo.imports.recover(Date.now(), keepAwake);
