@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pageIdentity, pickCanonicalUrl } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl } from '../core';
 import { readLinksFor } from './links';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -26,6 +26,8 @@ export interface BackgroundDeps {
   showOnTab(tabId: number, verdict: PageVerdict): Promise<void>;
   /** Asks a tab's content script what page it fingerprinted; rejects if there is no content script. */
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
+  /** Whether a tab is in a private window (false when the browser does not say). */
+  tabIsPrivate?(tabId: number): Promise<boolean>;
   /** Large payloads of imports and exports, from and to the extension's pages (messaging/bulk.ts). */
   bulk?: BulkHandle;
 }
@@ -90,6 +92,9 @@ async function markChanges(repo: PageRepository, report: PageReport, before: Pag
   }
 }
 
+/** A tab of a private window, where the reader has not asked for pages to be recorded. */
+const unrecordedPrivate = (sender: Runtime.MessageSender, settings: Settings) => sender.tab?.incognito === true && !settings.recordPrivate;
+
 /** What a content script is told: what the notice shows, nothing more. */
 function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string): PageSeenAnswer {
   const [first] = verdict.matches;
@@ -121,7 +126,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       }
       // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
       if (sender.tab?.id !== undefined) void deps.showOnTab(sender.tab.id, verdict).catch(() => undefined);
-      const answer = forNotice(verdict, deps.now(), deps.locale(), deps.message('timeJustNow'));
+      // In a private window that is not recorded, the page is told nothing of the history (no
+      // notice): the badge and the popup, which the page cannot see, still tell the reader.
+      const told = unrecordedPrivate(sender, settings) ? { ...verdict, matches: [] } : verdict;
+      const answer = forNotice(told, deps.now(), deps.locale(), deps.message('timeJustNow'));
       // What a background started anew did not read for this answer, it reads once the answer is on its way.
       if (!skipped) void deps.repository().then((repo) => repo.warmUp());
       return answer;
@@ -130,7 +138,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     async 'content:pageRead'(req, sender) {
       const report = reportFrom(req, sender);
       const settings = await deps.settings();
-      if (skipReason(settings, report.url) || (sender.tab?.incognito && !settings.recordPrivate)) return { recorded: false };
+      if (skipReason(settings, report.url) || unrecordedPrivate(sender, settings)) return { recorded: false };
       const { digest } = report;
       if (digest.words < MIN_RECORDED_WORDS) return { recorded: false };
       const repo = await deps.repository();
@@ -168,8 +176,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     },
 
     async 'content:notSame'({ other }, sender) {
-      if (typeof other !== 'string' || other.length > 8192) throw new TypeError('other must be a URL');
-      await (await deps.repository()).dismiss(senderPage(sender), other, deps.now());
+      const page = parseWebUrl(senderPage(sender));
+      if (typeof other !== 'string' || !parseWebUrl(other)) throw new TypeError('other must be a URL');
+      if (!page || unrecordedPrivate(sender, await deps.settings())) return {};
+      const repo = await deps.repository();
+      // Only a page of the history can be the other of a pair: a page cannot fill the store with made-up ones.
+      if (await repo.get(other)) await repo.dismiss(page.href, other, deps.now());
       return {};
     },
 
@@ -193,15 +205,17 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // same story before the visit is recorded (within the dwell time) and after it is forgotten.
       const report = parsePageReport(answer.page);
       const page = { url: report.url, title: report.title, fp: report.digest.fp };
-      const [repo, settings] = await Promise.all([deps.repository(), deps.settings()]);
+      const [repo, settings, isPrivate] = await Promise.all([deps.repository(), deps.settings(), deps.tabIsPrivate?.(tabId).catch(() => false) ?? false]);
+      // A private window that is not recorded keeps nothing, not even a "not the same" pair.
+      const extra = { ...links, ...(isPrivate && !settings.recordPrivate ? { unrecorded: true as const } : {}) };
       const current = currentPage(report);
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
       const record = before?.url === pageIdentity(report.url) ? before : undefined;
-      if (!record) return { state: 'checked', page, matches, visitedBefore: before !== undefined, ...links };
+      if (!record) return { state: 'checked', page, matches, visitedBefore: before !== undefined, ...extra };
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
       const elsewhere = (await repo.findByCanonicalUrl(record.canonicalUrl)).filter((r) => r.url !== record.url);
-      return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0, ...links };
+      return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0, ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk),

@@ -31,6 +31,7 @@ const handlers = createHandlers({
   settings: settingsKeptInMemory(),
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
+  tabIsPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
   bulk: new BulkInbox(),
 });
 

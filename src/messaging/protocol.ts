@@ -116,7 +116,7 @@ export interface HistoryItem {
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article'; url: string; linksRead?: number } // not checked: too little prose, an excluded site, or paused
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number };
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true };
 
 type Empty = Record<string, never>;
 

@@ -103,7 +103,7 @@ async function render(tabId: number): Promise<void> {
   linksEl.hidden = linksRead === 0;
   const now = Date.now();
   const matches = status.state === 'checked' ? status.matches : [];
-  const notSame = page
+  const notSame = page && !(status.state === 'checked' && status.unrecorded)
     ? async (m: MatchSummary) => {
         await send('popup:notSame', { url: page.url, other: m.url });
         await render(tabId);
@@ -117,7 +117,7 @@ async function render(tabId: number): Promise<void> {
   forget.hidden = !page;
   forget.onclick = () => {
     if (!page) return;
-    confirmThen(forget, [t('popupForgetConfirm')], t('popupForgetYes'), async () => {
+    confirmThen(forget, localizedNodes('popupForgetConfirm', [isolated(page.title || page.url)]), t('popupForgetYes'), async () => {
       await send('popup:forgetPage', { url: page.url });
       forget.hidden = true;
       statusEl.textContent = t('popupForgotten');

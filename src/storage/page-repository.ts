@@ -11,7 +11,7 @@ import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, fin
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
-import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
+import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
 import { KEPT_VISIT_IDS } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
 import type { DejaReadDB, PageRecord } from './schema';
@@ -105,7 +105,7 @@ export interface CandidateQuery {
   algo: string;
 }
 
-type StoreName = 'blocks' | 'columns' | 'anchors' | 'meta' | 'staging' | 'importRuns' | 'imports';
+type StoreName = 'blocks' | 'columns' | 'anchors' | 'meta' | 'staging' | 'importRuns' | 'imports' | 'dismissals';
 type WriteTx = IDBPTransaction<DejaReadDB, StoreName[], 'readwrite'>;
 type ReadTx = IDBPTransaction<DejaReadDB, Array<'blocks' | 'anchors' | 'meta' | 'columns'>, 'readonly' | 'readwrite'>;
 
@@ -562,18 +562,25 @@ export class PageRepository {
   }
 
   /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
-  forget(url: string): Promise<boolean> {
+  async forget(url: string): Promise<boolean> {
     const id = pageIdentity(url);
-    return this.write([], async (w) => {
+    this.dismissals = undefined;
+    const forgot = await this.write(['dismissals'], async (w) => {
       const found = (await w.findAll([id])).get(id);
       if (found) w.remove(found.n);
+      // Its "not the same" pairs go with it: a forgotten page leaves no address behind.
+      await dropDismissals(w.tx, (pageUrl) => pageUrl === id);
       return found !== undefined;
     });
+    this.dismissals = undefined;
+    return forgot;
   }
 
   /** Forgets every page of a site (host name, with or without "www."); returns how many. */
-  forgetSite(site: string): Promise<number> {
-    return this.write([], async (w) => {
+  async forgetSite(site: string): Promise<number> {
+    this.dismissals = undefined;
+    const forgot = await this.write(['dismissals'], async (w) => {
+      await dropDismissals(w.tx, (pageUrl) => siteOfIdentity(pageUrl) === site);
       const numbers = w.columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
       await w.readBlocks(numbers.map(blockOf));
       let n = 0;
@@ -586,6 +593,8 @@ export class PageRepository {
       }
       return n;
     });
+    this.dismissals = undefined;
+    return forgot;
   }
 
   /** Forgets everything: pages, feedback, past imports and any import under way. */
@@ -728,6 +737,14 @@ function boundedLeads(byLead: Map<number, number[]>): number[] {
   const shared = new Map<number, number>();
   for (const pages of byLead.values()) if (pages.length <= PAGES_PER_ANCHOR) for (const n of pages) shared.set(n, (shared.get(n) ?? 0) + 1);
   return [...shared.keys()].sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0) || b - a).slice(0, MAX_ANCHOR_CANDIDATES);
+}
+
+/** Deletes the "not the same" pairs one of whose pages is picked (by its identity). */
+async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean): Promise<void> {
+  const store = tx.objectStore('dismissals');
+  for (let cursor = await store.openCursor(); cursor; cursor = await cursor.continue()) {
+    if (cursor.value.pair.some(picked)) await cursor.delete();
+  }
 }
 
 /** The key of a "not the same" pair: the two pages' identities, sorted. */

@@ -63,6 +63,21 @@ describe('checking and recording a page', () => {
     expect(await allowed.handlers['content:pageRead'](report('https://a.example/private'), privateTab)).toEqual({ recorded: true });
   });
 
+  it('tells a page in an unrecorded private window nothing of the history, and keeps nothing it asks', async () => {
+    const privateTab = (url: string) => ({ ...fromTab(3, url), tab: { ...fromTab(3).tab!, incognito: true } });
+    for (const recordPrivate of [false, true]) {
+      const bg = makeBackground({}, { recordPrivate });
+      await bg.read(report('https://a.example/story'));
+      const copy = report('https://b.example/copy', en, 'Copy');
+      const answer = await bg.handlers['content:pageSeen'](copy, privateTab(copy.url));
+      // The badge, out of the page's reach, tells the reader either way; the page (its notice) only when private windows are recorded.
+      expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://a.example/story']);
+      expect(answer.match?.url).toBe(recordPrivate ? 'https://a.example/story' : undefined);
+      await bg.handlers['content:notSame']({ other: 'https://a.example/story' }, privateTab(copy.url));
+      expect(await (await bg.repository).isDismissed(copy.url, 'https://a.example/story')).toBe(recordPrivate);
+    }
+  });
+
   it('keeps only what an import takes back, so that every export can be restored', async () => {
     const bg = makeBackground();
     const tag = 'en-aaaaaaaa-bbbbbbbb-cccccccc-dddddddd';
@@ -158,6 +173,19 @@ describe('checking and recording a page', () => {
     expect((await bg.read(report('https://c.example/3'))).matches).toHaveLength(2);
   });
 
+  it('keeps a "not the same" pair from a page only when the other page is in the history', async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/1'));
+    const sender = fromTab(2, 'https://b.example/2');
+    const repo = await bg.repository;
+    for (let i = 0; i < 20; i++) await bg.handlers['content:notSame']({ other: `https://made-up.example/${i}` }, sender);
+    expect(await repo.isDismissed('https://b.example/2', 'https://made-up.example/0')).toBe(false);
+    await expect(bg.handlers['content:notSame']({ other: 'javascript:alert(1)' }, sender)).rejects.toThrow(/URL/);
+    await expect(bg.handlers['content:notSame']({ other: 'https://a.example/' + 'x'.repeat(9000) }, sender)).rejects.toThrow(/URL/);
+    await bg.handlers['content:notSame']({ other: 'https://a.example/1?utm_source=feed' }, sender);
+    expect(await repo.isDismissed('https://b.example/2', 'https://a.example/1')).toBe(true);
+  });
+
   it('remembers "not the same" from the popup for that one pair', async () => {
     const bg = makeBackground();
     await bg.read(report('https://a.example/1'));
@@ -200,6 +228,16 @@ describe('popup:tabStatus', () => {
     expect(await status()).toEqual(['https://a.example/story']);
   });
 
+  it('offers no "not the same" for a tab of an unrecorded private window', async () => {
+    const copy = report('https://b.example/copy', en, 'Copy');
+    for (const recordPrivate of [false, true]) {
+      const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp } } }, { recordPrivate }, undefined, (tabId) => tabId === 7);
+      await bg.read(report('https://a.example/story'));
+      const status = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+      expect(status.state === 'checked' && [status.matches.length, status.unrecorded]).toEqual([1, recordPrivate ? undefined : true]);
+    }
+  });
+
   it('refuses a tab answer whose digest is malformed', async () => {
     const copy = report('https://b.example/copy', en, 'Copy');
     const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp, digest: { ...copy.digest, sketch: 'AAAA' } } } });
@@ -215,6 +253,21 @@ describe('forgetting', () => {
     expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: true });
     expect(await bg.call('popup:forgetSite', { site: 'www.B.example' })).toEqual({ forgotten: 1 });
     expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+  });
+
+  it('forgets the "not the same" pairs of a forgotten page or site, and only those', async () => {
+    const bg = makeBackground();
+    for (const url of ['https://a.example/1', 'https://www.b.example/2', 'https://c.example/3', 'https://d.example/4']) await bg.read(report(url));
+    const repo = await bg.repository;
+    await bg.call('popup:notSame', { url: 'https://a.example/1', other: 'https://c.example/3' });
+    await bg.call('popup:notSame', { url: 'https://www.b.example/2', other: 'https://d.example/4' });
+    await bg.call('popup:notSame', { url: 'https://c.example/3', other: 'https://d.example/4' });
+    await bg.call('popup:forgetPage', { url: 'https://a.example/1#top' });
+    expect(await repo.isDismissed('https://a.example/1', 'https://c.example/3')).toBe(false);
+    expect(await repo.isDismissed('https://www.b.example/2', 'https://d.example/4')).toBe(true);
+    await bg.call('popup:forgetSite', { site: 'b.example' });
+    expect(await repo.isDismissed('https://www.b.example/2', 'https://d.example/4')).toBe(false);
+    expect(await repo.isDismissed('https://c.example/3', 'https://d.example/4')).toBe(true);
   });
 });
 

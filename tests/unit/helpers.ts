@@ -11,7 +11,7 @@ export type TabPages = Record<number, ContentProtocol['background:getPage']['res
 
 let databases = 0;
 
-export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle) {
+export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle, privateTab?: (tabId: number) => boolean) {
   const shown: Array<[number, PageVerdict]> = [];
   const clock = { now: 1_700_000_000_000 };
   // Each background has a database of its own, as two browsers would.
@@ -28,6 +28,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
       return tabPages[tabId];
     },
     ...(bulk ? { bulk } : {}),
+    ...(privateTab ? { tabIsPrivate: async (tabId: number) => privateTab(tabId) } : {}),
   };
   const handlers = createHandlers(deps);
   const page: Runtime.MessageSender = { id: 'ext', url: 'chrome-extension://ext/src/options/index.html' };
