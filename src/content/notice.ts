@@ -152,13 +152,38 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   previous.title = next.title = clear.title = t('freshKeysHint');
   const stepping = [previous, next, clear];
   for (const b of stepping) b.hidden = true;
+  // The buttons are one stop of the Tab order, a toolbar whose arrow keys move between them. A page
+  // can count the reader's Tab presses while the focus is in the notice (it sees them, aimed at the
+  // host) and so would count the buttons, and "Show what's new" is there only when something is new.
+  // Arrow keys always wrap and are always taken, so they tell it nothing either.
+  actionsRow.setAttribute('role', 'toolbar');
+  actionsRow.setAttribute('aria-label', t('noticeHeading'));
+  const rowButtons = [show, previous, next, clear, dismiss, notSame];
+  let current: HTMLButtonElement | undefined;
+  /** Makes `to` (or the current button, if still shown, or else the first shown) the toolbar's one Tab stop. */
+  const rove = (to?: HTMLButtonElement) => {
+    const visible = rowButtons.filter((b) => !b.hidden);
+    current = to && visible.includes(to) ? to : current && visible.includes(current) ? current : visible[0];
+    for (const b of rowButtons) b.tabIndex = b === current ? 0 : -1;
+  };
+  actionsRow.addEventListener('focusin', (e) => rove(e.target as HTMLButtonElement));
+  actionsRow.addEventListener('keydown', (e) => {
+    const visible = rowButtons.filter((b) => !b.hidden);
+    const at = visible.indexOf(e.target as HTMLButtonElement);
+    const to = e.key === 'ArrowRight' ? at + 1 : e.key === 'ArrowLeft' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? visible.length - 1 : undefined;
+    if (to === undefined || at < 0) return;
+    e.preventDefault();
+    visible[(to + visible.length) % visible.length].focus();
+  });
   // While stepping, "Not the same" makes room for the three (Clear or Esc brings it back).
   const showStepping = (on: boolean) => {
     for (const b of stepping) b.hidden = !on;
     notSame.hidden = on;
     show.hidden = on;
+    rove();
   };
   actionsRow.append(show, previous, next, clear, dismiss, notSame);
+  rove();
   box.append(head, what, fresh, actionsRow, status);
 
   const pill = el(doc, 'button', 'box pill', t('noticePill'));

@@ -101,4 +101,34 @@ describe('"Show what\'s new" in the notice', () => {
     expect([...(other.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
     removeNotice();
   });
+
+  it('takes as many Tab presses to cross whether something is new or not: its buttons are one toolbar, walked with the arrow keys', async () => {
+    /** What Tab stops at in the notice, in order (focusable elements shown, not taken out of the Tab order). */
+    const stops = (root: ShadowRoot) =>
+      [...root.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map((e) => e.textContent);
+    const arrow = (root: ShadowRoot, key: string) => {
+      const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      (root.activeElement ?? root).dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    const nothingNew = shownNotice({ notSame: () => undefined });
+    expect(stops(nothingNew)).toEqual(['The story', 'Dismiss']);
+    removeNotice();
+    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => undefined, clear: () => undefined }) });
+    expect(stops(root)).toEqual(['The story', "Show what's new"]);
+    expect(root.querySelector('[role=toolbar]')?.getAttribute('aria-label')).toBe("You've read this before");
+    button(root, "Show what's new").focus();
+    const walked = [];
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'End', 'Home']) {
+      expect(arrow(root, key)).toBe(true);
+      walked.push(root.activeElement?.textContent);
+    }
+    expect(walked).toEqual(['Dismiss', 'Not the same', "Show what's new", 'Not the same', 'Not the same', "Show what's new"]);
+    // Stepping through the new parts: still one stop, now at the button that has the focus.
+    button(root, "Show what's new").click();
+    await settle();
+    expect(root.activeElement?.textContent).toBe('Next');
+    expect(stops(root)).toEqual(['The story', 'Next']);
+    removeNotice();
+  });
 });
