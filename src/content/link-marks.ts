@@ -9,7 +9,7 @@
 import { linkKey, pageIdentity } from '../core';
 import { MAX_LINK_KEYS, type LinkMark } from '../messaging/protocol';
 import { send } from '../messaging/send';
-import { isolated } from '../ui/bidi';
+import { isolated, localizedNodes } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { createNearView } from './near-view';
 import { createOverlay, type Overlay } from './overlay';
@@ -226,7 +226,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     if (!a || !overlay) return;
     const mark = read.get(keyOf.get(a) ?? '');
     const content: Array<Node | string> = [t('linkReadOn', mark?.date ?? '')];
-    if (mark?.copyOf) content.push(' · ', t('linkCopyOf'), ' ', isolated(mark.copyOf, doc));
+    if (mark?.copyOf) content.push(' · ', ...localizedNodes('linkCopyOf', [isolated(mark.copyOf, doc)], doc));
     overlay.showTip(a, content, mark !== undefined);
   };
   const hideTip = (e: Event) => {

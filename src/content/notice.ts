@@ -128,6 +128,8 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const freshText = match.fresh ? describeFresh(match.fresh) : '';
   const fresh = el(doc, 'p', 'fresh', freshText);
   fresh.title = freshText;
+  // Its changes while stepping are announced once, by the status line below, not again by the box.
+  fresh.setAttribute('aria-live', 'off');
   // Announces what "Show what's new" found, and where the reader is among the new parts.
   const status = el(doc, 'p', 'sr');
   status.setAttribute('role', 'status');
@@ -189,12 +191,22 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const pill = el(doc, 'button', 'box pill', t('noticePill'));
   pill.type = 'button';
   pill.hidden = true;
-  pill.setAttribute('aria-expanded', 'false');
+  // On any site, "Read before" alone does not say whose button it is.
+  pill.setAttribute('aria-label', t('noticePillLabel'));
 
+  // Where the focus came into the notice from, so that closing it from the keyboard puts it back
+  // there, not at the top of the page (the page sees the focus return only on the reader's action).
+  let cameFrom: HTMLElement | undefined;
+  root.addEventListener('focusin', (e) => {
+    const from = (e as FocusEvent).relatedTarget;
+    if (from instanceof HTMLElement && !root.contains(from) && from !== host) cameFrom = from;
+  });
   const close = () => {
+    const hadFocus = root.activeElement !== null;
     marks?.clear();
     marks = undefined;
     host.remove();
+    if (hadFocus && cameFrom?.isConnected) cameFrom.focus({ preventScroll: true });
   };
   dismiss.addEventListener('click', close);
   notSame.addEventListener('click', () => {
@@ -233,7 +245,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
         }
         showStepping(true);
         step(1);
-        status.textContent = `${t('freshFound', found.count)} ${t('freshKeysHint')}`;
+        status.textContent = `${found.count === 1 ? t('freshFoundOne') : t('freshFound', found.count)} ${t('freshKeysHint')}`;
         next.focus();
       },
       () => {

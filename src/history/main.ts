@@ -59,7 +59,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
 function changedMark(changed: NonNullable<HistoryItem['changed']>, now: number): HTMLSpanElement {
   const mark = document.createElement('span');
   mark.className = 'changed';
-  mark.textContent = t('historyChanged', changed.parts, relativeTime(changed.at, now, uiLocale(), t('timeJustNow')));
+  mark.textContent = t(changed.parts === 1 ? 'historyChangedOne' : 'historyChanged', changed.parts, relativeTime(changed.at, now, uiLocale(), t('timeJustNow')));
   return mark;
 }
 
@@ -138,6 +138,9 @@ async function load(reset: boolean): Promise<void> {
     onScreen.clear();
     next = undefined;
   }
+  // "Show more", hidden while it loads, hands the focus to the first page it brings.
+  const moreHadFocus = document.activeElement === more;
+  const firstNew = list.childElementCount;
   more.hidden = true;
   summary.textContent = t('historyLoading');
   // A rare search may need several steps through a large history before a page fills.
@@ -162,6 +165,7 @@ async function load(reset: boolean): Promise<void> {
   }
   await showSummary();
   more.hidden = done;
+  if (moreHadFocus) (list.children[firstNew]?.querySelector('a') ?? (done ? summary : more)).focus();
 }
 
 localizePage();

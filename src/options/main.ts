@@ -29,7 +29,7 @@ async function refreshStats(): Promise<void> {
 }
 
 /** Runs one long task with the buttons disabled and a progress bar; what it returns is the status. */
-async function busy(label: string, task: (progress: Progress) => Promise<string | Node[]>): Promise<void> {
+async function busy(label: string, failed: 'exportFailed' | 'importFailed' | 'clearFailed', task: (progress: Progress) => Promise<string | Node[]>): Promise<void> {
   buttons.forEach((b) => (b.disabled = true));
   fileInput.disabled = true;
   progressBar.hidden = false;
@@ -47,7 +47,7 @@ async function busy(label: string, task: (progress: Progress) => Promise<string 
     if (typeof result === 'string') status.textContent = result;
     else status.replaceChildren(...result);
   } catch (e) {
-    status.textContent = t('taskFailed', label, errorText(e));
+    status.textContent = t(failed, errorText(e));
   } finally {
     buttons.forEach((b) => (b.disabled = false));
     fileInput.disabled = false;
@@ -57,7 +57,7 @@ async function busy(label: string, task: (progress: Progress) => Promise<string 
 }
 
 function exportAs(kind: 'json' | 'csv'): void {
-  void busy(t('exporting'), async (progress) => {
+  void busy(t('exporting'), 'exportFailed', async (progress) => {
     const now = new Date();
     const { blob, pages: exported } = await exportHistory(send, kind, progress, now, bulk);
     downloadBlob(blob, `deja-read-history-${now.toISOString().slice(0, 10)}.${kind}`);
@@ -71,7 +71,7 @@ $('export-csv').addEventListener('click', () => exportAs('csv'));
 fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];
   if (!file) return;
-  void busy(t('importing'), async (progress) => {
+  void busy(t('importing'), 'importFailed', async (progress) => {
     const result = await importHistory(send, file, progress, undefined, bulk);
     fileInput.value = '';
     if (result.state === 'invalid') {
@@ -105,7 +105,9 @@ confirmBox.addEventListener('keydown', (e) => {
 });
 $('clear-yes').addEventListener('click', () => {
   confirmBox.hidden = true;
-  void busy(t('clearing'), async () => {
+  // The question and the Clear button (disabled while it runs) cannot hold the focus: the status, which says how it went, does.
+  $('export-status').focus();
+  void busy(t('clearing'), 'clearFailed', async () => {
     await send('options:clear', {});
     return t('cleared');
   });

@@ -28,7 +28,14 @@ function fill(s: Settings): void {
       remove.type = 'button';
       remove.textContent = '×';
       remove.setAttribute('aria-label', t('optionsRemoveSite', isolate(site)));
-      remove.addEventListener('click', () => void save({ excludedSites: s.excludedSites.filter((x) => x !== site) }));
+      remove.addEventListener('click', () => {
+        // The list is drawn again: the focus goes to the next site's ×, or the previous one's, or the field.
+        const at = s.excludedSites.indexOf(site);
+        void save({ excludedSites: s.excludedSites.filter((x) => x !== site) }).then(() => {
+          const buttons = list.querySelectorAll('button');
+          (buttons[Math.min(at, buttons.length - 1)] ?? $('new-site')).focus();
+        });
+      });
       li.append(name, remove);
       return li;
     }),
@@ -44,6 +51,9 @@ async function save(changes: Partial<Settings>): Promise<void> {
   const status = $('settings-status');
   try {
     fill(await saveSettings(changes));
+    // Emptied first, so that a screen reader says "Saved." again for the next change too.
+    status.textContent = '';
+    await new Promise((resolve) => setTimeout(resolve, 50));
     status.textContent = t('optionsSaved');
   } catch (e) {
     status.textContent = errorText(e);
@@ -61,9 +71,12 @@ function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
   const status = $('settings-status');
   if (ok) {
     input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
     return n;
   }
   input.setAttribute('aria-invalid', 'true');
+  // The field is described by what it takes (the status line), and shows that it was refused.
+  input.setAttribute('aria-describedby', 'settings-status');
   status.textContent = t('optionsNumberRange', 0, max);
   return null;
 }
@@ -83,6 +96,7 @@ export async function initSettingsForm(): Promise<void> {
     // Empty: the sensitivity's own default.
     if (input.value.trim() === '' && !input.validity.badInput) {
       input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
       return void save({ minWords: null });
     }
     const n = wholeNumberIn(input, LIMITS.minWords);

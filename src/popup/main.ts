@@ -7,7 +7,7 @@ import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
-import { bidiSafe, isolated, localizedNodes } from '../ui/bidi';
+import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
@@ -42,7 +42,8 @@ function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: str
   };
   yesButton.onclick = () => {
     close();
-    void action();
+    // What was asked about is gone (its button hidden): the focus goes to the status, which says what was done.
+    void action().finally(() => (from.hidden ? statusEl : from).focus());
   };
   noButton.onclick = () => {
     close();
@@ -75,6 +76,8 @@ function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => 
     button.className = 'not-same';
     button.textContent = t('noticeNotSame');
     button.title = t('popupNotSameHint');
+    // Each match's button named by its page: a list of "Not the same" buttons is otherwise a list of one name.
+    button.setAttribute('aria-label', t('popupNotSameLabel', isolate(m.title || m.url)));
     button.addEventListener('click', () => void notSame(m));
     meta.append(button);
   }
@@ -108,6 +111,7 @@ async function render(tabId: number): Promise<void> {
         await send('popup:notSame', { url: page.url, other: m.url });
         await render(tabId);
         statusEl.textContent = t('popupNotSameDone');
+        statusEl.focus();
       }
     : undefined;
   listEl.replaceChildren(...matches.map((m) => matchItem(m, now, notSame)));
@@ -133,7 +137,7 @@ async function render(tabId: number): Promise<void> {
     confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(site)]), t('popupForgetSiteYes'), async () => {
       const { forgotten } = await send('popup:forgetSite', { site });
       forgetSite.hidden = forget.hidden = true;
-      statusEl.replaceChildren(...localizedNodes('popupSiteForgotten', [forgotten, isolated(site)]));
+      statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [forgotten, isolated(site)]));
     });
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');

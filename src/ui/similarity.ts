@@ -24,7 +24,7 @@ function percent(share: number, somethingNew: boolean): number {
   return share > 0 && p === 0 ? 1 : p;
 }
 
-/** What is new since the earlier page, in words: "You've read 80 % of this — 3 new paragraphs". */
+/** What is new since the earlier page, in words: "You've read 80% of this — 3 new paragraphs". */
 export function describeFresh(f: Freshness): string {
   const n = f.parts.length;
   if (n === 0) return t('freshNothingNew');
@@ -32,7 +32,7 @@ export function describeFresh(f: Freshness): string {
   return n === 1 ? t('freshReadNewOne', percent(f.read, true)) : t('freshReadNew', percent(f.read, true), n);
 }
 
-/** The read share alone, for lists: "read 80 %". */
+/** The read share alone, for lists: "read 80%". */
 export function describeReadShare(f: Freshness): string {
   return t('freshReadShare', percent(f.read, f.parts.length > 0));
 }

@@ -119,4 +119,20 @@ describe('the history page', () => {
     expect(time?.textContent).toMatch(/ago$/);
     expect(document.querySelectorAll('.copies time[datetime][title]')).toHaveLength(3);
   });
+
+  it('hands the keyboard focus from "Show more" to the first page it brings', async () => {
+    const bg = makeBackground();
+    // 51 different articles: one more than a screenful.
+    const words = (i: number) => Array.from({ length: 120 }, (_, k) => `w${i}x${k} word${(i * 7 + k) % 97}`).join(' ');
+    for (let i = 0; i < 51; i++) await bg.read({ url: `https://many.example/${i}`, title: `Page ${i}`, digest: digestArticle(words(i)), lang: 'en' });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    const more = document.getElementById('more') as HTMLButtonElement;
+    expect(more.hidden).toBe(false);
+    more.focus();
+    more.click();
+    await vi.waitFor(() => expect(groups()).toHaveLength(51));
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Page 0'));
+    expect(more.hidden).toBe(true);
+  });
 });

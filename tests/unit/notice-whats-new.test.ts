@@ -19,13 +19,13 @@ describe('the wording of what is new', () => {
   afterEach(() => void (fake.locale = 'en'));
 
   it('gives the share read and the number of new paragraphs', () => {
-    expect(describeFresh({ read: 0.8, parts: parts(3) })).toBe("You've read 80 % of this — 3 new paragraphs");
-    expect(describeFresh({ read: 0.93, parts: parts(1) })).toBe("You've read 93 % of this — 1 new paragraph");
+    expect(describeFresh({ read: 0.8, parts: parts(3) })).toBe("You've read 80% of this — 3 new paragraphs");
+    expect(describeFresh({ read: 0.93, parts: parts(1) })).toBe("You've read 93% of this — 1 new paragraph");
     expect(describeFresh({ read: 1, parts: [] })).toBe('Nothing new since you read it');
-    expect(describeFresh({ read: 0.35, parts: parts(2), readUpTo: 0.35 })).toBe('You read the first 35 % — continue where the preview ended');
+    expect(describeFresh({ read: 0.35, parts: parts(2), readUpTo: 0.35 })).toBe('You read the first 35% — continue where the preview ended');
     // Never "100 %" of a page that has something new.
-    expect(describeFresh({ read: 0.998, parts: parts(1) })).toBe("You've read 99 % of this — 1 new paragraph");
-    expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('read 80 %');
+    expect(describeFresh({ read: 0.998, parts: parts(1) })).toBe("You've read 99% of this — 1 new paragraph");
+    expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('read 80%');
   });
 
   it('says it in Chinese', () => {
@@ -68,7 +68,7 @@ describe('"Show what\'s new" in the notice', () => {
         return view;
       },
     });
-    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80 % of this — 3 new paragraphs");
+    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80% of this — 3 new paragraphs");
     const show = button(root, "Show what's new");
     expect(show.hidden).toBe(false);
     expect(button(root, 'Next').hidden).toBe(true);
@@ -86,7 +86,7 @@ describe('"Show what\'s new" in the notice', () => {
     expect(root.querySelector('.fresh')?.textContent).toBe('New part 1 of 3');
     root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(cleared).toBe(1);
-    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80 % of this — 3 new paragraphs");
+    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80% of this — 3 new paragraphs");
     expect(button(root, "Show what's new").hidden).toBe(false);
     expect(document.querySelector('deja-read-notice')).not.toBeNull();
     removeNotice();
@@ -130,5 +130,17 @@ describe('"Show what\'s new" in the notice', () => {
     expect(root.activeElement?.textContent).toBe('Next');
     expect(stops(root)).toEqual(['The story', 'Next']);
     removeNotice();
+  });
+
+  it('gives the focus back to where it came from when closed from the keyboard', () => {
+    const before = document.createElement('button');
+    document.body.append(before);
+    before.focus();
+    const root = shownNotice({ notSame: () => undefined });
+    button(root, 'Dismiss').focus();
+    button(root, 'Dismiss').click();
+    expect(document.querySelector('deja-read-notice')).toBeNull();
+    expect(document.activeElement).toBe(before);
+    before.remove();
   });
 });

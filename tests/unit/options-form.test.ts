@@ -63,7 +63,7 @@ describe('the options form', () => {
     const { status, type } = await form();
     await type('dwell', '-3');
     const input = await type('dwell', '12');
-    expect(status()).toBe('Saved.');
+    await vi.waitFor(() => expect(status()).toBe('Saved.'));
     expect(input.hasAttribute('aria-invalid')).toBe(false);
     expect(fake.saves).toMatchObject([{ dwellSeconds: 12 }]);
   });
@@ -74,7 +74,7 @@ describe('the options form', () => {
     expect(status()).toBe('Not saved: enter a whole number from 0 to 5000.');
     expect(fake.saves).toEqual([]);
     await type('min-words', '');
-    expect(status()).toBe('Saved.');
+    await vi.waitFor(() => expect(status()).toBe('Saved.'));
     expect(fake.saves).toMatchObject([{ minWords: null }]);
     await type('min-words', '300');
     expect(fake.saves.at(-1)).toMatchObject({ minWords: 300 });
