@@ -409,6 +409,8 @@ describe('Chromium, what the reader sees', () => {
     // Asked first: Cancel (focused) or Escape keeps the page.
     await popup.getByRole('button', { name: 'Forget this page' }).click();
     await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    // The question names the page it is about.
+    expect(await popup.locator('#confirm-text').innerText()).toMatch(/^Forget “.+”\? Its visits leave the history for good\.$/);
     await popup.keyboard.press('Escape');
     expect(await popup.locator('#confirm').isHidden()).toBe(true);
     expect(await recordedPages()).toBe(before);
