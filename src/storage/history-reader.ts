@@ -432,6 +432,8 @@ class CsvRows {
   private i = 0;
   private inQuote = false;
   private header = true;
+  /** Rows handed on (the header not counted). */
+  private count = 0;
 
   constructor(private readonly sink: (row: string[]) => void) {}
 
@@ -467,6 +469,9 @@ class CsvRows {
       this.buf = s.slice(done);
       this.i -= done;
     }
+    // A row never ended (a quote never closed) would hold the rest of the file, however large: it
+    // is refused at the size a record may have, as in JSON.
+    if (this.buf.length > MAX_RECORD) fail(problem('importPageTooLarge', this.count + 1, MAX_RECORD / 1024));
   }
 
   end(): void {
@@ -480,7 +485,10 @@ class CsvRows {
       this.header = false;
       rows = rows.slice(1);
     }
-    for (const row of rows) this.sink(row);
+    for (const row of rows) {
+      this.count++;
+      this.sink(row);
+    }
   }
 }
 

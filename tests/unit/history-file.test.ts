@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/core';
 import { encodeSketch, sketchOf } from '../../src/core';
 import { buildExport, COLUMNS, CSV_HEAD, csvCell, csvChunk, fromStored, jsonChunk, jsonChunkOfStored, jsonHead, JSON_TAIL, parseCsv, UTF8_BOM, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
-import { checkPages, checkStaged, checkStoredRecord, jsonErrorPlace } from '../../src/storage/history-import';
+import { checkPages, checkStaged, checkStoredRecord, jsonErrorPlace, type FileProblem } from '../../src/storage/history-import';
+import { HistoryReader } from '../../src/storage/history-reader';
 import { toStored } from '../../src/storage/layout';
 import { english, MESSAGES } from './messages';
 
@@ -265,6 +266,20 @@ describe('import validation, CSV', () => {
   it('says a CSV file of another program is CSV, not broken JSON', () => {
     const v = validateHistoryFile('Title,URL,Visited\r\nHello,https://a.example/,2026-01-01\r\n', NOW);
     expect(!v.ok && english(v.error)).toMatch(/^This is a CSV file, but not one exported by Déjà Read: its first line must name the columns url,canonicalUrl,/);
+  });
+
+  it('refuses a quote that is never closed at a record\'s size, not at the end of a file of any size', () => {
+    const head = CSV_HEAD + csvChunk([page(1), page(2)]);
+    const reader = new HistoryReader(NOW, () => undefined);
+    reader.push(head + '"https://a.example/');
+    let error: unknown;
+    try {
+      // Pushed as a file is read: a megabyte at a time, and no line break ever ends the row.
+      for (let i = 0; i < 3; i++) reader.push('x'.repeat(1 << 20));
+    } catch (e) {
+      error = e;
+    }
+    expect(english((error as { problem: FileProblem }).problem)).toBe('Page 3: the record is larger than any a history holds (at most 1024 KiB).');
   });
 
   it('names the page whose line has too many fields', () => {
