@@ -632,8 +632,11 @@ export class PageRepository {
     const meta = (await this.db.get('meta', META_KEY)) ?? emptyMeta();
     const top = after ? after[1] : meta.next;
     const from = Math.max(0, top - maxScan);
-    const blocks = top > from ? await this.db.getAll('blocks', IDBKeyRange.bound(blockOf(from), blockOf(top - 1))) : [];
-    const keys = top > from ? await this.db.getAllKeys('blocks', IDBKeyRange.bound(blockOf(from), blockOf(top - 1))) : [];
+    // Blocks and their numbers read in one transaction: a block forgotten between two reads would
+    // give the blocks after it the wrong numbers.
+    const range = IDBKeyRange.bound(blockOf(from), blockOf(top - 1));
+    const tx = this.db.transaction('blocks', 'readonly');
+    const [blocks, keys] = top > from ? await Promise.all([tx.store.getAll(range), tx.store.getAllKeys(range)]) : [[], []];
     const items: PageRecord[] = [];
     // Newest numbers first, until `limit` are found; the next step goes on below the last page read.
     let next = from;

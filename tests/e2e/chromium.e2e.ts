@@ -223,7 +223,7 @@ describe('Chromium, matching layers', () => {
     expect(await noticeText(page)).toBeNull();
     await openAndSettle(page, site.url('enFullAfterPreview'));
     await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
-    expect(await noticeText(page)).toMatch(/You read the first [5-7]\d % — continue where the preview ended/);
+    expect(await noticeText(page)).toMatch(/You read the first [5-7]\d% — continue where the preview ended/);
   });
 
   it('flags a short preview of an article read in full, too far for the fingerprint: found through its passages', async () => {
@@ -238,7 +238,7 @@ describe('Chromium, matching layers', () => {
     await openAndSettle(page, site.url('enFullAfterTeaser'));
     await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
     expect(await noticeText(page)).toContain(site.title('enTeaserFirst'));
-    expect(await noticeText(page)).toMatch(/You read the first [1-3]\d % — continue where the preview ended/);
+    expect(await noticeText(page)).toMatch(/You read the first [1-3]\d% — continue where the preview ended/);
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {
@@ -750,7 +750,7 @@ describe("Chromium, what's new since it was read", () => {
   it('gives the share read and "3 new" for a revision at another URL; "Show what\'s new" marks exactly the new paragraphs, and the page sees no change', async () => {
     await openAndSettle(page, site.url('enBalconyRead'));
     await openAndSettle(page, site.url('enBalconyRevised'));
-    await expect.poll(() => noticeText(page)).toMatch(/You've read [6-8]\d % of this — 3 new paragraphs/);
+    await expect.poll(() => noticeText(page)).toMatch(/You've read [6-8]\d% of this — 3 new paragraphs/);
     const before = await pageState();
     expect(before.mutations).toEqual([]);
 
@@ -784,7 +784,7 @@ describe("Chromium, what's new since it was read", () => {
   it('shows the read share in the popup', async () => {
     const { tabId } = await toolbarOf(page);
     const popup = await popupFor(tabId);
-    expect(popup.items[0]).toMatch(/read [6-8]\d %/);
+    expect(popup.items[0]).toMatch(/read [6-8]\d%/);
   });
 
   it('says nothing is new on a copy of an article read', async () => {

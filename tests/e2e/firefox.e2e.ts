@@ -186,7 +186,7 @@ describe('Firefox, matching layers', () => {
     await openAndSettle(page, site.url('enFullAfterPreview'));
     await expect.poll(() => noticeShown(page)).toBe(true);
     expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toContain('contains most of what you read');
-    expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toMatch(/read [5-7]\d %/);
+    expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toMatch(/read [5-7]\d%/);
   });
 
   it('flags a short preview of an article read in full, too far for the fingerprint: found through its passages', async () => {
@@ -205,7 +205,7 @@ describe('Firefox, matching layers', () => {
     const popup = await popupFor(site.url('enFullAfterTeaser'));
     expect(popup.items[0]).toContain(site.title('enTeaserFirst'));
     expect(popup.items[0]).toContain('contains most of what you read');
-    expect(popup.items[0]).toMatch(/read [1-3]\d %/);
+    expect(popup.items[0]).toMatch(/read [1-3]\d%/);
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {
@@ -375,7 +375,7 @@ describe("Firefox, what's new since it was read", () => {
       .toBe(true);
     expect(await pageState()).toEqual(before);
     const popup = await popupFor(site.url('enBalconyRevised'));
-    expect(popup.items[0]).toMatch(/read [6-8]\d %/);
+    expect(popup.items[0]).toMatch(/read [6-8]\d%/);
   });
 
   it('marks in the history the page read before as changed, with its three new parts', async () => {
