@@ -87,7 +87,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew] [--scroll]`, 2);
   }
   return opts;
 }
