@@ -10,7 +10,7 @@ import { isRouteFragment, MIN_RECORDED_WORDS, type PassageLocator } from '../cor
 import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
-import { send } from '../messaging/send';
+import { ExtensionGoneError, extensionGone, send } from '../messaging/send';
 import { isExcluded, linkMarksAllowed, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { startLinkMarks, type LinkMarks } from './link-marks';
@@ -100,6 +100,7 @@ async function recordVisit(report: PageReport): Promise<void> {
   try {
     await deliver(() => send('content:pageRead', report), RECORD_RETRY);
   } catch (e) {
+    if (e instanceof ExtensionGoneError) return shutDown();
     console.info('Déjà Read: visit not recorded:', e instanceof Error ? e.message : e);
   }
 }
@@ -121,7 +122,26 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
 }
 
 function checkSafely(settingsNow?: Promise<Settings>): void {
-  check(settingsNow).catch((e: unknown) => console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e));
+  check(settingsNow).catch((e: unknown) => {
+    if (e instanceof ExtensionGoneError) return shutDown();
+    console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e);
+  });
+}
+
+/**
+ * The extension was reloaded, updated or removed while the page stayed open: this script is cut
+ * off from it for good (Chrome leaves it running), so it stops everything it does on the page.
+ */
+let gone = false;
+function shutDown(): void {
+  if (gone) return;
+  gone = true;
+  forgetView();
+  removeNotice();
+  linkMarks?.stop();
+  linkMarks = undefined;
+  clearTimeout(pending);
+  clearInterval(poll);
 }
 
 let linkMarks: LinkMarks | undefined;
@@ -139,8 +159,11 @@ answerMessages(
   createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );
 
+// A page prerendered (Chrome's address bar, speculation rules) is not in front of the reader yet,
+// and the browser does not yet count it as a tab's page: everything waits until it is shown.
+const shown = (document as { prerendering?: boolean }).prerendering ? new Promise<void>((resolve) => document.addEventListener('prerenderingchange', () => resolve(), { once: true })) : Promise.resolve();
 // One read of the settings for both at the start.
-const startSettings = loadSettings();
+const startSettings = shown.then(() => loadSettings());
 checkSafely(startSettings);
 startSettings
   .then(markLinksAsSettingsSay)
@@ -150,6 +173,8 @@ startSettings
 // A fragment (#section) is not a new page.
 let pending: ReturnType<typeof setTimeout> | undefined;
 function addressMayHaveChanged(): void {
+  if (gone) return;
+  if (extensionGone()) return shutDown();
   if (pageAddress(location.href) === checkedAddress || pending) return;
   // Until the new view is checked, the old one is not being read: its dwell time stops counting.
   cancelDwell();
@@ -166,13 +191,29 @@ function addressMayHaveChanged(): void {
 // changes, hence the timer. Where a browser lacks it, the address is polled once a second.
 // Resumed (everywhere, or on this site) while the page is open: it is checked now, not at the next load.
 onSettingsChanged((settings) => {
+  if (gone) return;
   markLinksAsSettingsSay(settings);
-  if (heldBySettings && !settings.paused && !isExcluded(location.href, settings.excludedSites)) checkSafely();
+  const held = settings.paused || isExcluded(location.href, settings.excludedSites);
+  if (heldBySettings && !held) checkSafely();
+  // Paused (everywhere, or on this site) while the page is being read: it is left unread, and no notice comes.
+  else if (held && !heldBySettings) {
+    heldBySettings = true;
+    forgetView();
+  }
 });
 
 const navigation = (window as { navigation?: EventTarget }).navigation;
+let poll: ReturnType<typeof setInterval> | undefined;
 if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigate', () => setTimeout(addressMayHaveChanged, 0));
-else setInterval(addressMayHaveChanged, 1000);
+else poll = setInterval(addressMayHaveChanged, 1000);
+
+// A page brought back by Back or Forward from the browser's cache keeps this script as it was, but
+// the toolbar button was cleared when the tab navigated away: it is told again (nothing else changes).
+window.addEventListener('pageshow', (e) => {
+  if (!e.persisted || !checked || gone) return;
+  const { fp: _fp, ...report } = checked;
+  void send('content:pageSeen', report).catch(() => undefined);
+});
 
 // The reader's shortcut to the notice (background/shortcut.ts).
 answerMessages(

@@ -8,7 +8,8 @@
 // only the links near the viewport are drawn (see NearView).
 import { linkKey, pageIdentity } from '../core';
 import { MAX_LINK_KEYS, type LinkMark } from '../messaging/protocol';
-import { send } from '../messaging/send';
+import { deliver, type RetryOptions } from '../messaging/retry';
+import { ExtensionGoneError, send } from '../messaging/send';
 import { isolated, localizedNodes } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { createNearView } from './near-view';
@@ -28,6 +29,10 @@ const MARGIN_PX = 200;
 const REMEASURE_DELAY_MS = 250;
 /** Links added after the first pass are read in a batch this long after the first of them. */
 const ADDED_LINKS_DELAY_MS = 800;
+/** The background asked again a few times (it may be starting); then the links wait for the next scan. */
+const ASK_RETRY: RetryOptions = { tries: 4, delayMs: 250, maxDelayMs: 2_000, timeoutMs: 10_000 };
+/** A scan whose question was not answered is tried again after this long, if nothing on the page changed before. */
+const RESCAN_AFTER_FAILURE_MS = 10_000;
 
 const CSS = `
 .label.read-mark { font-size: 10px; }
@@ -72,6 +77,8 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   let overlay: Overlay | undefined;
   /** The marks' text, from the background's answer. */
   let label = '';
+  /** A scan again after one whose question went unanswered. */
+  let retry: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let frame = 0;
   /** The blocks drawn last, and whether the next drawing must set the marks even if they are the same (answers came). */
@@ -119,6 +126,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       return;
     }
     scanning = true;
+    clearTimeout(retry);
     const added: Array<HTMLAnchorElement | HTMLAreaElement> = [];
     try {
       // Links the page has removed since (an infinite list dropping what scrolled away) are let go.
@@ -165,13 +173,27 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       if (stopped || tracked.size === 0) return;
       // The layer exists as soon as the page has links, before any answer: its existence says nothing.
       overlay ??= createOverlay(doc, { css: CSS });
-      for (let i = 0; i < fresh.length && !stopped; i += MAX_LINK_KEYS) {
-        const asking = performance.now();
-        const answer = await send('content:linksRead', { keys: fresh.slice(i, i + MAX_LINK_KEYS) });
-        stats.messages++;
-        stats.answerMs += performance.now() - asking;
-        for (const mark of answer.read) read.set(mark.key, mark);
-        if (answer.label) label = answer.label;
+      try {
+        while (fresh.length > 0 && !stopped) {
+          const keys = fresh.slice(0, MAX_LINK_KEYS);
+          const asking = performance.now();
+          const answer = await deliver(() => send('content:linksRead', { keys }), ASK_RETRY);
+          stats.messages++;
+          stats.answerMs += performance.now() - asking;
+          for (const mark of answer.read) read.set(mark.key, mark);
+          if (answer.label) label = answer.label;
+          fresh.splice(0, keys.length);
+        }
+      } catch (e) {
+        // Not answered (the background could not be reached): these links are asked about again
+        // at the next scan, which comes with the next change of the page or a while later.
+        for (const key of fresh) asked.delete(key);
+        for (const a of added) {
+          keyOf.delete(a);
+          tracked.delete(a);
+        }
+        if (!(e instanceof ExtensionGoneError)) retry = setTimeout(scanSafely, RESCAN_AFTER_FAILURE_MS);
+        throw e;
       }
       // Followed after the answer, so the first drawing has it.
       const blocks: Element[] = [];
@@ -202,7 +224,12 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     }
   }
 
-  const scanSafely = () => void scan().catch((e: unknown) => console.info('Déjà Read: links not checked:', e instanceof Error ? e.message : e));
+  const scanSafely = () =>
+    void scan().catch((e: unknown) => {
+      // The extension was reloaded or removed: this script can do nothing more, and lets the page go.
+      if (e instanceof ExtensionGoneError) return marks.stop();
+      console.info('Déjà Read: links not checked:', e instanceof Error ? e.message : e);
+    });
 
   // Links the page adds later (infinite lists, single-page apps) are read in batches, one at most
   // every ADDED_LINKS_DELAY_MS however busy the page is.
@@ -238,9 +265,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   doc.addEventListener('pointerout', hideTip, listen);
   doc.addEventListener('focusout', hideTip, listen);
 
-  scanSafely();
-
-  return {
+  const marks: LinkMarks = {
     readCount() {
       const keys = new Set<string>();
       for (const a of tracked) {
@@ -253,6 +278,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
     stop() {
       stopped = true;
       clearTimeout(rescan);
+      clearTimeout(retry);
       if (frame) win.cancelAnimationFrame(frame);
       mutations.disconnect();
       near.stop();
@@ -264,4 +290,6 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       overlay = undefined;
     },
   };
+  scanSafely();
+  return marks;
 }

@@ -235,6 +235,8 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
     actions.showWhatsNew(root).then(
       (found) => {
         show.disabled = false;
+        // Closed (or replaced) while the page was searched: nothing is marked, and the page is not scrolled.
+        if (!host.isConnected) return found.clear();
         marks?.clear();
         marks = found;
         if (!found.count) {

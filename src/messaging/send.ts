@@ -16,12 +16,26 @@ function unwrap<R>(reply: unknown, type: string): R {
   throw new DeliveryError(`no answer to ${type}`);
 }
 
+/**
+ * The extension this script belongs to was reloaded, updated or removed while the page stayed open
+ * (Chrome leaves the old content script running, cut off): no message can ever arrive, so it is not
+ * sent again, and the script stops.
+ */
+export class ExtensionGoneError extends Error {
+  override name = 'ExtensionGoneError';
+}
+
+/** Whether this script's extension is gone (its `runtime.id` is then undefined). */
+export const extensionGone = (): boolean => !browser.runtime?.id;
+
 /** Sends a message to the background and returns its typed answer. */
 export async function send<K extends keyof Protocol>(type: K, req: Protocol[K]['req']): Promise<Protocol[K]['res']> {
   let reply: unknown;
+  if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
   try {
     reply = await browser.runtime.sendMessage({ type, req });
   } catch (e) {
+    if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
     // The browser could not deliver it, or lost the answer ("message port closed", "receiving end does not exist").
     throw new DeliveryError(e instanceof Error ? e.message : String(e));
   }

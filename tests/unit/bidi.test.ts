@@ -18,6 +18,7 @@ const fake = vi.hoisted(() => ({
 const api = vi.hoisted(() => ({
   i18n: { getMessage: (key: string, subs: string[] = []) => fake.messages?.(key, subs) ?? '', getUILanguage: () => 'en' },
   runtime: {
+    id: 'ext',
     sendMessage: async (m: { type: string }) => ({ ok: fake.replies[m.type] }),
     openOptionsPage: async () => undefined,
     getURL: (p: string) => `chrome-extension://x/${p}`,

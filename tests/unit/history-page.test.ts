@@ -15,7 +15,7 @@ const fake = vi.hoisted(() => ({ call: null as null | ((type: string, req: unkno
 vi.mock('../../src/ext', () => ({
   default: {
     i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
-    runtime: { sendMessage: async (m: { type: string; req: unknown }) => ({ ok: await fake.call?.(m.type, m.req) }) },
+    runtime: { id: 'ext', sendMessage: async (m: { type: string; req: unknown }) => ({ ok: await fake.call?.(m.type, m.req) }) },
   },
 }));
 

@@ -1,0 +1,92 @@
+// @vitest-environment jsdom
+// The link marks when the background cannot be reached: the links are asked about again once it
+// answers, and a script whose extension was reloaded lets the page go.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { message } from './messages';
+
+const fake = vi.hoisted(() => ({ id: 'ext' as string | undefined, failures: 0, asked: [] as string[][] }));
+vi.mock('../../src/ext', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    runtime: {
+      get id() {
+        return fake.id;
+      },
+      sendMessage: async (m: { type: string; req: { keys: string[] } }) => {
+        if (fake.failures > 0) {
+          fake.failures--;
+          throw new Error('Could not establish connection. Receiving end does not exist.');
+        }
+        fake.asked.push(m.req.keys);
+        return { ok: { read: m.req.keys.filter((k) => k.includes('read')).map((key) => ({ key, date: 'Nov 1' })), label: 'read' } };
+      },
+    },
+  },
+}));
+
+// jsdom lays nothing out and has no IntersectionObserver: one that never reports is enough here.
+globalThis.IntersectionObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
+} as unknown as typeof IntersectionObserver;
+
+const { startLinkMarks } = await import('../../src/content/link-marks');
+
+function page(hrefs: string[]): void {
+  document.body.replaceChildren(
+    ...hrefs.map((href) => {
+      const p = document.createElement('p');
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = href;
+      p.append(a);
+      return p;
+    }),
+  );
+}
+
+afterEach(() => {
+  fake.id = 'ext';
+  fake.failures = 0;
+  fake.asked = [];
+  document.body.replaceChildren();
+  for (const host of document.querySelectorAll('deja-read-overlay')) host.remove();
+});
+
+describe('link marks', () => {
+  it('asks again about links whose question went unanswered, at the next change of the page', async () => {
+    page(['https://a.example/read-1', 'https://b.example/other']);
+    // The background cannot be reached for longer than the question is retried.
+    fake.failures = 1000;
+    const marks = startLinkMarks(document);
+    await vi.waitFor(() => expect(1000 - fake.failures).toBeGreaterThanOrEqual(4), { timeout: 8000 });
+    expect(marks.readCount()).toBe(0);
+    fake.failures = 0;
+    // The page adds a link: the scan that follows asks about every link not answered yet.
+    const p = document.createElement('p');
+    const c = document.createElement('a');
+    c.href = 'https://c.example/read-2';
+    p.append(c);
+    document.body.append(p);
+    await vi.waitFor(() => expect(marks.readCount()).toBe(2), { timeout: 5000 });
+    expect(fake.asked.flat().sort()).toEqual(['https://a.example/read-1', 'https://b.example/other', 'https://c.example/read-2'].map((u) => expect.stringContaining(new URL(u).host)));
+    marks.stop();
+  }, 15_000);
+
+  it('stops, leaving nothing on the page, once its extension is gone', async () => {
+    page(['https://a.example/read-1']);
+    fake.id = undefined;
+    const marks = startLinkMarks(document);
+    await vi.waitFor(() => expect(document.querySelector('deja-read-overlay')).toBeNull(), { timeout: 3000 });
+    expect(fake.asked).toEqual([]);
+    // Later changes of the page start nothing.
+    document.body.append(document.createElement('p'));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(fake.asked).toEqual([]);
+    expect(marks.readCount()).toBe(0);
+  }, 10_000);
+});
