@@ -14,7 +14,7 @@ import { ExtensionGoneError, extensionGone, send } from '../messaging/send';
 import { isExcluded, linkMarksAllowed, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { startLinkMarks, type LinkMarks } from './link-marks';
-import { afterVisibleFor } from './dwell';
+import { visibleTimer } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
 import { focusNotice, removeNotice, showNotice } from './notice';
@@ -35,48 +35,64 @@ let checked: CheckedPage | null = null;
 let checkedAddress = '';
 /** The hash of the article text being shown: a new address with the same text is the same article. */
 let checkedTextHash = '';
-let cancelDwell: () => void = () => undefined;
-/** Starts (again) counting the dwell time of the article being shown, if it is not read yet. */
+/** Stops counting the dwell time of the article being shown, keeping what was counted (its view is being checked again). */
+let pauseDwell: () => void = () => undefined;
+/** Counts on the dwell time of the article being shown, if it is not read yet. */
 let resumeDwell: () => void = () => undefined;
+/** Drops the dwell time of the article that was shown. */
+let stopDwell: () => void = () => undefined;
 /** Whether this page load has had its one chance to show the notice (at the first dwell reached). */
 let noticeDecided = false;
 /** The page was left unread because the extension is paused, or paused on this site. */
 let heldBySettings = false;
 
-async function check(settingsNow = loadSettings()): Promise<void> {
+/** What a check found: the page held by the settings, no article, the article shown before, or another. */
+type Outcome = 'held' | 'none' | 'same' | 'new';
+
+async function check(settingsNow = loadSettings()): Promise<Outcome> {
   const url = location.href;
   checkedAddress = pageAddress(url);
   const settings = await settingsNow;
   // Excluded sites and a paused extension are not even read.
   heldBySettings = settings.paused || isExcluded(url, settings.excludedSites);
-  if (heldBySettings) return forgetView();
+  if (heldBySettings) {
+    forgetView();
+    return 'held';
+  }
   const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
-  if (!extraction.ok) return forgetView();
+  if (!extraction.ok) {
+    forgetView();
+    removeNotice();
+    return 'none';
+  }
   const { title, digest, lang, passages, locators } = extraction.article;
-  // A single-page app that only changed the query (?view=2) shows the same article: the view goes on.
-  if (digest.textHash === checkedTextHash) return resumeDwell();
+  // A single-page app that only changed the query (?view=2) shows the same article: the view goes
+  // on, its dwell time where it was, its notice (if one was shown) still there.
+  if (digest.textHash === checkedTextHash) {
+    resumeDwell();
+    return 'same';
+  }
   forgetView();
+  removeNotice();
   checkedTextHash = digest.textHash;
   const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document), passages };
   // Another check since (another article, or none) replaces this one; a new address with the same article does not.
   const stillHere = () => checkedTextHash === digest.textHash;
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
-  if (!stillHere() || verdict.skipped) return; // navigated on while we waited
+  if (!stillHere() || verdict.skipped) return 'new'; // navigated on while we waited
   checked = { ...report, fp: verdict.fp };
   const visitId = randomId();
-  let read = false;
-  resumeDwell = () => {
-    cancelDwell();
-    if (read) return;
-    cancelDwell = afterVisibleFor(document, settings.dwellSeconds, () => {
-      read = true;
-      void recordVisit({ ...report, visitId });
-      // In a task of its own: drawing the notice is the page's work, not the report's.
-      setTimeout(() => showNoticeOnce(verdict, settings.showNotice, locators), 0);
-    });
-  };
+  const dwell = visibleTimer(document, settings.dwellSeconds, () => {
+    void recordVisit({ ...report, visitId });
+    // In a task of its own: drawing the notice is the page's work, not the report's.
+    setTimeout(() => showNoticeOnce(verdict, settings.showNotice, locators), 0);
+  });
+  pauseDwell = dwell.pause;
+  resumeDwell = dwell.resume;
+  stopDwell = dwell.stop;
   // The address may have changed while the background answered: the dwell waits for the check of the new one.
   if (pageAddress(location.href) === checkedAddress) resumeDwell();
+  return 'new';
 }
 
 /**
@@ -90,9 +106,8 @@ function randomId(): string {
 function forgetView(): void {
   checked = null;
   checkedTextHash = '';
-  cancelDwell();
-  cancelDwell = () => undefined;
-  resumeDwell = () => undefined;
+  stopDwell();
+  pauseDwell = resumeDwell = stopDwell = () => undefined;
 }
 
 /** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
@@ -121,10 +136,11 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
   });
 }
 
-function checkSafely(settingsNow?: Promise<Settings>): void {
-  check(settingsNow).catch((e: unknown) => {
-    if (e instanceof ExtensionGoneError) return shutDown();
-    console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e);
+function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefined> {
+  return check(settingsNow).catch((e: unknown) => {
+    if (e instanceof ExtensionGoneError) shutDown();
+    else console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e);
+    return undefined;
   });
 }
 
@@ -164,7 +180,7 @@ answerMessages(
 const shown = (document as { prerendering?: boolean }).prerendering ? new Promise<void>((resolve) => document.addEventListener('prerenderingchange', () => resolve(), { once: true })) : Promise.resolve();
 // One read of the settings for both at the start.
 const startSettings = shown.then(() => loadSettings());
-checkSafely(startSettings);
+void checkSafely(startSettings);
 startSettings
   .then(markLinksAsSettingsSay)
   .catch((e: unknown) => console.info('Déjà Read: links not marked:', e instanceof Error ? e.message : e));
@@ -172,19 +188,34 @@ startSettings
 // Single-page apps change the URL without a reload: check again once the new view has settled.
 // A fragment (#section) is not a new page.
 let pending: ReturnType<typeof setTimeout> | undefined;
+/**
+ * When a new address is checked: 1.5 s after it, and once more at 5 s if the first check found no
+ * article or the one shown before (a slow single-page app may still show a skeleton, or the old
+ * article, while it fetches the new one).
+ */
+const RECHECK_AT_MS = [1500, 5000];
 function addressMayHaveChanged(): void {
   if (gone) return;
   if (extensionGone()) return shutDown();
   if (pageAddress(location.href) === checkedAddress || pending) return;
   // Until the new view is checked, the old one is not being read: its dwell time stops counting.
-  cancelDwell();
-  pending = setTimeout(() => {
-    pending = undefined;
-    removeNotice();
-    checkSafely();
-    // "Search engines only" may start or stop with the new address.
-    void loadSettings().then(markLinksAsSettingsSay, () => undefined);
-  }, 1500);
+  pauseDwell();
+  checkAgain(0);
+}
+function checkAgain(step: number): void {
+  const address = pageAddress(location.href);
+  pending = setTimeout(
+    () => {
+      pending = undefined;
+      void checkSafely().then((outcome) => {
+        const unsettled = outcome === 'none' || outcome === 'same';
+        if (unsettled && step + 1 < RECHECK_AT_MS.length && !pending && !gone && pageAddress(location.href) === address) checkAgain(step + 1);
+      });
+      // "Search engines only" may start or stop with the new address.
+      void loadSettings().then(markLinksAsSettingsSay, () => undefined);
+    },
+    RECHECK_AT_MS[step] - (step > 0 ? RECHECK_AT_MS[step - 1] : 0),
+  );
 }
 // The Navigation API tells of every same-document navigation (pushState, replaceState, back and
 // forward, fragments), so an idle tab runs nothing; its `navigate` event comes before the address

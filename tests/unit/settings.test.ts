@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { afterVisibleFor } from '../../src/content/dwell';
+import { afterVisibleFor, visibleTimer } from '../../src/content/dwell';
 import { DEFAULT_SETTINGS, isExcluded, linkMarksAllowed, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
 
 describe('settings', () => {
@@ -95,6 +95,28 @@ describe('dwell time', () => {
     cancel();
     vi.advanceTimersByTime(10_000);
     expect(read).not.toHaveBeenCalled();
+    vi.useRealTimers();
+  });
+
+  it('keeps the time counted while a single-page app\'s new address is checked, and counts on from there', () => {
+    vi.useFakeTimers();
+    const { doc } = fakeDocument('visible');
+    const read = vi.fn();
+    const dwell = visibleTimer(doc, 5, read);
+    dwell.resume();
+    vi.advanceTimersByTime(4000);
+    dwell.pause();
+    vi.advanceTimersByTime(60_000);
+    expect(read).not.toHaveBeenCalled();
+    dwell.resume();
+    vi.advanceTimersByTime(999);
+    expect(read).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(2);
+    expect(read).toHaveBeenCalledTimes(1);
+    // Once read, resuming again reads nothing more.
+    dwell.resume();
+    vi.advanceTimersByTime(10_000);
+    expect(read).toHaveBeenCalledTimes(1);
     vi.useRealTimers();
   });
 
