@@ -65,6 +65,8 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
   const win = doc.defaultView ?? window;
   const keyOf = new WeakMap<Element, string | null>();
   /** Keys by address: a page repeats its links (menus, "more" and "comments" links to one story). */
+  /** The `href` each link had when its key was taken. */
+  const hrefOf = new WeakMap<Element, string>();
   const keyOfHref = new Map<string, string | null>();
   /** Link keys already asked about, and the answers for those read. */
   const asked = new Set<string>();
@@ -147,20 +149,26 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       let sliceStart = performance.now();
       for (let i = 0; i < links.length && !stopped; i++) {
         const a = links[i] as HTMLAnchorElement | HTMLAreaElement;
-        if (!keyOf.has(a)) {
+        // A link seen before is read again only if its address changed (a list that reuses its
+        // elements for other items, as virtualised feeds do).
+        const written = a.getAttribute('href');
+        if (!keyOf.has(a) || hrefOf.get(a) !== written) {
+          if (written !== null) hrefOf.set(a, written);
           const href = a.href;
           let key = keyOfHref.get(href);
           if (key === undefined) keyOfHref.set(href, (key = linkKey(href)));
           const kept = key === own ? null : key;
           keyOf.set(a, kept);
           if (kept) {
-            tracked.add(a);
-            added.push(a);
+            if (!tracked.has(a)) {
+              tracked.add(a);
+              added.push(a);
+            }
             if (!asked.has(kept)) {
               asked.add(kept);
               fresh.push(kept);
             }
-          }
+          } else tracked.delete(a);
         }
         // Links seen before cost little, but a page of tens of thousands of them still gets slices.
         if ((i & 31) === 31 && performance.now() - sliceStart > SLICE_MS) {
@@ -239,7 +247,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       scanSafely();
     }, ADDED_LINKS_DELAY_MS);
   });
-  mutations.observe(doc, { childList: true, subtree: true });
+  mutations.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
 
   // The date, and the page a copy was read as, on hover and focus: listened to in the capture
   // phase, passively, changing nothing of the event. Links not read get the same tip, transparent.

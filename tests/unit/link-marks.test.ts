@@ -77,6 +77,18 @@ describe('link marks', () => {
     marks.stop();
   }, 15_000);
 
+  it('reads a link again when the page gives it another address (a list reusing its elements)', async () => {
+    page(['https://a.example/other', 'https://b.example/other']);
+    const marks = startLinkMarks(document);
+    await vi.waitFor(() => expect(fake.asked.flat()).toHaveLength(2), { timeout: 5000 });
+    expect(marks.readCount()).toBe(0);
+    document.querySelector('a')?.setAttribute('href', 'https://a.example/read-now');
+    await vi.waitFor(() => expect(marks.readCount()).toBe(1), { timeout: 5000 });
+    document.querySelector('a')?.setAttribute('href', 'https://a.example/other-again');
+    await vi.waitFor(() => expect(marks.readCount()).toBe(0), { timeout: 5000 });
+    marks.stop();
+  }, 15_000);
+
   it('stops, leaving nothing on the page, once its extension is gone', async () => {
     page(['https://a.example/read-1']);
     fake.id = undefined;
