@@ -17,7 +17,8 @@ import { extractInOffscreen } from './offscreen-client';
 export function extractAnywhere(req: ExtractRequest): Promise<DigestedExtraction> {
   if (import.meta.env.TARGET === 'chrome') return extractInOffscreen(req);
   if (import.meta.env.TARGET !== 'firefox' && typeof DOMParser !== 'function') return extractInOffscreen(req);
-  return Promise.resolve(digestFromHtml(req.html, req.minWords, new DOMParser()));
+  // In a promise, so that a throw (a page too much for the engine's memory) is answered as an error.
+  return Promise.resolve().then(() => digestFromHtml(req.html, req.minWords, new DOMParser()));
 }
 
 const validMinWords = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100_000;

@@ -37,13 +37,20 @@ async function ensureOffscreen(): Promise<void> {
 }
 
 export async function extractInOffscreen(req: ExtractRequest): Promise<DigestedExtraction> {
-  await ensureOffscreen();
+  // Chrome stops a service worker idle for 30 s, and waiting for the offscreen document's answer is
+  // not activity: an extension API call every 20 s is, so a long extraction is not cut short.
+  const awake = setInterval(() => void chrome.runtime.getPlatformInfo(), 20_000);
   try {
-    return await sendToOffscreen('background:extract', req);
-  } catch (e) {
-    // The document may have closed itself (idle) between the check and the message: once more.
-    if (!(e instanceof Error && /receiving end does not exist|no answer/i.test(e.message))) throw e;
     await ensureOffscreen();
-    return sendToOffscreen('background:extract', req);
+    try {
+      return await sendToOffscreen('background:extract', req);
+    } catch (e) {
+      // The document may have closed itself (idle) between the check and the message: once more.
+      if (!(e instanceof Error && /receiving end does not exist|no answer|port closed/i.test(e.message))) throw e;
+      await ensureOffscreen();
+      return await sendToOffscreen('background:extract', req);
+    }
+  } finally {
+    clearInterval(awake);
   }
 }

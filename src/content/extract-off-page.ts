@@ -4,12 +4,15 @@
 // digest comes back. See docs/extraction.md.
 import browser from '../ext';
 import { EXTRACT_PORT, type ExtractPortMessage, type ExtractPortReply } from '../messaging/protocol';
+import { ExtensionGoneError, extensionGone } from '../messaging/send';
 import type { DigestedExtraction } from './extract';
 import { pageSlicer, pieces, snapshotDocument, type Slicer } from './snapshot';
 
 /** A port closed under the copy (the background was stopped): sending it again may succeed. */
 const LOST = 'extraction stopped';
 const TRIES = 6;
+/** Longer than any page takes (a 10 MB page: a few seconds): an answer that has not come by then will not, and the copy is let go. */
+const ANSWER_WITHIN_MS = 120_000;
 
 export async function extractOffPage(doc: Document, minWords: number): Promise<DigestedExtraction> {
   const slicer = pageSlicer();
@@ -23,9 +26,15 @@ export async function extractOffPage(doc: Document, minWords: number): Promise<D
 }
 
 async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<DigestedExtraction> {
+  if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
   const port = browser.runtime.connect({ name: EXTRACT_PORT });
   let closed = false;
+  let waited: ReturnType<typeof setTimeout> | undefined;
   const answer = new Promise<DigestedExtraction>((resolve) => {
+    waited = setTimeout(() => {
+      resolve({ ok: false, reason: 'no answer from the extraction' });
+      port.disconnect();
+    }, ANSWER_WITHIN_MS);
     port.onMessage.addListener((message: unknown) => {
       const reply = message as ExtractPortReply;
       if ('ok' in reply) resolve(reply.ok);
@@ -48,8 +57,9 @@ async function sendForExtraction(chunks: string[], minWords: number, slicer: Sli
     if (!closed) post({ end: true, minWords });
   } catch {
     // Posting to a port whose other end is gone: the background was stopped.
+    clearTimeout(waited);
     port.disconnect();
     return { ok: false, reason: LOST };
   }
-  return answer;
+  return answer.finally(() => clearTimeout(waited));
 }

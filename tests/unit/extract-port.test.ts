@@ -1,10 +1,10 @@
 // The background's side of extraction: pieces in, one digested article out, and only for content scripts.
 import type { Runtime } from 'webextension-polyfill';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { digestArticle } from '../../src/core';
 import type { DigestedExtraction } from '../../src/content/extract';
 import { MAX_HTML_CHARS } from '../../src/content/snapshot';
-import { serveExtractPort } from '../../src/background/extract-port';
+import { extractAnywhere, serveExtractPort } from '../../src/background/extract-port';
 import { EXTRACT_PORT, type ExtractRequest } from '../../src/messaging/protocol';
 
 const ID = 'deja-read-test';
@@ -87,5 +87,23 @@ describe('the extraction port', () => {
     port.send({ end: true, minWords: 30 });
     await settle();
     expect(port.sent).toEqual([{ error: { name: 'RangeError', message: 'parser gone' } }]);
+  });
+
+  it('answers with an error, not silence, when parsing the copy throws (Firefox parses in the background page)', async () => {
+    vi.stubGlobal(
+      'DOMParser',
+      class {
+        parseFromString(): Document {
+          throw new RangeError('allocation size overflow');
+        }
+      },
+    );
+    const port = fakePort(fromPage);
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, extractAnywhere);
+    port.send({ piece: '<p>text</p>' });
+    expect(() => port.send({ end: true, minWords: 10 })).not.toThrow();
+    await settle();
+    expect(port.sent).toEqual([{ error: { name: 'RangeError', message: 'allocation size overflow' } }]);
+    vi.unstubAllGlobals();
   });
 });
