@@ -47,7 +47,7 @@ export function digestArticle(text: string): ArticleDigest {
   const textHash = scanForDigest(normalizeText(text), counter, sketch);
   const fp = simhashOfCounts(counter, FINGERPRINT_OPTIONS);
   // The passage scan reads the text as written, as textStats does: it counts for the stats too.
-  const counts: ScriptCounts = { latinWords: 0, hanKana: 0, kana: 0, hangul: 0, thai: 0, cyrillic: 0 };
+  const counts: ScriptCounts = { latinWords: 0, hanKana: 0, kana: 0, hangul: 0, abugida: 0, thai: 0, cyrillic: 0 };
   const passages = passageSignatureWith(text, PASSAGE_MIN_WORDS, PASSAGE_CAP, counts);
   const { words, lang } = statsFromCounts(text, counts);
   return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passages), readSet: readSetOf(text) };

@@ -9,7 +9,7 @@
 // A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
 // spacing and line breaks ignored).
 import { fmix32, SEED_A, stepA } from './hash';
-import { astralClass, BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
+import { ABUGIDA, astralClass, BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
 import type { ScriptCounts } from './text-stats';
 
 export interface Passage {
@@ -158,6 +158,7 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
   let hanKana = 0;
   let kana = 0;
   let hangul = 0;
+  let abugida = 0;
   let thai = 0;
   let cyrillic = 0;
 
@@ -212,7 +213,10 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
       runChars++;
       // (For a character outside the BMP, c is its high surrogate: not counted, as in countScripts.)
       if (isHanOrKana(c)) hanKana++;
-      else if (c >= 0xe01 && c <= 0xe4e) thai++;
+      else if (cls === ABUGIDA) {
+        abugida++;
+        if (c <= 0xe4e) thai++;
+      }
       if (c >= 0x3041 && c <= 0x30ff) kana++;
       if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = fmix32(stepA(SEED_A, c));
     } else if (cls === 0 && (isLatinTerminal(c) || isCjkTerminal(c))) {
@@ -240,7 +244,7 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
     }
   }
   sink(text, start, len, normalize, a, words, runChars, chars, inWord);
-  if (counts) Object.assign(counts, { latinWords, hanKana, kana, hangul, thai, cyrillic });
+  if (counts) Object.assign(counts, { latinWords, hanKana, kana, hangul, abugida, thai, cyrillic });
 }
 
 /** Ends the passage `text[start, end)` whose running state is given, emitting it if it holds a token. */

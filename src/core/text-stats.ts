@@ -1,7 +1,7 @@
 // How much prose a text holds, comparably across scripts, and which language it looks like.
 // Chinese words average about 1.5 characters, so 1.5 Han/kana characters count as one word:
 // an English and a Chinese page of the same reading length get about the same count.
-import { BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
+import { ABUGIDA, BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
 
 export interface TextStats {
   /** Reading length in word-equivalents. */
@@ -24,7 +24,9 @@ export interface ScriptCounts {
   /** Hangul syllables and Cyrillic letters, inside words. */
   hangul: number;
   cyrillic: number;
-  /** Thai letters. */
+  /** Letters of the scripts written without spaces between words but Han and kana: Thai, Lao, Myanmar, Khmer. */
+  abugida: number;
+  /** Of those, Thai letters. */
   thai: number;
 }
 
@@ -40,6 +42,7 @@ export function countScripts(text: string): ScriptCounts {
   let hanKana = 0;
   let kana = 0;
   let hangul = 0;
+  let abugida = 0;
   let thai = 0;
   let cyrillic = 0;
   let inWord = false;
@@ -57,12 +60,15 @@ export function countScripts(text: string): ScriptCounts {
       inWord = false;
       if (isRunClass(cls)) {
         if (isHanOrKana(c)) hanKana++;
-        else if (c >= 0xe01 && c <= 0xe4e) thai++;
+        else if (cls === ABUGIDA) {
+          abugida++;
+          if (c <= 0xe4e) thai++;
+        }
         if (c >= 0x3041 && c <= 0x30ff) kana++;
       }
     }
   }
-  return { latinWords, hanKana, kana, hangul, thai, cyrillic };
+  return { latinWords, hanKana, kana, hangul, abugida, thai, cyrillic };
 }
 
 /** The stats of `text` from its counts (countScripts, or scanPassages's). */
@@ -76,11 +82,12 @@ export function wordCount(text: string): number {
 }
 
 function wordsFromCounts(n: ScriptCounts): number {
-  return Math.round(n.latinWords + n.hanKana / CJK_CHARS_PER_WORD + n.thai / 4);
+  // About four letters a word in Thai, Lao, Myanmar and Khmer.
+  return Math.round(n.latinWords + n.hanKana / CJK_CHARS_PER_WORD + n.abugida / 4);
 }
 
 function guessLang(text: string, n: ScriptCounts): string {
-  const total = n.latinWords + n.hanKana + n.thai + 1;
+  const total = n.latinWords + n.hanKana + n.abugida + 1;
   if (n.hanKana / total > 0.3) return n.kana > n.hanKana * 0.1 ? 'ja' : 'zh';
   if (n.hangul > n.latinWords * 0.5 && n.hangul > 0) return 'ko';
   if (n.thai / total > 0.3) return 'th';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, blocksOf, encodePassages, fingerprint, passageSignature, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
+import { ALGORITHM, blocksOf, digestArticle, encodePassages, fingerprint, passageSignature, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
 import { popcount32 } from '../../src/core/hamming';
 import { loadArticle } from '../e2e/site';
 import { pinnedVectors, VECTORS } from '../fixtures/vectors';
@@ -78,6 +78,22 @@ describe('text statistics', () => {
     expect(textStats(en).lang).toBe('en');
     expect(textStats(zh).lang).toBe('zh');
     expect(textStats('これは日本語の文章です。ひらがなとカタカナ。').lang).toBe('ja');
+  });
+
+  it('counts the scripts written without spaces like Thai: Lao, Myanmar and Khmer pages are long enough to record', () => {
+    // 400 letters of each script (consonants of its block, in turn): about 100 words, as 400 Thai letters are.
+    const letters = (first: number, count: number) => Array.from({ length: 400 }, (_, i) => String.fromCharCode(first + (i % count))).join('');
+    const thai = textStats(letters(0xe01, 40));
+    expect(thai).toEqual({ words: 100, lang: 'th' });
+    for (const [script, first, count] of [
+      ['Lao', 0xe81, 4],
+      ['Myanmar', 0x1000, 30],
+      ['Khmer', 0x1780, 30],
+    ] as const) {
+      expect(textStats(letters(first, count)), script).toEqual({ words: 100, lang: 'und' });
+      // And the same count comes out of the digest, which counts while it cuts the passages.
+      expect(digestArticle(letters(first, count)).words, script).toBe(100);
+    }
   });
 
   it('normalises compatibility forms and case', () => {
