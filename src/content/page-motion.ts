@@ -9,7 +9,8 @@ export function watchPageMotion(doc: Document, win: Window, onScroll: (e: Event)
   const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(onResize) : null;
   let body = doc.body;
   if (resized && body) resized.observe(body);
-  const swapped = new MutationObserver(() => {
+  const Observer = (win as Window & typeof globalThis).MutationObserver;
+  const swapped = new Observer(() => {
     if (doc.body === body) return;
     if (body) resized?.unobserve(body);
     body = doc.body;
