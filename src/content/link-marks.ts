@@ -29,6 +29,8 @@ const MARGIN_PX = 200;
 const REMEASURE_DELAY_MS = 250;
 /** Links added after the first pass are read in a batch this long after the first of them. */
 const ADDED_LINKS_DELAY_MS = 800;
+/** Addresses whose key is kept at hand (a page repeats its links); more than a page of 2,000 links needs. */
+const MAX_MEMO = 20_000;
 /** The background asked again a few times (it may be starting); then the links wait for the next scan. */
 const ASK_RETRY: RetryOptions = { tries: 4, delayMs: 250, maxDelayMs: 2_000, timeoutMs: 10_000 };
 /** A scan whose question was not answered is tried again after this long, if nothing on the page changed before. */
@@ -64,9 +66,9 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export function startLinkMarks(doc: Document = document): LinkMarks {
   const win = doc.defaultView ?? window;
   const keyOf = new WeakMap<Element, string | null>();
-  /** Keys by address: a page repeats its links (menus, "more" and "comments" links to one story). */
   /** The `href` each link had when its key was taken. */
   const hrefOf = new WeakMap<Element, string>();
+  /** Keys by address: a page repeats its links (menus, "more" and "comments" links to one story). */
   const keyOfHref = new Map<string, string | null>();
   /** Link keys already asked about, and the answers for those read. */
   const asked = new Set<string>();
@@ -156,7 +158,11 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
           if (written !== null) hrefOf.set(a, written);
           const href = a.href;
           let key = keyOfHref.get(href);
-          if (key === undefined) keyOfHref.set(href, (key = linkKey(href)));
+          if (key === undefined) {
+            // A memo, not a record: on an endless feed it starts over rather than grow for ever.
+            if (keyOfHref.size >= MAX_MEMO) keyOfHref.clear();
+            keyOfHref.set(href, (key = linkKey(href)));
+          }
           const kept = key === own ? null : key;
           keyOf.set(a, kept);
           if (kept) {
