@@ -31,7 +31,7 @@ function fill(s: Settings): void {
       remove.addEventListener('click', () => {
         // The list is drawn again: the focus goes to the next site's ×, or the previous one's, or the field.
         const at = s.excludedSites.indexOf(site);
-        void save({ excludedSites: s.excludedSites.filter((x) => x !== site) }).then(() => {
+        void save((now) => ({ excludedSites: now.excludedSites.filter((x) => x !== site) })).then(() => {
           const buttons = list.querySelectorAll('button');
           (buttons[Math.min(at, buttons.length - 1)] ?? $('new-site')).focus();
         });
@@ -47,16 +47,26 @@ function fill(s: Settings): void {
   }
 }
 
-async function save(changes: Partial<Settings>): Promise<void> {
+/** Saves, and says so; false (with the reason shown) if nothing was saved. */
+/** Counts what the status line was asked to say: only the latest is said. */
+let said = 0;
+/** Says `text` in the status line (emptied first, so that a screen reader says "Saved." again for the next change too). */
+async function say(text: string): Promise<void> {
+  const mine = ++said;
   const status = $('settings-status');
+  status.textContent = '';
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  if (mine === said) status.textContent = text;
+}
+
+async function save(changes: Parameters<typeof saveSettings>[0]): Promise<boolean> {
   try {
     fill(await saveSettings(changes));
-    // Emptied first, so that a screen reader says "Saved." again for the next change too.
-    status.textContent = '';
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    status.textContent = t('optionsSaved');
+    void say(t('optionsSaved'));
+    return true;
   } catch (e) {
-    status.textContent = errorText(e);
+    void say(errorText(e));
+    return false;
   }
 }
 
@@ -68,7 +78,6 @@ function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
   const text = input.value.trim();
   const n = Number(text);
   const ok = text !== '' && /^\d+$/.test(text) && n <= max;
-  const status = $('settings-status');
   if (ok) {
     input.removeAttribute('aria-invalid');
     input.removeAttribute('aria-describedby');
@@ -77,17 +86,15 @@ function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
   input.setAttribute('aria-invalid', 'true');
   // The field is described by what it takes (the status line), and shows that it was refused.
   input.setAttribute('aria-describedby', 'settings-status');
-  status.textContent = t('optionsNumberRange', 0, max);
+  // At once (a "Saved." on its way is dropped): the field is described by it already.
+  ++said;
+  $('settings-status').textContent = t('optionsNumberRange', 0, max);
   return null;
 }
 
 export async function initSettingsForm(): Promise<void> {
-  let current = await loadSettings();
-  fill(current);
-  onSettingsChanged((s) => {
-    current = s;
-    fill(s);
-  });
+  fill(await loadSettings());
+  onSettingsChanged(fill);
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="sensitivity"]')) {
     radio.addEventListener('change', () => void save({ sensitivity: radio.value as Settings['sensitivity'] }));
   }
@@ -117,11 +124,14 @@ export async function initSettingsForm(): Promise<void> {
     const input = $<HTMLInputElement>('new-site');
     const site = normalizeSitePattern(input.value);
     if (!site) {
+      ++said;
       $('settings-status').replaceChildren(...localizedNodes('optionsBadSite', [isolated(input.value.slice(0, 100))]));
       return;
     }
-    input.value = '';
-    void save({ excludedSites: [...current.excludedSites, site] });
+    // The field is emptied once the site is saved: a site that could not be added stays to be seen.
+    void save((now) => ({ excludedSites: [...now.excludedSites, site] })).then((saved) => {
+      if (saved) input.value = '';
+    });
   });
-  $('add-suggested').addEventListener('click', () => void save({ excludedSites: [...current.excludedSites, ...SUGGESTED_EXCLUSIONS] }));
+  $('add-suggested').addEventListener('click', () => void save((now) => ({ excludedSites: [...now.excludedSites, ...SUGGESTED_EXCLUSIONS] })));
 }

@@ -1,7 +1,7 @@
 // Settings live in storage.sync (small, and they follow the reader to their other browsers).
 // Every read parses, so a value from an older version or a damaged one still gives valid settings.
 import browser from '../ext';
-import { parseSettings, type Settings } from './settings';
+import { LIMITS, parseSettings, type Settings } from './settings';
 
 const KEY = 'settings';
 
@@ -10,10 +10,34 @@ export async function loadSettings(): Promise<Settings> {
   return parseSettings(stored[KEY]);
 }
 
-export async function saveSettings(changes: Partial<Settings>): Promise<Settings> {
-  const next = parseSettings({ ...(await loadSettings()), ...changes });
-  await browser.storage.sync.set({ [KEY]: next });
-  return next;
+/** storage.sync keeps at most this many bytes in one item (its key and its value as JSON), in Chrome and Firefox. */
+export const SYNC_ITEM_BYTES = 8192;
+
+/** The settings would not fit in storage.sync's one item (a long list of excluded sites): nothing was saved. */
+export class SettingsFullError extends Error {
+  override name = 'SettingsFullError';
+}
+
+/** This page's saves, one after another: each reads what the one before wrote. */
+let saving: Promise<unknown> = Promise.resolve();
+
+/**
+ * Saves changes to the settings as they are now in storage: the changes themselves, or a function
+ * of the stored settings (an edit of the list of excluded sites, so that two quick edits do not
+ * undo each other). Refused, changing nothing, if the result would not fit in storage.sync.
+ */
+export function saveSettings(changes: Partial<Settings> | ((now: Settings) => Partial<Settings>)): Promise<Settings> {
+  const save = saving.then(async () => {
+    const now = await loadSettings();
+    const merged = { ...now, ...(typeof changes === 'function' ? changes(now) : changes) };
+    if (new Set(merged.excludedSites).size > LIMITS.excludedSites) throw new SettingsFullError('too many excluded sites');
+    const next = parseSettings(merged);
+    if (new TextEncoder().encode(KEY + JSON.stringify(next)).length > SYNC_ITEM_BYTES) throw new SettingsFullError('the settings do not fit in storage.sync');
+    await browser.storage.sync.set({ [KEY]: next });
+    return next;
+  });
+  saving = save.catch(() => undefined);
+  return save;
 }
 
 /**

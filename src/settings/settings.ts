@@ -70,21 +70,30 @@ export const LIMITS = { dwellSeconds: 600, minWords: 5000, excludedSites: 500, s
 
 /**
  * Normalises what a reader typed or pasted as a site: a URL, a host, a host with a port, or
- * `*.example.com` (the same as example.com, which covers its subdomains): lowercase host, optional
- * port and path, no scheme, credentials, query or fragment.
+ * `*.example.com` (the same as example.com, which covers its subdomains): lowercase host (an
+ * internationalised one in its ASCII form, as browsers give it), optional port and path (lowercase,
+ * percent-encoded as in a URL), no scheme, credentials, query or fragment.
  */
 export function normalizeSitePattern(input: string): string | null {
-  let s = input.trim().toLowerCase();
-  if (!s) return null;
-  s = s
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+  const s = input
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
     .replace(/^[^/@]*@/, '')
     .replace(/^\*\./, '')
     .replace(/[?#].*$/, '')
     .replace(/\/+$/, '');
-  const [host, ...path] = s.split('/');
-  if (!/^[a-z0-9.-]+(:\d+)?$/.test(host) || host.startsWith('.') || host.length > LIMITS.siteLength) return null;
-  return path.length ? `${host}/${path.join('/')}` : host;
+  const [given, ...path] = s.split('/');
+  const port = /:\d+$/.exec(given)?.[0] ?? '';
+  let host: string;
+  let pathname = '';
+  try {
+    host = new URL(`http://${given.slice(0, given.length - port.length)}`).hostname.replace(/\.$/, '');
+    if (path.length) pathname = new URL(`http://x/${path.join('/')}`).pathname.toLowerCase();
+  } catch {
+    return null;
+  }
+  if (!/^[a-z0-9.-]+$/.test(host) || host.startsWith('.') || host.length + port.length > LIMITS.siteLength) return null;
+  return `${host}${port}${pathname}`;
 }
 
 /** Whether a URL falls under an exclusion: the host or a subdomain of it, and the path prefix if any. */
@@ -95,8 +104,10 @@ export function isExcluded(url: string, patterns: readonly string[]): boolean {
   } catch {
     return false;
   }
-  const host = u.hostname.toLowerCase();
+  // "example.com." is example.com; paths are compared as the patterns keep them, in lower case.
+  const host = u.hostname.toLowerCase().replace(/\.$/, '');
   const bare = host.replace(/^www\./, '');
+  const pathname = u.pathname.toLowerCase();
   return patterns.some((p) => {
     const slash = p.indexOf('/');
     const hostPort = slash < 0 ? p : p.slice(0, slash);
@@ -107,7 +118,7 @@ export function isExcluded(url: string, patterns: readonly string[]): boolean {
     if (colon >= 0 && (u.port || (u.protocol === 'https:' ? '443' : '80')) !== hostPort.slice(colon + 1)) return false;
     const pBare = pHost.replace(/^www\./, '');
     const hostMatches = bare === pBare || bare.endsWith(`.${pBare}`);
-    return hostMatches && (pPath === '' || u.pathname === pPath || u.pathname.startsWith(`${pPath}/`));
+    return hostMatches && (pPath === '' || pathname === pPath || pathname.startsWith(`${pPath}/`));
   });
 }
 

@@ -9,6 +9,7 @@ const KNOWN: Record<string, string> = {
   StorageFullError: 'errorStorageFull',
   ImportIncompleteError: 'errorImportIncomplete',
   DeliveryError: 'errorNoAnswer',
+  SettingsFullError: 'errorSettingsFull',
 };
 
 /** A bad record the background found in an import (storage's FileProblemError): its message is the problem as JSON. */

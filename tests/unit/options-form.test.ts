@@ -102,4 +102,24 @@ describe('the options form', () => {
     await vi.waitFor(() => expect(fake.saves.at(-1)).toMatchObject({ linkMarks: 'search' }));
     expect(radios.filter((r) => r.checked).map((r) => r.value)).toEqual(['search']);
   });
+
+  it('removes two sites clicked away quickly, both; and keeps a site that does not fit in the field, saying why', async () => {
+    const { status } = await form();
+    // onChanged is not wired in this page's fake storage: the list on screen is the one first drawn.
+    const remove = (site: string) => (document.querySelector(`#excluded button[aria-label*="${site}"]`) as HTMLButtonElement).click();
+    remove('mail.google.com');
+    remove('outlook.live.com');
+    await vi.waitFor(() => expect(fake.saves).toHaveLength(2));
+    const kept = (fake.saves.at(-1) as { excludedSites: string[] }).excludedSites;
+    expect(kept).not.toContain('mail.google.com');
+    expect(kept).not.toContain('outlook.live.com');
+    // storage.sync keeps at most 8 KiB in one item: a list that would not fit is refused, and the site typed stays.
+    fake.stored.settings = { excludedSites: Array.from({ length: 280 }, (_, i) => `site-number-${i}.example.org`) };
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = 'one-more.example.org';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(status()).toBe('Not saved: the list of sites never read is full. Remove some to add others.'));
+    expect(input.value).toBe('one-more.example.org');
+    expect(fake.saves).toHaveLength(2);
+  });
 });

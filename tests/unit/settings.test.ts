@@ -51,6 +51,18 @@ describe('settings', () => {
     expect(isExcluded('https://secure.example/a', [normalizeSitePattern('secure.example:443') as string])).toBe(true);
     for (const bad of ['', '   ', 'not a site', '*.', 'http://', 'a b.example', '[::1]']) expect(normalizeSitePattern(bad), bad).toBeNull();
   });
+
+  it('cover what the reader meant: a host with a final dot, a path in another case or script, a host in its own script', () => {
+    const sites = ['mail.google.com', 'example.com/Wiki/Private', 'docs.example/文档', 'bücher.example'].map(normalizeSitePattern);
+    expect(sites).toEqual(['mail.google.com', 'example.com/wiki/private', 'docs.example/%e6%96%87%e6%a1%a3', 'xn--bcher-kva.example']);
+    const covered = (url: string) => isExcluded(url, sites as string[]);
+    expect(covered('https://mail.google.com./mail/u/0/')).toBe(true);
+    expect(covered('https://example.com/Wiki/Private/notes')).toBe(true);
+    expect(covered('https://example.com/wiki/private')).toBe(true);
+    expect(covered('https://example.com/Wiki/Public')).toBe(false);
+    expect(covered('https://docs.example/文档/2')).toBe(true);
+    expect(covered('https://bücher.example/buch')).toBe(true);
+  });
 });
 
 describe('dwell time', () => {
