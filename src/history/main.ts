@@ -77,7 +77,11 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
   forget.addEventListener('click', () => {
     forget.disabled = true;
-    void forgetPage(li, item.url, copies.map((c) => c.url)).catch(showError);
+    void forgetPage(li, item.url, copies.map((c) => c.url)).catch((e: unknown) => {
+      // Not forgotten: the button can be tried again.
+      forget.disabled = false;
+      showError(e);
+    });
   });
   li.append(link(item.url, item.title), forget, meta);
   if (item.changed) li.append(changedMark(item.changed, now));
@@ -169,14 +173,20 @@ async function load(reset: boolean): Promise<void> {
 }
 
 localizePage();
-more.addEventListener('click', () => void load(false));
+/** A load that failed says why, and leaves "Show more" to try again. */
+const loadOrSay = (reset: boolean) =>
+  load(reset).catch((e: unknown) => {
+    showError(e);
+    more.hidden = false;
+  });
+more.addEventListener('click', () => void loadOrSay(false));
 let debounce: ReturnType<typeof setTimeout> | undefined;
 $<HTMLInputElement>('search').addEventListener('input', (e) => {
   clearTimeout(debounce);
   debounce = setTimeout(() => {
     query = (e.target as HTMLInputElement).value;
-    void load(true);
+    void loadOrSay(true);
   }, 250);
 });
 $<HTMLFormElement>('search-form').addEventListener('submit', (e) => e.preventDefault());
-void load(true).catch(showError);
+void loadOrSay(true);

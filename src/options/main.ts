@@ -16,7 +16,7 @@ const bulk = new BulkPort();
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLParagraphElement>('export-status');
 const progressBar = $<HTMLProgressElement>('progress');
-const buttons = ['export', 'export-csv', 'clear'].map((id) => $<HTMLButtonElement>(id));
+const buttons = ['export', 'export-csv', 'clear', 'clear-yes'].map((id) => $<HTMLButtonElement>(id));
 const fileInput = $<HTMLInputElement>('import-file');
 localizePage();
 const number = new Intl.NumberFormat(uiLocale());
@@ -32,6 +32,8 @@ async function refreshStats(): Promise<void> {
 async function busy(label: string, failed: 'exportFailed' | 'importFailed' | 'clearFailed', task: (progress: Progress) => Promise<string | Node[]>): Promise<void> {
   buttons.forEach((b) => (b.disabled = true));
   fileInput.disabled = true;
+  // A clear asked about before this task began is not left to be confirmed in the middle of it.
+  $('clear-confirm').hidden = true;
   progressBar.hidden = false;
   progressBar.removeAttribute('value');
   status.textContent = `${label}…`;
@@ -60,7 +62,9 @@ function exportAs(kind: 'json' | 'csv'): void {
   void busy(t('exporting'), 'exportFailed', async (progress) => {
     const now = new Date();
     const { blob, pages: exported } = await exportHistory(send, kind, progress, now, bulk);
-    downloadBlob(blob, `deja-read-history-${now.toISOString().slice(0, 10)}.${kind}`);
+    // The reader's own date, not UTC's (an export at 7 in the morning in Beijing is of that day).
+    const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    downloadBlob(blob, `deja-read-history-${day}.${kind}`);
     return t('exported', pages(exported));
   });
 }
@@ -72,8 +76,8 @@ fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];
   if (!file) return;
   void busy(t('importing'), 'importFailed', async (progress) => {
-    const result = await importHistory(send, file, progress, undefined, bulk);
-    fileInput.value = '';
+    // Emptied whatever happens, so that the same file can be chosen again.
+    const result = await importHistory(send, file, progress, undefined, bulk).finally(() => (fileInput.value = ''));
     if (result.state === 'invalid') {
       // What the file says (a parser's excerpt, a version, an algorithm's name) is shown isolated.
       const why = document.createElement('span');

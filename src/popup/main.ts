@@ -146,16 +146,23 @@ async function render(tabId: number): Promise<void> {
   pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [isolated(site ?? '')]));
   pauseSite.onclick = async () => {
     if (!site) return;
-    const sites = excludedHere ? settings.excludedSites.filter((s) => s !== site) : [...settings.excludedSites, site];
-    await saveSettings({ excludedSites: sites });
-    await render(tabId);
+    try {
+      await saveSettings((now) => ({ excludedSites: excludedHere ? now.excludedSites.filter((s) => s !== site) : [...now.excludedSites, site] }));
+      await render(tabId);
+    } catch (e) {
+      statusEl.textContent = errorText(e);
+    }
   };
 
   const pauseAll = $<HTMLButtonElement>('pause-all');
   pauseAll.textContent = settings.paused ? t('popupResumeAll') : t('popupPauseAll');
   pauseAll.onclick = async () => {
-    await saveSettings({ paused: !settings.paused });
-    await render(tabId);
+    try {
+      await saveSettings({ paused: !settings.paused });
+      await render(tabId);
+    } catch (e) {
+      statusEl.textContent = errorText(e);
+    }
   };
 }
 
