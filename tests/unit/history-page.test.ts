@@ -135,4 +135,24 @@ describe('the history page', () => {
     await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Page 0'));
     expect(more.hidden).toBe(true);
   });
+
+  it('says why when the history cannot be read, and offers to try again', async () => {
+    const bg = await historyWithCopies();
+    let failing = true;
+    fake.call = async (type, req) => {
+      if (failing && type === 'history:list') throw new Error('Could not establish connection. Receiving end does not exist.');
+      return bg.call(type as never, req as never);
+    };
+    const html = readFileSync(join(process.cwd(), 'src/history/index.html'), 'utf8');
+    const parsed = new DOMParser().parseFromString(html, 'text/html');
+    document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+    await import('../../src/history/main');
+    await vi.waitFor(() => expect(summary()).not.toBe('Loading…'));
+    expect(summary()).not.toMatch(/Showing/);
+    const more = document.getElementById('more') as HTMLButtonElement;
+    expect(more.hidden).toBe(false);
+    failing = false;
+    more.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 5 of 5 pages.'));
+  });
 });
