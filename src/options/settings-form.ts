@@ -47,7 +47,6 @@ function fill(s: Settings): void {
   }
 }
 
-/** Saves, and says so; false (with the reason shown) if nothing was saved. */
 /** Counts what the status line was asked to say: only the latest is said. */
 let said = 0;
 /** Says `text` in the status line (emptied first, so that a screen reader says "Saved." again for the next change too). */
@@ -59,6 +58,7 @@ async function say(text: string): Promise<void> {
   if (mine === said) status.textContent = text;
 }
 
+/** Saves, and says so; false (with the reason shown) if nothing was saved. */
 async function save(changes: Parameters<typeof saveSettings>[0]): Promise<boolean> {
   try {
     fill(await saveSettings(changes));
