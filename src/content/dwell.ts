@@ -54,10 +54,3 @@ export function visibleTimer(doc: Document, seconds: number, done: () => void): 
     stop,
   };
 }
-
-/** Calls `done` once the page has been visible for `seconds`; returns a function that cancels it. */
-export function afterVisibleFor(doc: Document, seconds: number, done: () => void): () => void {
-  const timer = visibleTimer(doc, seconds, done);
-  timer.resume();
-  return timer.stop;
-}

@@ -4,7 +4,7 @@
 // digest comes back. See docs/extraction.md.
 import browser from '../ext';
 import { EXTRACT_PORT, type ExtractPortMessage, type ExtractPortReply } from '../messaging/protocol';
-import { ExtensionGoneError, extensionGone } from '../messaging/send';
+import { checkExtension } from '../messaging/send';
 import type { DigestedExtraction } from './extract';
 import { pageSlicer, pieces, snapshotDocument, type Slicer } from './snapshot';
 
@@ -26,7 +26,7 @@ export async function extractOffPage(doc: Document, minWords: number): Promise<D
 }
 
 async function sendForExtraction(chunks: string[], minWords: number, slicer: Slicer): Promise<DigestedExtraction> {
-  if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
+  checkExtension();
   const port = browser.runtime.connect({ name: EXTRACT_PORT });
   let closed = false;
   let waited: ReturnType<typeof setTimeout> | undefined;

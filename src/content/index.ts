@@ -189,11 +189,11 @@ startSettings
 // A fragment (#section) is not a new page.
 let pending: ReturnType<typeof setTimeout> | undefined;
 /**
- * When a new address is checked: 1.5 s after it, and once more at 5 s if the first check found no
- * article or the one shown before (a slow single-page app may still show a skeleton, or the old
+ * When a new address is checked: 1.5 s after it, and once more 3.5 s later if the first check found
+ * no article or the one shown before (a slow single-page app may still show a skeleton, or the old
  * article, while it fetches the new one).
  */
-const RECHECK_AT_MS = [1500, 5000];
+const RECHECK_AFTER_MS = [1500, 3500];
 function addressMayHaveChanged(): void {
   if (gone) return;
   if (extensionGone()) return shutDown();
@@ -209,12 +209,12 @@ function checkAgain(step: number): void {
       pending = undefined;
       void checkSafely().then((outcome) => {
         const unsettled = outcome === 'none' || outcome === 'same';
-        if (unsettled && step + 1 < RECHECK_AT_MS.length && !pending && !gone && pageAddress(location.href) === address) checkAgain(step + 1);
+        if (unsettled && step + 1 < RECHECK_AFTER_MS.length && !pending && !gone && pageAddress(location.href) === address) checkAgain(step + 1);
       });
       // "Search engines only" may start or stop with the new address.
       void loadSettings().then(markLinksAsSettingsSay, () => undefined);
     },
-    RECHECK_AT_MS[step] - (step > 0 ? RECHECK_AT_MS[step - 1] : 0),
+    RECHECK_AFTER_MS[step],
   );
 }
 // The Navigation API tells of every same-document navigation (pushState, replaceState, back and

@@ -66,8 +66,6 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export function startLinkMarks(doc: Document = document): LinkMarks {
   const win = doc.defaultView ?? window;
   const keyOf = new WeakMap<Element, string | null>();
-  /** The `href` each link had when its key was taken. */
-  const hrefOf = new WeakMap<Element, string>();
   /** Keys by address: a page repeats its links (menus, "more" and "comments" links to one story). */
   const keyOfHref = new Map<string, string | null>();
   /** Link keys already asked about, and the answers for those read. */
@@ -151,11 +149,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
       let sliceStart = performance.now();
       for (let i = 0; i < links.length && !stopped; i++) {
         const a = links[i] as HTMLAnchorElement | HTMLAreaElement;
-        // A link seen before is read again only if its address changed (a list that reuses its
-        // elements for other items, as virtualised feeds do).
-        const written = a.getAttribute('href');
-        if (!keyOf.has(a) || hrefOf.get(a) !== written) {
-          if (written !== null) hrefOf.set(a, written);
+        if (!keyOf.has(a)) {
           const href = a.href;
           let key = keyOfHref.get(href);
           if (key === undefined) {
@@ -247,7 +241,10 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
 
   // Links the page adds later (infinite lists, single-page apps) are read in batches, one at most
   // every ADDED_LINKS_DELAY_MS however busy the page is.
-  const mutations = new MutationObserver(() => {
+  const mutations = new MutationObserver((records) => {
+    // A link the page gives another address (a list reusing its elements, as virtualised feeds
+    // do) is read again.
+    for (const r of records) if (r.type === 'attributes') keyOf.delete(r.target as Element);
     rescan ??= setTimeout(() => {
       rescan = undefined;
       scanSafely();

@@ -28,14 +28,19 @@ export class ExtensionGoneError extends Error {
 /** Whether this script's extension is gone (its `runtime.id` is then undefined). */
 export const extensionGone = (): boolean => !browser.runtime?.id;
 
+/** Throws ExtensionGoneError if this script's extension is gone. */
+export function checkExtension(): void {
+  if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
+}
+
 /** Sends a message to the background and returns its typed answer. */
 export async function send<K extends keyof Protocol>(type: K, req: Protocol[K]['req']): Promise<Protocol[K]['res']> {
   let reply: unknown;
-  if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
+  checkExtension();
   try {
     reply = await browser.runtime.sendMessage({ type, req });
   } catch (e) {
-    if (extensionGone()) throw new ExtensionGoneError('the extension was reloaded or removed');
+    checkExtension();
     // The browser could not deliver it, or lost the answer ("message port closed", "receiving end does not exist").
     throw new DeliveryError(e instanceof Error ? e.message : String(e));
   }

@@ -564,7 +564,6 @@ export class PageRepository {
   /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
   async forget(url: string): Promise<boolean> {
     const id = pageIdentity(url);
-    this.dismissals = undefined;
     const forgot = await this.write(['dismissals'], async (w) => {
       const found = (await w.findAll([id])).get(id);
       if (found) w.remove(found.n);
@@ -578,7 +577,6 @@ export class PageRepository {
 
   /** Forgets every page of a site (host name, with or without "www."); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    this.dismissals = undefined;
     const forgot = await this.write(['dismissals'], async (w) => {
       await dropDismissals(w.tx, (pageUrl) => siteOfIdentity(pageUrl) === site);
       const numbers = w.columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
@@ -634,9 +632,9 @@ export class PageRepository {
     const from = Math.max(0, top - maxScan);
     // Blocks and their numbers read in one transaction: a block forgotten between two reads would
     // give the blocks after it the wrong numbers.
-    const range = IDBKeyRange.bound(blockOf(from), blockOf(top - 1));
-    const tx = this.db.transaction('blocks', 'readonly');
-    const [blocks, keys] = top > from ? await Promise.all([tx.store.getAll(range), tx.store.getAllKeys(range)]) : [[], []];
+    const range = top > from ? IDBKeyRange.bound(blockOf(from), blockOf(top - 1)) : null;
+    const tx = range && this.db.transaction('blocks', 'readonly');
+    const [blocks, keys] = tx ? await Promise.all([tx.store.getAll(range), tx.store.getAllKeys(range)]) : [[], []];
     const items: PageRecord[] = [];
     // Newest numbers first, until `limit` are found; the next step goes on below the last page read.
     let next = from;

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { afterVisibleFor, visibleTimer } from '../../src/content/dwell';
+import { visibleTimer } from '../../src/content/dwell';
+
+/** A dwell timer counting from now. */
+const afterVisibleFor = (doc: Document, seconds: number, done: () => void) => {
+  const dwell = visibleTimer(doc, seconds, done);
+  dwell.resume();
+  return dwell.stop;
+};
 import { DEFAULT_SETTINGS, isExcluded, linkMarksAllowed, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
 
 describe('settings', () => {
