@@ -1,4 +1,4 @@
-// npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--paused] [--json]
+// npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--paused] [--profile] [--json]
 // What the add-on costs the page it reads, in real Firefox (puppeteer-core over WebDriver BiDi),
 // where neither the Long Tasks API nor Chromium's traces exist. The pages of bench:page (a 10 MB
 // article, an article of 59,000 elements: bench-page-site.ts) are loaded without and with the
@@ -7,13 +7,18 @@
 // thread was held between two of its runs (TIMER, below). The window: from the page's load event until the add-on has
 // recorded it (its history has one page more; dwell time 0) and a second more. Without the add-on,
 // the same window as the slowest load with it, so both see the page's own work after its load.
-import { mkdtempSync, rmSync } from 'node:fs';
+// With --profile, Firefox's profiler runs while the add-on is installed, and each hold is told by
+// whose code the page's thread was in (firefox-profile.ts): a hold can be two tasks back to back,
+// the add-on's and Firefox's own. The most samples in the add-on's code within one hold bounds the
+// add-on's longest task from above (the page's timer ran before and after it).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { distDir, FIREFOX_PATH } from '../tests/e2e/browsers';
 import { findExtensionPage } from '../tests/e2e/firefox-pages';
 import { PAGES, serve } from './bench-page-site';
+import { attributeHolds, type Hold, profilerEnv, readProfile } from './firefox-profile';
 
 const log = (msg: string) => process.stderr.write(`bench:page:firefox: ${msg}\n`);
 
@@ -29,6 +34,7 @@ const TIMER = `(() => {
   g.benchHeld = 0;
   g.benchStalls = 0;
   g.benchHolds = [];
+  g.benchHoldsAt = [];
   g.benchFrom = Infinity;
   let last = performance.now();
   setInterval(() => {
@@ -38,6 +44,7 @@ const TIMER = `(() => {
       g.benchHeld = Math.max(g.benchHeld, held);
       if (held >= 50) g.benchStalls++;
       if (held >= 30) g.benchHolds.push(Math.round(held));
+      if (held >= 8) g.benchHoldsAt.push([performance.timeOrigin + last, now - last]);
     }
     last = now;
   }, ${TICK});
@@ -53,10 +60,18 @@ interface Load {
   holds: number[];
   /** From the load event to the page being recorded (with the add-on), ms. */
   recordedMs: number;
+  /** The holds of 8 ms or more, from the timer's last run before each (ms since the epoch) to its next. */
+  long: Hold[];
+  /** The page's address. */
+  url: string;
+  /** The window measured, ms since the epoch. */
+  from: number;
+  to: number;
 }
 
-async function launch(profile: string, withAddOn: boolean, settings: Record<string, unknown>): Promise<{ browser: Browser; extensionPage?: Page }> {
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, userDataDir: profile, extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false } });
+async function launch(profile: string, withAddOn: boolean, settings: Record<string, unknown>, profilerOut?: string): Promise<{ browser: Browser; extensionPage?: Page }> {
+  const env = profilerOut ? { ...process.env, ...profilerEnv(profilerOut) } : undefined;
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, userDataDir: profile, env, extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false } });
   if (!withAddOn) return { browser };
   await browser.installExtension(distDir('firefox'));
   const extensionPage = await findExtensionPage(browser);
@@ -90,11 +105,11 @@ async function load(browser: Browser, url: string, extensionPage: Page | undefin
       recordedMs = Date.now() - loaded;
       await new Promise((r) => setTimeout(r, 1000));
     } else await new Promise((r) => setTimeout(r, windowMs));
-    const { held, stalls, holds } = await page.evaluate(() => {
-      const g = globalThis as unknown as { benchHeld: number; benchStalls: number; benchHolds: number[] };
-      return { held: g.benchHeld, stalls: g.benchStalls, holds: g.benchHolds };
+    const { held, stalls, holds, long, from } = await page.evaluate(() => {
+      const g = globalThis as unknown as { benchHeld: number; benchStalls: number; benchHolds: number[]; benchHoldsAt: Array<[number, number]>; benchFrom: number };
+      return { held: g.benchHeld, stalls: g.benchStalls, holds: g.benchHolds, long: g.benchHoldsAt, from: performance.timeOrigin + g.benchFrom };
     });
-    return { heldMs: Math.round(held), stalls, holds, recordedMs };
+    return { heldMs: Math.round(held), stalls, holds, recordedMs, long: long.map(([at, ms]) => ({ at, ms })), url, from, to: Date.now() };
   } finally {
     await page.close();
   }
@@ -106,6 +121,7 @@ async function main(argv: string[]): Promise<void> {
   let runs = 5;
   let json = false;
   let settings: Record<string, unknown> = {};
+  let profiling = false;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--json') json = true;
@@ -115,16 +131,21 @@ async function main(argv: string[]): Promise<void> {
     else if (argv[i] === '--notice-off') settings = { ...settings, showNotice: false };
     // Installed but paused: nothing is read (the page is never recorded; the window is then 3 s).
     else if (argv[i] === '--paused') settings = { ...settings, paused: true };
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--paused] [--json]`);
+    else if (argv[i] === '--profile') profiling = true;
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:page:firefox -- [--runs N] [--marks-off] [--notice-off] [--paused] [--profile] [--json]`);
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number ≥ 1');
   const { origin, server } = await serve(new Map(PAGES.map((p) => [p.path, p.html()])));
   const results: Array<{ page: string; addOn: boolean; loads: Load[] }> = [];
+  const profilerDir = profiling ? mkdtempSync(join(tmpdir(), 'deja-read-bench-page-firefox-profiler-')) : null;
+  const profilerOut = profilerDir ? join(profilerDir, 'profile.json') : undefined;
+  const attributed: string[] = [];
+  const addOnMost: Array<{ page: string; samples: number[] }> = [];
   try {
     const slowest = new Map<string, number>();
     for (const addOn of [true, false]) {
       const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-page-firefox-'));
-      const { browser, extensionPage } = await launch(profile, addOn, settings);
+      const { browser, extensionPage } = await launch(profile, addOn, settings, addOn ? profilerOut : undefined);
       try {
         for (const p of PAGES) {
           const loads: Load[] = [];
@@ -140,16 +161,44 @@ async function main(argv: string[]): Promise<void> {
         await browser.close();
         rmSync(profile, { recursive: true, force: true });
       }
+      if (addOn && profilerOut) {
+        // Firefox writes the profile as it shuts down.
+        for (let waited = 0; !existsSync(profilerOut) && waited < 30_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
+        log(`reading Firefox's profile (${profilerOut})`);
+        const prof = readProfile(profilerOut);
+        for (const r of results.filter((x) => x.addOn)) {
+          const most: number[] = [];
+          r.loads.forEach((l, i) => {
+            const shares = attributeHolds(prof, l.url, l.long);
+            // A load whose samples had left the profiler's buffer (it keeps the last few minutes) tells nothing.
+            if (shares.some((sh) => Object.values(sh.samples).some((n) => n > 0))) most.push(Math.max(...shares.map((sh) => sh.samples.addOn)));
+            for (const share of shares) {
+              if (share.hold.ms < 50) continue;
+              const { addOn: a, firefoxScripts: f, page: pg, native: n } = share.samples;
+              attributed.push(`  ${r.page}, load ${i + 1}: held ${Math.round(share.hold.ms)} ms; samples in the add-on's code ${a}${share.addOnFunction ? ` (mostly ${share.addOnFunction})` : ''}, in Firefox's own scripts ${f}${share.firefoxScript ? ` (mostly ${share.firefoxScript})` : ''}, in the page's ${pg}, in the browser's native work ${n}`);
+            }
+          });
+          addOnMost.push({ page: r.page, samples: most });
+        }
+      }
     }
   } finally {
     server.close();
+    if (profilerDir) rmSync(profilerDir, { recursive: true, force: true });
   }
   const summary = results.map((r) => ({ page: r.page, addOn: r.addOn, heldMedianMs: median(r.loads.map((l) => l.heldMs)), heldWorstMs: Math.max(...r.loads.map((l) => l.heldMs)), stallsMedian: median(r.loads.map((l) => l.stalls)), stallsMax: Math.max(...r.loads.map((l) => l.stalls)), recordedMedianMs: r.addOn ? median(r.loads.map((l) => l.recordedMs)) : null }));
-  if (json) console.log(JSON.stringify({ runs, loadAverage: loadavg(), cores: cpus().length, summary }));
+  const addOnWork = addOnMost.map((m) => ({ page: m.page, loads: m.samples.length, mostInOneHoldMedian: m.samples.length ? median(m.samples) : null, mostInOneHoldWorst: m.samples.length ? Math.max(...m.samples) : null }));
+  if (json) console.log(JSON.stringify({ runs, loadAverage: loadavg(), cores: cpus().length, summary, ...(profiling ? { addOnWork, attributed } : {}) }));
   else {
     console.log(`a ${TICK} ms timer in the page, Firefox ${FIREFOX_PATH}, headless; from the load event until the page is recorded and 1 s more; ${runs} loads each`);
     console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
     for (const s of summary) console.log(`  ${s.page.padEnd(24)} ${s.addOn ? 'with the add-on   ' : 'without the add-on'}  longest hold: median ${s.heldMedianMs} ms, worst ${s.heldWorstMs} ms; held 50 ms or more: median ${s.stallsMedian} times a load, at most ${s.stallsMax}${s.addOn ? `; recorded ${s.recordedMedianMs} ms after load (median)` : ''}`);
+    if (profiling) {
+      console.log(`Firefox's profiler, sampling each millisecond (it slows the page a little): the most samples in the add-on's code within one hold of the page's thread, about the add-on's longest task in ms`);
+      for (const w of addOnWork) console.log(`  ${w.page.padEnd(24)} median ${w.mostInOneHoldMedian}, worst ${w.mostInOneHoldWorst} (${w.loads} of ${runs} loads in the profile${w.loads < runs ? '; the rest had left its buffer' : ''})`);
+      console.log(`holds of 50 ms or more with the add-on, by whose code the page's thread was in:${attributed.length ? '' : ' none'}`);
+      for (const line of attributed) console.log(line);
+    }
   }
 }
 
