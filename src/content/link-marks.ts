@@ -31,6 +31,11 @@ const REMEASURE_DELAY_MS = 250;
 const ADDED_LINKS_DELAY_MS = 800;
 /** Addresses whose key is kept at hand (a page repeats its links); more than a page of 2,000 links needs. */
 const MAX_MEMO = 20_000;
+/**
+ * Keys asked about kept at most (with the answers of those read): past this, on an endless feed that
+ * drops what scrolled away, only the keys of links still on the page are kept.
+ */
+export const MAX_ASKED = 20_000;
 /** The background asked again a few times (it may be starting); then the links wait for the next scan. */
 const ASK_RETRY: RetryOptions = { tries: 4, delayMs: 250, maxDelayMs: 2_000, timeoutMs: 10_000 };
 /** A scan whose question was not answered is tried again after this long, if nothing on the page changed before. */
@@ -63,7 +68,7 @@ export interface LinkMarks {
 /** Lets the page run before the next slice. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-export function startLinkMarks(doc: Document = document): LinkMarks {
+export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): LinkMarks {
   const win = doc.defaultView ?? window;
   const keyOf = new WeakMap<Element, string | null>();
   /** Keys by address: a page repeats its links (menus, "more" and "comments" links to one story). */
@@ -143,6 +148,7 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
           near.untrack(block);
         }
       }
+      if (asked.size > maxAsked) forgetGoneKeys();
       const own = pageIdentity(win.location.href);
       const links = doc.links;
       const fresh: string[] = [];
@@ -230,6 +236,20 @@ export function startLinkMarks(doc: Document = document): LinkMarks {
         scanSafely();
       }
     }
+  }
+
+  /**
+   * Keeps only the keys (and answers) of the links still on the page. A link added again later is
+   * asked about again, which the page cannot tell from a first question.
+   */
+  function forgetGoneKeys(): void {
+    const kept = new Set<string>();
+    for (const a of tracked) {
+      const key = keyOf.get(a);
+      if (key) kept.add(key);
+    }
+    for (const key of asked) if (!kept.has(key)) asked.delete(key);
+    for (const key of read.keys()) if (!kept.has(key)) read.delete(key);
   }
 
   const scanSafely = () =>

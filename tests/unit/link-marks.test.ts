@@ -89,6 +89,26 @@ describe('link marks', () => {
     marks.stop();
   }, 15_000);
 
+  it('on an endless feed, keeps only the keys of links still on the page, and marks a link that comes back', async () => {
+    const feed = (round: number) => Array.from({ length: 30 }, (_, i) => `https://feed.example/${round}/${i % 3 === 0 ? 'read' : 'post'}-${i}`);
+    page(feed(0));
+    const marks = startLinkMarks(document, 50);
+    await vi.waitFor(() => expect(marks.readCount()).toBe(10), { timeout: 5000 });
+    // The feed drops what scrolled away and shows new posts, round after round.
+    for (let round = 1; round <= 5; round++) {
+      page(feed(round));
+      await vi.waitFor(() => expect(fake.asked.flat()).toHaveLength(30 * (round + 1)), { timeout: 5000 });
+      // At most the limit, and the page's own links, are remembered.
+      expect(marks.stats().keys).toBeLessThanOrEqual(50 + 30);
+      expect(marks.readCount()).toBe(10);
+    }
+    // The first posts come back: asked about again, and marked as before.
+    page(feed(0));
+    await vi.waitFor(() => expect(fake.asked.flat()).toHaveLength(30 * 7), { timeout: 5000 });
+    await vi.waitFor(() => expect(marks.readCount()).toBe(10), { timeout: 5000 });
+    marks.stop();
+  }, 30_000);
+
   it('stops, leaving nothing on the page, once its extension is gone', async () => {
     page(['https://a.example/read-1']);
     fake.id = undefined;
