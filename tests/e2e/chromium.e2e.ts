@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { hostileLinkPath, LINKED_TITLE, linkPages, LINKS } from './link-pages';
-import { startSite, type PageName, type Site } from './site';
+import { componentPages, componentPath, startSite, type PageName, type Site } from './site';
 import { writeSyntheticHistory } from './synthetic-history';
 
 let site: Site;
@@ -19,7 +19,7 @@ let extensionId: string;
 let profile: string;
 
 beforeAll(async () => {
-  site = await startSite(linkPages());
+  site = await startSite({ ...linkPages(), ...componentPages() });
   profile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-'));
   const ext = distDir('chrome');
   context = await chromium.launchPersistentContext(profile, {
@@ -990,5 +990,17 @@ describe('Chromium, links read', () => {
     expect((await linkMarks(page)).filter((m) => m === 'unread').length).toBeGreaterThan(10);
     // No task of the page, after its own load, held its thread for long (figures: npm run bench:links).
     expect(await page.evaluate(() => (window as unknown as { __longest: number }).__longest)).toBeLessThan(200);
+  });
+});
+
+describe.each(['en', 'zh'] as const)('Chromium, a page built of web components (%s)', (lang) => {
+  it('flags the article it draws in shadow roots as one read', async () => {
+    const A = `${lang}A` as PageName;
+    const page = await context.newPage();
+    await openAndSettle(page, site.url(A));
+    await openAndSettle(page, site.at(componentPath(lang)));
+    await expect.poll(() => noticeText(page)).toContain(site.title(A));
+    expect((await popupFor((await toolbarOf(page)).tabId)).links).toContain(site.url(A));
+    await page.close();
   });
 });

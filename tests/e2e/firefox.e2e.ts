@@ -12,7 +12,7 @@ import { findExtensionPage, goToExtensionPage as goToPage } from './firefox-page
 import { SCRIPTED, scriptedPages } from './hostile-pages';
 import { hostileLinkPath, linkPages, LINKS } from './link-pages';
 import { writeSyntheticHistory } from './synthetic-history';
-import { startSite, type PageName, type Site } from './site';
+import { componentPages, componentPath, startSite, type PageName, type Site } from './site';
 
 let site: Site;
 let browser: Browser;
@@ -26,7 +26,7 @@ const goToExtensionPage = (path: string) => goToPage(extensionPage, path);
 const PLAIN_HOST = 'news.example.com';
 
 beforeAll(async () => {
-  site = await startSite({ ...scriptedPages(), ...linkPages() });
+  site = await startSite({ ...scriptedPages(), ...linkPages(), ...componentPages() });
   profile = mkdtempSync(join(tmpdir(), 'deja-read-firefox-'));
   browser = await puppeteer.launch({
     browser: 'firefox',
@@ -517,6 +517,19 @@ describe('Firefox, links read', () => {
     expect(await page.evaluate(() => document.querySelectorAll('deja-read-overlay').length)).toBe(1);
     // The page's own timer kept running: no task of ours held its thread for long (figures: npm run bench:links).
     expect(await page.evaluate(() => (window as unknown as { __gap: number }).__gap)).toBeLessThan(200);
+    await page.close();
+  });
+});
+
+describe.each(['en', 'zh'] as const)('Firefox, a page built of web components (%s)', (lang) => {
+  it('flags the article it draws in shadow roots as one read', async () => {
+    const A = `${lang}A` as PageName;
+    const url = site.at(componentPath(lang));
+    const page = await browser.newPage();
+    await openAndSettle(page, site.url(A));
+    await openAndSettle(page, url);
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    expect((await popupFor(url)).links).toContain(site.url(A));
     await page.close();
   });
 });

@@ -229,6 +229,34 @@ export function articlePage(a: Article, script = ''): string {
 <body><main><article><h1>${esc(a.title)}</h1><div id="body">${paras(a)}</div></article></main>${script ? `<script>${script}</script>` : ''}</body></html>`;
 }
 
+/**
+ * A page built of web components, as some sites are: its script draws the article inside a custom
+ * element's open shadow root, the title slotted in from the page's own tree. The text is in an inert
+ * <template> until then, so it is read from the shadow root or not at all.
+ */
+export function componentPage(a: Article): string {
+  const script = `customElements.define('x-story', class extends HTMLElement {
+  connectedCallback() {
+    if (this.shadowRoot) return;
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = '<header><slot name="title"></slot></header><x-story-body></x-story-body>';
+    const body = root.querySelector('x-story-body').attachShadow({ mode: 'open' });
+    body.append(document.getElementById('story').content.cloneNode(true));
+  }
+});`;
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} · Components Weekly</title></head>
+<body><nav><a href="/">Components Weekly</a></nav><main><x-story><h1 slot="title">${esc(a.title)}</h1></x-story></main>
+<template id="story">${paras(a)}</template><script>${script}</script></body></html>`;
+}
+
+/** Where componentPages() serves the web-component page of each language's article A. */
+export const componentPath = (lang: 'en' | 'zh') => `/components/${lang}.html`;
+
+/** The English and Chinese article A as pages built of web components (see componentPage). */
+export function componentPages(): Record<string, string> {
+  return { [componentPath('en')]: componentPage(loadArticle(PAGES.enA.article)), [componentPath('zh')]: componentPage(loadArticle(PAGES.zhA.article)) };
+}
+
 /** Serves the fixture pages, and `extra` pages by path. */
 export async function startSite(extra: Record<string, string> = {}): Promise<Site> {
   const byPath = new Map<string, string>(Object.entries(extra));

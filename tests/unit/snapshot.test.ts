@@ -115,6 +115,70 @@ describe('the copy of the page', () => {
   });
 });
 
+describe('a page built of web components', () => {
+  /** The page `name` with its article moved into an open shadow root, its heading slotted in from the light tree. */
+  function componentPage(name: PageName, mode: 'open' | 'closed' = 'open'): Document {
+    const page = doc(renderPage(name));
+    const article = page.querySelector('article') as Element;
+    const host = page.createElement('x-article');
+    const shadow = host.attachShadow({ mode });
+    // The heading stays in the light tree, drawn through a named slot; a nested component holds the text.
+    const heading = article.querySelector('h1, h2');
+    const inner = page.createElement('x-body');
+    const innerShadow = inner.attachShadow({ mode: 'open' });
+    innerShadow.append(...[...article.childNodes].filter((n) => n !== heading));
+    const slot = page.createElement('slot');
+    slot.name = 'title';
+    const empty = page.createElement('slot');
+    empty.name = 'byline';
+    empty.textContent = 'Staff writer';
+    shadow.append(slot, empty, inner);
+    if (heading) {
+      heading.setAttribute('slot', 'title');
+      host.append(heading);
+    }
+    // Light children no slot takes are not drawn, and not read.
+    const unslotted = page.createElement('p');
+    unslotted.textContent = 'Subscribe to our newsletter for more stories.';
+    host.append(unslotted);
+    article.replaceWith(host);
+    return page;
+  }
+
+  it('copies what is drawn: the shadow roots, each slot with what it is given', async () => {
+    const page = doc(renderPage('enA'));
+    const copy = await snapshotDocument(componentPage('enA'), 30, straight);
+    if (!copy.ok) throw new Error(copy.reason);
+    const html = copy.chunks.join('');
+    expect(html).not.toContain('Subscribe to our newsletter');
+    expect(html).toContain('Staff writer');
+    const extracted = extractFromHtml(html, 30, parser());
+    const original = extractArticle(page, 30);
+    if (!extracted.ok || !original.ok) throw new Error('no article');
+    // Every paragraph the page itself gives is in the copy's text.
+    const paragraphs = original.article.text.split(/\n+/).filter((p) => p.trim().length > 0);
+    expect(paragraphs.length).toBeGreaterThanOrEqual(5);
+    for (const p of paragraphs) expect(extracted.article.text).toContain(p.trim());
+    expect(extracted.article.title).toBe(original.article.title);
+  });
+
+  it('leaves the page as it was, in many slices', async () => {
+    const page = componentPage('zhA');
+    const serializer = new window.XMLSerializer();
+    const shadowHtml = () => [...page.querySelectorAll('x-article')].flatMap((h) => [...(h.shadowRoot?.childNodes ?? [])].map((n) => serializer.serializeToString(n))).join('');
+    const before = [new window.XMLSerializer().serializeToString(page), shadowHtml()];
+    const slicer = everyCheck();
+    const sliced = await snapshotDocument(page, 30, slicer);
+    expect(sliced).toEqual(await snapshotDocument(page, 30, straight));
+    expect(slicer.pauses).toBeGreaterThan(1);
+    expect([new window.XMLSerializer().serializeToString(page), shadowHtml()]).toEqual(before);
+  });
+
+  it('does not open a closed shadow root', async () => {
+    expect(await snapshotDocument(componentPage('enA', 'closed'), 30, straight)).toEqual({ ok: false, reason: 'too little text' });
+  });
+});
+
 describe('the cheap look for prose', () => {
   it('agrees with counting the words of the whole page', async () => {
     const pages = [renderPage('enA'), renderPage('zhB'), '<body><nav><a href="/">Home</a></nav><p>Sign in to continue.</p></body>', `<body>${'<span>two words</span>'.repeat(20)}</body>`];
