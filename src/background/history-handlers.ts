@@ -3,13 +3,13 @@ import type { Handlers } from '../messaging/router';
 import type { HistoryItem, Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkStaged, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
+import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 import type { BulkHandle } from '../messaging/bulk';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -82,6 +82,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       }
       return { text, count: pages.length, ...next };
     },
+    async 'options:exportNotSame'() {
+      return { pairs: await (await repository()).notSamePairs() };
+    },
     async 'options:importCheck'({ digest }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       return { alreadyImported: await (await repository()).wasImported(digest) };
@@ -95,10 +98,11 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       await (await repository()).imports.stageStored(importId(id), seq, checked, now());
       return { staged: checked.length };
     },
-    async 'options:importCommit'({ importId: id, digest, chunks, pages }) {
+    async 'options:importCommit'({ importId: id, digest, chunks, pages, notSame }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       if (!Number.isInteger(chunks) || chunks < 0 || chunks > MAX_CHUNKS) throw new TypeError('bad chunk count');
-      return (await repository()).imports.commit(importId(id), digest, chunks, Number(pages) | 0, now(), COMMIT_BUDGET_MS);
+      // The worker checked the pairs as it read the file; checked again here, as the pages are.
+      return (await repository()).imports.commit(importId(id), digest, chunks, Number(pages) | 0, now(), COMMIT_BUDGET_MS, { notSame: checkNotSame(notSame, now()) });
     },
     async 'options:importRollback'({ importId: id }) {
       return { discarded: await (await repository()).imports.discard(importId(id)) };

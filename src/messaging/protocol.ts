@@ -3,7 +3,7 @@
 import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
 import type { ArticleDigest, PagePassage } from '../core';
-import type { ImportOutcome, StoredPage } from '../storage';
+import type { ImportOutcome, NotSamePair, StoredPage } from '../storage';
 import type { LinkStats } from '../content/link-marks';
 
 /** What the content script extracted from a page. */
@@ -152,12 +152,14 @@ export interface Protocol {
   'options:stats': { req: Empty; res: { pages: number } };
   /** options → background: the next chunk of the history (after the page `after`, in the store's order), for export, already written as JSON array items or CSV rows; `next` goes on from there. With `parcel`, the text comes as a bulk parcel of that id (messaging/bulk.ts), and `text` is empty. */
   'options:exportChunk': { req: { after?: number; limit: number; format: 'json' | 'csv'; first: boolean; parcel?: string }; res: { text: string; count: number; next?: number } };
+  /** options → background: the "Not the same" pairs, for the end of a JSON export. */
+  'options:exportNotSame': { req: Empty; res: { pairs: NotSamePair[] } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
   'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts). */
   'options:importChunk': { req: { importId: string; seq: number; pages?: StoredPage[]; parcel?: string }; res: { staged: number } };
-  /** options → background: chunks 0 … chunks-1 are all sent: commit the import, and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
-  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true } };
+  /** options → background: chunks 0 … chunks-1 are all sent: commit the import (with the file's "Not the same" pairs, kept in the same transaction), and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
+  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number; notSame?: NotSamePair[] }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
   /** popup → background: forget every page of a site. */

@@ -73,7 +73,7 @@ export const readOnThread: OpenFile = (file, chunk, progress, bulk) => {
       const r = await records.next();
       return r.done ? r.value : held(r.value, bulk);
     },
-    close: () => void records.return({ count: 0, digest: '' }),
+    close: () => void records.return({ count: 0, digest: '', notSame: [] }),
   };
 };
 

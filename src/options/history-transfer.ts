@@ -2,7 +2,7 @@
 // takes in a few thousand records at a time, so a million records never freeze the page or sit in
 // memory twice, and progress can be shown.
 import type { ImportOutcome } from '../storage';
-import { CSV_HEAD, jsonHead, JSON_TAIL, UTF8_BOM } from '../storage/history-file';
+import { CSV_HEAD, jsonHead, jsonTail, UTF8_BOM } from '../storage/history-file';
 import { FileProblemError, type FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
 import type { BulkPort } from '../messaging/bulk';
@@ -32,6 +32,8 @@ export type Progress = (done: number, total: number, phase?: 'importing') => voi
 /**
  * The whole history as a file (JSON in the export format, or CSV with the same columns). With a
  * bulk port, each chunk's text comes as a parcel (messaging/bulk.ts) rather than in the answer.
+ * JSON keeps everything an import restores: the pages with their "changed" marks, then the
+ * "Not the same" pairs; CSV, for spreadsheets, has the pages' columns only.
  */
 export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date(), bulk?: BulkPort): Promise<{ blob: Blob; pages: number }> {
   const { pages: total } = await send('options:stats', {});
@@ -56,7 +58,7 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
     after = chunk.next;
     progress(done, Math.max(total, done));
   }
-  if (kind === 'json') parts.push(JSON_TAIL);
+  if (kind === 'json') parts.push(jsonTail((await deliver(() => send('options:exportNotSame', {}), RELIABLY)).pairs));
   return { blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/csv' }), pages: done };
 }
 
@@ -127,8 +129,11 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       return { state: 'already-imported' };
     }
     staging = false;
+    // The pairs go with the commit until one is answered: the first answer means they are kept.
+    let notSame = next.notSame.length > 0 ? { notSame: next.notSame } : {};
     for (;;) {
-      const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages }), RELIABLY);
+      const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages, ...notSame }), RELIABLY);
+      notSame = {};
       applied = seq === 0 ? 1 : step.applied / seq;
       read = 1;
       report();

@@ -4,6 +4,7 @@
 // 1 GB, more than a browser's longest string. Runs in the worker (import-check.worker.ts) so a
 // large file never blocks the page, and on Node's thread for tests.
 import { checkStoredRecord, FileProblemError, firstBadUtf8Line, problem, type FileProblem } from '../storage/history-import';
+import type { NotSamePair } from '../storage/history-file';
 import { HistoryReader } from '../storage/history-reader';
 import type { StoredPage } from '../storage/layout';
 
@@ -33,10 +34,11 @@ async function linesBefore(file: Blob, end: number): Promise<number> {
   return lines;
 }
 
-/** What the whole file came to: its records, and its digest (what names it among files imported before). */
+/** What the whole file came to: its records, its digest (what names it among files imported before), and its "Not the same" pairs. */
 export interface FileRead {
   count: number;
   digest: string;
+  notSame: NotSamePair[];
 }
 
 /**
@@ -74,10 +76,11 @@ export async function* readHistoryFile(file: Blob, now: number, chunk: number, p
   const { count } = reader.end();
   while (reader.records.length > 0) yield reader.take(chunk);
   const sums = (await Promise.all(digests)).map((d) => new Uint8Array(d));
-  if (sums.length === 1) return { count, digest: hex(sums[0]) };
+  const { notSame } = reader;
+  if (sums.length === 1) return { count, digest: hex(sums[0]), notSame };
   const all = new Uint8Array(sums.length * 32);
   sums.forEach((d, k) => all.set(d, k * 32));
-  return { count, digest: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all))) };
+  return { count, digest: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all))), notSame };
 }
 
 /** The problem a file has, if that is what went wrong. */

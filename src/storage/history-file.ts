@@ -5,6 +5,13 @@ import { ALGORITHM, blocksOf, FINGERPRINT_OPTIONS, toBase64 } from '../core';
 import { siteOfIdentity, type StoredPage } from './layout';
 import type { PageRecord } from './schema';
 
+/** A pair of pages the reader marked "Not the same", as the export writes it (page identities). */
+export interface NotSamePair {
+  a: string;
+  b: string;
+  at: number;
+}
+
 export const EXPORT_FORMAT = 'deja-read-history';
 export const EXPORT_VERSION = 1;
 
@@ -14,14 +21,20 @@ export interface ExportDocument {
   algorithm: { name: string; options: Record<string, unknown> };
   exportedAt: string;
   pages: PageRecord[];
+  /** The "Not the same" pairs (JSON only; absent when there are none, and in files before it). */
+  notSame?: NotSamePair[];
 }
 
-/** The columns of a record, in export order (JSON keys and CSV header alike). */
+/**
+ * The columns of a record, in export order (JSON keys and CSV header alike). A JSON record also
+ * carries `changed` (the mark "changed since you read it") after them; CSV, for spreadsheets, does not.
+ */
 export const COLUMNS = ['url', 'canonicalUrl', 'site', 'title', 'fp', 'b0', 'b1', 'b2', 'b3', 'algo', 'textHash', 'sketch', 'passages', 'readSet', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits'] as const;
 
 function ordered(page: PageRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of COLUMNS) if (page[key] !== undefined) out[key] = page[key];
+  if (page.changed) out.changed = changedJson(page.changed);
   return out;
 }
 
@@ -58,14 +71,25 @@ function storedJson(s: StoredPage): string {
   if (s.sketch !== undefined) out += `,"sketch":${b64(s.sketch)}`;
   if (s.passages !== undefined) out += `,"passages":${b64(s.passages)}`;
   if (s.readSet !== undefined) out += `,"readSet":${b64(s.readSet)}`;
-  return `${out},"textLength":${q(s.textLength)},"lang":${q(s.lang)},"firstSeen":${q(s.firstSeen)},"lastSeen":${q(s.lastSeen)},"visits":${q(s.visits)}}`;
+  out += `,"textLength":${q(s.textLength)},"lang":${q(s.lang)},"firstSeen":${q(s.firstSeen)},"lastSeen":${q(s.lastSeen)},"visits":${q(s.visits)}`;
+  return s.changed ? `${out},"changed":${q(changedJson(s.changed))}}` : `${out}}`;
 }
 
-export const JSON_TAIL = '\n]}\n';
+/** The mark as written: its three fields, in this order (whatever else the stored object holds). */
+const changedJson = (c: NonNullable<PageRecord['changed']>) => ({ at: c.at, parts: c.parts, read: c.read });
+
+/** The end of the JSON document: the pages array closed, then the "Not the same" pairs, if any. */
+export function jsonTail(notSame: readonly NotSamePair[] = []): string {
+  if (notSame.length === 0) return '\n]}\n';
+  return `\n],"notSame":[\n${notSame.map((p) => q({ a: p.a, b: p.b, at: p.at })).join(',\n')}\n]}\n`;
+}
+
+/** The end of a document with no "Not the same" pairs. */
+export const JSON_TAIL = jsonTail();
 
 /** The whole document at once (small histories and tests). */
-export function buildExport(pages: PageRecord[], now: Date): ExportDocument {
-  return JSON.parse(jsonHead(now) + jsonChunk(pages, true) + JSON_TAIL) as ExportDocument;
+export function buildExport(pages: PageRecord[], now: Date, notSame: readonly NotSamePair[] = []): ExportDocument {
+  return JSON.parse(jsonHead(now) + jsonChunk(pages, true) + jsonTail(notSame)) as ExportDocument;
 }
 
 // --- CSV (RFC 4180) ---

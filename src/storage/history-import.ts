@@ -4,7 +4,7 @@
 // runs in a worker, in the background and in Node. Pure functions.
 import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeReadSetBytes, decodeSketchBytes, fromBase64, isFingerprintHex, MAX_READ_SET_LENGTH, MAX_URL_LENGTH, siteOf } from '../core';
 import { storedValue, type StoredPage } from './layout';
-import { COLUMNS } from './history-file';
+import { COLUMNS, type NotSamePair } from './history-file';
 import type { PageRecord } from './schema';
 
 export const LIMITS = {
@@ -15,6 +15,8 @@ export const LIMITS = {
   readSetLength: MAX_READ_SET_LENGTH,
   visits: 1e9,
   records: 5_000_000,
+  /** "Not the same" pairs a file may bring (a reader marks a few a week). */
+  notSame: 1_000_000,
 } as const;
 
 /** What is wrong with a file: a message of public/_locales and the values that fill it ($1, $2…). */
@@ -84,6 +86,18 @@ interface Checked {
   blocks: [number, number, number, number];
   /** Its encoded values, decoded once (and kept as written). */
   encoded: Partial<Record<'sketch' | 'passages' | 'readSet', { text: string; bytes: Uint8Array }>>;
+  changed: PageRecord['changed'];
+}
+
+/**
+ * The mark "changed since you read it" of a record, or undefined when it has none or one that is
+ * not a mark (a mark is a hint, not history: a bad one is left out, not the record).
+ */
+export function changedOf(v: unknown, now: number): PageRecord['changed'] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const c = v as Record<string, unknown>;
+  if (!isTime(c.at) || !isInt(c.parts, 1, LIMITS.visits) || typeof c.read !== 'number' || !(c.read >= 0 && c.read <= 1)) return undefined;
+  return { at: asKept(c.at, now), parts: c.parts, read: c.read };
 }
 
 /** A base64 value decoded, if it is a string of at most `max` characters that decodes to what `valid` accepts. */
@@ -139,6 +153,7 @@ function checkFields(raw: unknown, now: number): Checked | RecordProblem {
     canonicalUrl,
     blocks,
     encoded: { ...(sketch ? { sketch } : {}), ...(passages ? { passages } : {}), ...(readSet ? { readSet } : {}) },
+    changed: changedOf(r.changed, now),
   };
 }
 
@@ -151,6 +166,7 @@ function checkPage(raw: unknown, now: number): PageRecord | RecordProblem {
   const [b0, b1, b2, b3] = c.blocks;
   const record: PageRecord = { ...c.plain, canonicalUrl: c.canonicalUrl, site: siteOf(c.plain.url), b0, b1, b2, b3 };
   for (const key of ENCODED) if (c.encoded[key]) record[key] = c.encoded[key].text;
+  if (c.changed) record.changed = c.changed;
   return record;
 }
 
@@ -161,6 +177,7 @@ function checkStoredPage(raw: unknown, now: number): StoredPage | RecordProblem 
   const s: StoredPage = { ...c.plain };
   if (c.canonicalUrl !== c.plain.url) s.canonicalUrl = c.canonicalUrl;
   for (const key of ENCODED) if (c.encoded[key]) s[key] = storedValue(c.encoded[key].text, c.encoded[key].bytes);
+  if (c.changed) s.changed = c.changed;
   return s;
 }
 
@@ -225,6 +242,8 @@ export function checkStaged(raw: unknown, now: number): StoredPage[] {
     for (const key of STAGED_KEYS) if (p[key] !== undefined) page[key] = p[key];
     // Sent in an extension message (JSON) rather than a parcel, values come as base64: kept as bytes.
     for (const key of ENCODED) if (typeof page[key] === 'string') page[key] = storedValue(page[key], fromBase64(page[key]));
+    const changed = changedOf(p.changed, now);
+    if (changed) page.changed = changed;
     return page as unknown as StoredPage;
   });
 }
@@ -244,6 +263,26 @@ export class FileProblemError extends Error {
 export function checkPages(raw: unknown, now: number): PageRecord[] {
   if (!Array.isArray(raw)) throw new TypeError('pages must be an array');
   return raw.map((r: unknown, i) => checkRecord(r, i + 1, now));
+}
+
+// --- "Not the same" pairs ---
+
+/**
+ * The "Not the same" pairs of a file (its `notSame` list), as page identities. A list that is not
+ * one, or a pair that is not a pair of web pages with a time, is left out: the choices are a
+ * hint, and the pages they name come in whole either way.
+ */
+export function checkNotSame(raw: unknown, now: number): NotSamePair[] {
+  if (!Array.isArray(raw)) return [];
+  const pairs: NotSamePair[] = [];
+  for (const item of raw.slice(0, LIMITS.notSame)) {
+    if (!item || typeof item !== 'object') continue;
+    const p = item as Record<string, unknown>;
+    const a = webUrl(p.a);
+    const b = webUrl(p.b);
+    if (a && b && a !== b && isTime(p.at)) pairs.push({ a, b, at: asKept(p.at, now) });
+  }
+  return pairs;
 }
 
 // --- JSON ---

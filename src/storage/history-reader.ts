@@ -4,13 +4,15 @@
 // they complete, checks them, and keeps the rest of the document (a few hundred characters) to
 // check at the end. Pure: runs in the options page's worker, in the background and in Node.
 import { ALGORITHM } from '../core';
-import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM } from './history-file';
-import { checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
+import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM, type NotSamePair } from './history-file';
+import { checkNotSame, checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
 import type { PageRecord } from './schema';
 
 const CSV_COLUMNS = COLUMNS.join(',');
-/** The document around the pages (format, version, algorithm…): a few hundred characters in an export. */
-const MAX_OUTSIDE = 1 << 20;
+/** The document before the pages (format, version, algorithm…): a few hundred characters in an export. */
+const MAX_HEAD = 1 << 20;
+/** The document around the pages, once they are read: the head and the "Not the same" pairs after them (about 150 characters a pair). */
+const MAX_OUTSIDE = 64 << 20;
 /**
  * The longest record read (every field is limited: two addresses of 8,192 characters, a read set
  * of 6,000, a title of 500 that escapes may make six times longer…; an export writes about 1 KB).
@@ -47,6 +49,8 @@ export class HistoryReader<T = PageRecord> {
   records: T[] = [];
   /** Records read so far (checked, unless there are more than an import takes). */
   count = 0;
+  /** The file's "Not the same" pairs, checked, once it has ended (a JSON file's `notSame`; none in CSV). */
+  notSame: NotSamePair[] = [];
   private kind: 'sniff' | 'json' | 'csv' = 'sniff';
   private sniffed = '';
   private json: JsonPages | null = null;
@@ -113,7 +117,7 @@ export class HistoryReader<T = PageRecord> {
       if (head === CSV_COLUMNS) this.kind = 'csv';
       else if (head.includes(',') && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS));
     }
-    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw));
+    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)));
     else this.csv = new CsvRows((row) => this.row(row));
     return true;
   }
@@ -178,7 +182,11 @@ class JsonPages {
   private close: Place = { line: 1, column: 1 };
   private objectDocument = false;
 
-  constructor(private readonly sink: (raw: unknown) => void) {}
+  /** `sink` takes each record; `outside` the document without them, once it has ended. */
+  constructor(
+    private readonly sink: (raw: unknown) => void,
+    private readonly outside: (doc: Record<string, unknown>) => void,
+  ) {}
 
   push(text: string): void {
     this.buf += text;
@@ -212,6 +220,7 @@ class JsonPages {
       // A second `pages` after the array: JSON.parse would keep the last; the file is not ours.
       fail(problem('importNotHistory'));
     }
+    this.outside(d);
   }
 
   /** A place in the head and tail as parsed together, as a place in the file. */
@@ -315,7 +324,7 @@ class JsonPages {
       i++;
     }
     this.i = i;
-    if (this.mode !== Mode.Pages && this.buf.length + this.head.length > MAX_OUTSIDE) fail(problem('importNotHistory'));
+    if (this.mode !== Mode.Pages && this.buf.length + this.head.length > (this.mode === Mode.Head ? MAX_HEAD : MAX_OUTSIDE)) fail(problem('importNotHistory'));
     if (this.mode === Mode.Pages && this.recordStart >= 0 && i - this.recordStart > MAX_RECORD) this.tooLarge(s.slice(this.recordStart, i));
   }
 

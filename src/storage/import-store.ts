@@ -4,12 +4,13 @@
 // never committed has not touched `pages`, and a committed one is rolled forward, exactly once per
 // chunk, by whoever gets there (the commit message, or the background when it next starts). Nothing
 // is ever rolled back, so no visit made while an import runs can be undone by it.
-import type { IDBPDatabase } from 'idb';
+import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import { pageIdentity } from '../core';
 import { asStorageError } from './errors';
 import { fromStored, toStored, type StoredPage } from './layout';
 import { mergePage } from './merge';
-import type { PageWrite, StoreName } from './page-repository';
+import type { NotSamePair } from './history-file';
+import { dismissalKey, type PageWrite, type StoreName } from './page-repository';
 import type { DejaReadDB, ImportOutcome, ImportRun, PageRecord } from './schema';
 
 /** A staging run with no chunk for this long was abandoned (its tab closed, the browser crashed). */
@@ -46,9 +47,11 @@ const chunkRange = (importId: string) => IDBKeyRange.bound([importId, 0], [impor
 const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome, ...(run.alreadyImported ? { alreadyImported: true as const } : {}) });
 
 export class ImportStore {
+  /** `dismissalsChanged` is told when a commit has written "Not the same" pairs (the repository keeps them in memory). */
   constructor(
     private readonly db: IDBPDatabase<DejaReadDB>,
     private readonly write: HistoryWriter,
+    private readonly dismissalsChanged: () => void = () => undefined,
   ) {}
 
   /** Parks one chunk (idempotent: the same `seq` again replaces it). The history is not touched. */
@@ -77,9 +80,11 @@ export class ImportStore {
    * Commits an import whose `chunks` chunks (0 … chunks-1) are all staged, then applies chunks until
    * `budgetMs` has passed (one at least); call again until `done`. Calling it for an import already committed
    * resumes it (or answers how it ended), so a commit lost with a stopped background can be retried.
+   * The file's "Not the same" pairs (`notSame`) are kept in the commit's own transaction: with the
+   * import, or not at all.
    */
-  async commit(importId: string, digest: string, chunks: number, pages: number, now: number, budgetMs: number, clock: () => number = Date.now): Promise<CommitProgress> {
-    let run = await this.begin(importId, digest, chunks, pages, now);
+  async commit(importId: string, digest: string, chunks: number, pages: number, now: number, budgetMs: number, { clock = Date.now, notSame = [] }: { clock?: () => number; notSame?: readonly NotSamePair[] } = {}): Promise<CommitProgress> {
+    let run = await this.begin(importId, digest, chunks, pages, now, notSame);
     const start = clock();
     // At least one chunk per call, so every call makes progress.
     if (run.state === 'applying') run = await this.applyNext(importId, now);
@@ -87,8 +92,8 @@ export class ImportStore {
     return progressOf(run);
   }
 
-  private async begin(importId: string, digest: string, chunks: number, pages: number, now: number): Promise<ImportRun> {
-    const tx = this.db.transaction(['staging', 'importRuns', 'imports'], 'readwrite');
+  private async begin(importId: string, digest: string, chunks: number, pages: number, now: number, notSame: readonly NotSamePair[]): Promise<ImportRun> {
+    const tx = this.db.transaction(['staging', 'importRuns', 'imports', 'dismissals'], 'readwrite');
     const runs = tx.objectStore('importRuns');
     const run = await runs.get(importId);
     if (run && run.state !== 'staging') {
@@ -111,7 +116,8 @@ export class ImportStore {
     }
     const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now };
     // The digest is remembered now: the import will complete, so the same file again changes nothing.
-    await Promise.all([runs.put(applying), tx.objectStore('imports').put({ digest, at: now, pages }), tx.done]);
+    await Promise.all([runs.put(applying), tx.objectStore('imports').put({ digest, at: now, pages }), keepNotSame(tx.objectStore('dismissals'), notSame), tx.done]);
+    if (notSame.length > 0) this.dismissalsChanged();
     return applying;
   }
 
@@ -194,6 +200,23 @@ export class ImportStore {
     }
     return { resumed, dropped };
   }
+}
+
+/** The file's "Not the same" pairs added to the reader's (a pair known to both keeps its later time). */
+async function keepNotSame(store: IDBPObjectStore<DejaReadDB, ['staging', 'importRuns', 'imports', 'dismissals'], 'dismissals', 'readwrite'>, pairs: readonly NotSamePair[]): Promise<void> {
+  const byKey = new Map<string, { pair: [string, string]; at: number }>();
+  for (const { a, b, at } of pairs) {
+    const pair = dismissalKey(a, b);
+    if (pair[0] === pair[1]) continue;
+    const key = pair.join('\n');
+    byKey.set(key, { pair, at: Math.max(at, byKey.get(key)?.at ?? 0) });
+  }
+  await Promise.all(
+    [...byKey.values()].map(async (d) => {
+      const existing = await store.get(d.pair);
+      if (!existing || existing.at < d.at) await store.put(d);
+    }),
+  );
 }
 
 /**

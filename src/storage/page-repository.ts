@@ -11,6 +11,7 @@ import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, fin
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
+import type { NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
 import { KEPT_VISIT_IDS } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
@@ -244,7 +245,11 @@ export class PageRepository {
   private dismissals: Promise<Set<string>> | undefined;
 
   constructor(private readonly db: IDBPDatabase<DejaReadDB>) {
-    this.imports = new ImportStore(db, (stores, work) => this.write(stores, work));
+    this.imports = new ImportStore(
+      db,
+      (stores, work) => this.write(stores, work),
+      () => (this.dismissals = undefined),
+    );
   }
 
   /** Builds the columns' indexes after the current event (once read, or once many pages changed), so no page waits for it. */
@@ -718,6 +723,11 @@ export class PageRepository {
     if (others.length === 0) return new Set();
     const pairs = await this.dismissed();
     return new Set(others.filter((o) => pairs.has(dismissalKey(url, o).join('\n'))));
+  }
+
+  /** Every "not the same" pair, for the export: the two pages' identities and when the reader said so. */
+  async notSamePairs(): Promise<NotSamePair[]> {
+    return (await this.db.getAll('dismissals')).map(({ pair: [a, b], at }) => ({ a, b, at }));
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {

@@ -43,6 +43,7 @@ export function expectWellFormedExport(doc: unknown, urls: string[]): void {
 
 export interface ExportedDoc {
   pages: Array<{ url: string; fp: string } & Record<string, unknown>>;
+  notSame?: Array<{ a: string; b: string; at: number }>;
 }
 
 /** The vectors long enough for the extension to fingerprint as pages. */

@@ -585,8 +585,15 @@ describe('Chromium, test vectors', () => {
 });
 
 describe('Chromium, export, clear and import', () => {
-  it('brings the history back exactly as it was', async () => {
+  it('brings the history back exactly as it was, with the pairs marked "Not the same"', async () => {
+    // The reader reads enA, then says its copy enB is "Not the same".
+    const page = await context.newPage();
+    await openAndSettle(page, site.url('enA'));
+    await openAndSettle(page, site.url('enB'));
+    expect(await noticeShown(page)).toBe(true);
+    await clickInNotice(page, 'Not the same');
     const { doc: before, path } = await exportedHistory();
+    expect(before.notSame).toContainEqual(expect.objectContaining({ a: site.url('enA'), b: site.url('enB') }));
     const options = await context.newPage();
     await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
     await expect.poll(() => options.locator('#stats').innerText()).toBe(`${before.pages.length} pages recorded.`);
@@ -603,7 +610,13 @@ describe('Chromium, export, clear and import', () => {
     await options.locator('#import-file').setInputFiles(path);
     await expect.poll(() => options.locator('#export-status').innerText()).toBe('This file was imported before; nothing changed.');
     await options.close();
-    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
+    const after = (await exportedHistory()).doc;
+    expect(after.pages).toEqual(before.pages);
+    expect(after.notSame).toEqual(before.notSame);
+    // As the reader sees it: enB still does not list enA among the pages read before.
+    await openAndSettle(page, site.url('enB'));
+    expect((await popupFor((await toolbarOf(page)).tabId)).links).not.toContain(site.url('enA'));
+    await page.close();
   });
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM, blocksOf, encodeSketch, sketchOf } from '../../src/core';
 import { DIGEST_SLICE, readHistoryFile } from '../../src/options/import-check';
 import { checkRecord } from '../../src/storage/history-import';
-import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
+import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, jsonTail, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
 import { toStored } from '../../src/storage/layout';
 import { english } from './messages';
 
@@ -74,6 +74,23 @@ describe('a history file read in pieces', () => {
   it.each(files)('reads %s the same in pieces of any size as at once', (_name, text) => {
     const whole = readInPieces(text, Infinity);
     for (const size of sizesFor(text)) expect(readInPieces(text, size), `pieces of ${size}`).toEqual(whole);
+  });
+
+  it('reads the "Not the same" pairs after the pages, thousands of them, whatever the pieces', () => {
+    // 20,000 pairs: about 2 MB after the pages, more than the document before them may hold (1 MiB).
+    const pairs = Array.from({ length: 20_000 }, (_, i) => ({ a: `https://news.example/article-${i}`, b: `https://copies.example/${i}?page=2`, at: NOW - i }));
+    const text = jsonHead(new Date(NOW)) + jsonChunk([page(1), page(2)], true) + jsonTail(pairs);
+    expect(text.length).toBeGreaterThan(1 << 20);
+    for (const size of [997, 65_536, Infinity]) {
+      const reader = new HistoryReader(NOW, checkRecord);
+      for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size));
+      reader.end();
+      expect(reader.take().map((p) => p.url)).toEqual([page(1).url, page(2).url]);
+      expect(reader.notSame).toEqual(pairs);
+    }
+    // A second list of pages after the pairs is still refused.
+    const twice = text.replace(/\]\}\n$/, '],"pages":[]}\n');
+    expect(readInPieces(twice, 4096)).toMatchObject({ error: expect.stringMatching(/not a Déjà Read history/i) });
   });
 
   it('gives the records as they are, and the problems as they were worded', () => {

@@ -61,6 +61,46 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
+  it('keeps the "changed" marks and the "Not the same" pairs through export, clear and import (JSON)', async () => {
+    const bg = await withHistory();
+    const repo = await bg.repository;
+    const changed = { at: 1_700_000_000_000, parts: 3, read: 0.625 };
+    expect(await repo.markChanged('https://site1.example/a', changed)).toBe(true);
+    await repo.dismiss('https://site0.example/a', 'https://site2.example/a', 1_700_000_100_000);
+    // A pair naming a page no longer recorded is the reader's choice too, and kept.
+    await repo.dismiss('https://site3.example/a', 'https://gone.example/b', 1_700_000_200_000);
+    const before = await history(bg);
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+
+    await bg.call('options:clear', {});
+    expect(await repo.isDismissed('https://site0.example/a', 'https://site2.example/a')).toBe(false);
+
+    expect(await importHistory(bg.call, blob, () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
+    expect(await history(bg)).toEqual(before);
+    expect((await history(bg)).find((p) => p.url === 'https://site1.example/a')?.changed).toEqual(changed);
+    expect(await repo.isDismissed('https://site2.example/a', 'https://site0.example/a')).toBe(true);
+    expect(await repo.isDismissed('https://site3.example/a', 'https://gone.example/b')).toBe(true);
+    expect(await repo.isDismissed('https://site0.example/a', 'https://site1.example/a')).toBe(false);
+    // And the file exported again says the same.
+    const again = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { notSame: unknown[] };
+    expect(again.notSame).toEqual(JSON.parse(await blob.text()).notSame);
+    expect(again.notSame).toHaveLength(2);
+  });
+
+  it('imports the pages of a file whose "Not the same" list or marks are not what they should be, leaving those out', async () => {
+    const bg = await withHistory();
+    const file = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { pages: Array<Record<string, unknown>>; notSame?: unknown };
+    file.pages[0].changed = { at: 'yesterday', parts: 2, read: 0.5 };
+    file.pages[1].changed = { at: 5, parts: 1, read: 0.25 };
+    file.notSame = [{ a: 'javascript:alert(1)', b: 'https://site0.example/a', at: 1 }, { a: 'https://site0.example/a', b: 'https://site0.example/a', at: 1 }, 'no', { a: 'https://site0.example/a', b: 'https://site1.example/a', at: 7 }];
+    const other = makeBackground();
+    expect(await importHistory(other.call, new Blob([JSON.stringify(file)]), () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
+    const pages = await history(other);
+    expect(pages.find((p) => p.url === file.pages[0].url)?.changed).toBeUndefined();
+    expect(pages.find((p) => p.url === file.pages[1].url)?.changed).toEqual({ at: 5, parts: 1, read: 0.25 });
+    expect((await other.call('options:exportNotSame', {})).pairs).toEqual([{ a: 'https://site0.example/a', b: 'https://site1.example/a', at: 7 }]);
+  });
+
   it('importing the same file twice changes nothing the second time', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
