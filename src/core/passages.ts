@@ -3,7 +3,7 @@
 //
 // Cutting depends only on the characters, never on line or paragraph breaks (extracted HTML wraps
 // lines wherever its source did): a passage ends after a sentence terminal (. ! ? followed by a
-// space, or 。！？ anywhere, with any closing quotes or brackets). A run without terminals (a list,
+// space, or 。！？ and other scripts' full stops anywhere, with any closing quotes or brackets). A run without terminals (a list,
 // code-like lines, a heading stuck to its first sentence) is cut content-defined once it is long:
 // after a token whose hash has its low bits zero, so the same run is cut the same way in any page.
 // A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
@@ -42,9 +42,19 @@ function isLatinTerminal(c: number): boolean {
   return c === 0x2e || c === 0x21 || c === 0x3f || c === 0xff0e || c === 0xff01 || c === 0xff1f || c === 0x2026;
 }
 
-/** Terminals that end a sentence wherever they stand: 。｡ and the CJK full-width ！？ when not followed by a space. */
+/**
+ * Terminals that end a sentence wherever they stand: 。｡ and the CJK full-width ！？ when not
+ * followed by a space; and the full stops of other scripts, which nothing else uses: Syriac ܀ ܁ ܂,
+ * Tibetan shads ། ༎ ༏ ༐ ༑ ༒ (a syllable before a shad often keeps its tsheg), Ethiopic ። ፧ ፨,
+ * Canadian syllabics ᙮, Mongolian ᠃ and Manchu ᠉, Lisu ꓿, Vai ꘎ ꘏, Bamum ꛳, Javanese ꧉,
+ * Meetei Mayek ꫰ ꯫. (The danda of Indic scripts, Myanmar ။ and Khmer ។ would end sentences too,
+ * but pages in those scripts were cut without them when their signatures were made, and a
+ * signature must not change under a record.)
+ */
 function isCjkTerminal(c: number): boolean {
-  return c === 0x3002 || c === 0xff61 || c === 0xff01 || c === 0xff1f;
+  if (c < 0x700) return false;
+  if (c >= 0x3002) return c === 0x3002 || c === 0xff61 || c === 0xff01 || c === 0xff1f || c === 0xa4ff || c === 0xa60e || c === 0xa60f || c === 0xa6f3 || c === 0xa9c9 || c === 0xaaf0 || c === 0xabeb;
+  return c <= 0x702 || (c >= 0xf0d && c <= 0xf12) || c === 0x1362 || c === 0x1367 || c === 0x1368 || c === 0x166e || c === 0x1803 || c === 0x1809;
 }
 
 /** Closing quotes and brackets that belong to the sentence they follow. */

@@ -9,7 +9,7 @@ export const WORD = 1;
 export const HAN = 2;
 /** Kana: written without spaces, one character a syllable. */
 export const KANA = 3;
-/** Thai, Lao, Khmer, Myanmar: written without spaces between words, one character a sound. */
+/** Thai, Lao, Khmer, Myanmar (and Tai scripts, Javanese, Balinese, Buginese): written without spaces between words, one character a sound. */
 export const ABUGIDA = 4;
 
 /** Scripts written without spaces: their features are character n-grams over runs. */
@@ -65,6 +65,110 @@ const RANGES: ReadonlyArray<readonly [number, number, number]> = [
   [0xff21, 0xff3a, WORD],
   [0xff41, 0xff5a, WORD],
   [0xff66, 0xff9f, KANA], // half-width katakana
+  // More scripts of living languages, each as it separates words. Spaced: a letter, digit or mark
+  // is WORD, punctuation stays SEP. Tibetan separates syllables (with the tsheg, U+0F0B), so each
+  // syllable is a word. Written without spaces, one letter a sound, as Thai: ABUGIDA.
+  [0x710, 0x74f, WORD], // Syriac
+  [0x750, 0x77f, WORD], // Arabic Supplement
+  [0x780, 0x7b1, WORD], // Thaana (Dhivehi)
+  [0x7c0, 0x7f5, WORD], // N'Ko
+  [0x7fa, 0x7fa, WORD], // N'Ko lengthening, inside words
+  [0x800, 0x82d, WORD], // Samaritan
+  [0x840, 0x85b, WORD], // Mandaic
+  [0x860, 0x86a, WORD], // Syriac Supplement
+  [0x870, 0x8ff, WORD], // Arabic Extended-B and -A (languages of Africa and Asia)
+  [0xf00, 0xf00, WORD], // Tibetan: om
+  [0xf18, 0xf19, WORD], // Tibetan marks inside syllables
+  [0xf20, 0xf33, WORD], // Tibetan digits
+  [0xf35, 0xf35, WORD],
+  [0xf37, 0xf37, WORD],
+  [0xf39, 0xf39, WORD],
+  [0xf3e, 0xf84, WORD], // Tibetan letters, vowel signs, subjoined letters
+  [0xf86, 0xfbc, WORD],
+  [0xfc6, 0xfc6, WORD],
+  [0x1050, 0x108f, ABUGIDA], // Myanmar letters of Mon, Shan, Karen...
+  [0x1090, 0x1099, WORD], // Shan digits
+  [0x109a, 0x109d, ABUGIDA],
+  [0x1200, 0x135a, WORD], // Ethiopic (Amharic, Tigrinya...): the wordspace ፡ and full stop ። separate
+  [0x135d, 0x135f, WORD],
+  [0x1369, 0x137c, WORD], // Ethiopic numbers
+  [0x1380, 0x138f, WORD], // Ethiopic Supplement
+  [0x13a0, 0x13fd, WORD], // Cherokee
+  [0x1401, 0x166c, WORD], // Canadian Aboriginal Syllabics (Inuktitut, Cree...)
+  [0x166f, 0x167f, WORD],
+  [0x1681, 0x169a, WORD], // Ogham
+  [0x16a0, 0x16ea, WORD], // Runic
+  [0x1700, 0x1715, WORD], // Tagalog (Baybayin), Hanunoo, Buhid, Tagbanwa
+  [0x171f, 0x1734, WORD],
+  [0x1740, 0x1753, WORD],
+  [0x1760, 0x1773, WORD],
+  [0x180b, 0x180f, WORD], // Mongolian variation selectors, inside words
+  [0x1810, 0x1819, WORD], // Mongolian digits
+  [0x1820, 0x1878, WORD], // Mongolian
+  [0x1880, 0x18aa, WORD],
+  [0x18b0, 0x18f5, WORD], // Canadian Aboriginal Syllabics Extended
+  [0x1900, 0x193b, WORD], // Limbu
+  [0x1946, 0x194f, WORD],
+  [0x1950, 0x1974, ABUGIDA], // Tai Le
+  [0x1980, 0x19c9, ABUGIDA], // New Tai Lue
+  [0x19d0, 0x19da, WORD],
+  [0x1a00, 0x1a1b, ABUGIDA], // Buginese
+  [0x1a20, 0x1a7f, ABUGIDA], // Tai Tham (Northern Thai, Tai Khün, Lü)
+  [0x1a80, 0x1a99, WORD], // Tai Tham digits
+  [0x1ab0, 0x1aff, WORD], // combining diacritics, inside words
+  [0x1b00, 0x1b4c, ABUGIDA], // Balinese
+  [0x1b50, 0x1b59, WORD],
+  [0x1b80, 0x1bbf, WORD], // Sundanese
+  [0x1bc0, 0x1bf3, WORD], // Batak
+  [0x1c00, 0x1c37, WORD], // Lepcha
+  [0x1c40, 0x1c49, WORD],
+  [0x1c4d, 0x1c7d, WORD], // Ol Chiki (Santali)
+  [0x1c80, 0x1c88, WORD], // Cyrillic Extended-C
+  [0x1c90, 0x1cbf, WORD], // Georgian Mtavruli
+  [0x1cd0, 0x1cfa, WORD], // Vedic marks
+  [0x1d00, 0x1dff, WORD], // phonetic extensions, combining diacritics supplement
+  [0x2c00, 0x2c7f, WORD], // Glagolitic, Latin Extended-C
+  [0x2c80, 0x2ce4, WORD], // Coptic
+  [0x2ceb, 0x2cf3, WORD],
+  [0x2d00, 0x2d2d, WORD], // Georgian Supplement
+  [0x2d30, 0x2d67, WORD], // Tifinagh (Tamazight)
+  [0x2d6f, 0x2d6f, WORD],
+  [0x2d7f, 0x2d7f, WORD],
+  [0x2d80, 0x2dde, WORD], // Ethiopic Extended
+  [0x2de0, 0x2dff, WORD], // Cyrillic Extended-A
+  [0xa4d0, 0xa4fd, WORD], // Lisu
+  [0xa500, 0xa60c, WORD], // Vai
+  [0xa610, 0xa62b, WORD],
+  [0xa640, 0xa69f, WORD], // Cyrillic Extended-B
+  [0xa6a0, 0xa6f1, WORD], // Bamum
+  [0xa717, 0xa71f, WORD], // tone letters
+  [0xa722, 0xa7ff, WORD], // Latin Extended-D
+  [0xa800, 0xa82c, WORD], // Syloti Nagri
+  [0xa840, 0xa873, WORD], // Phags-pa
+  [0xa880, 0xa8c5, WORD], // Saurashtra
+  [0xa8d0, 0xa8d9, WORD],
+  [0xa8e0, 0xa8ff, WORD], // Devanagari Extended
+  [0xa900, 0xa92d, WORD], // Kayah Li
+  [0xa930, 0xa953, WORD], // Rejang
+  [0xa960, 0xa97c, WORD], // Hangul Jamo Extended-A
+  [0xa980, 0xa9c0, ABUGIDA], // Javanese
+  [0xa9cf, 0xa9d9, WORD],
+  [0xa9e0, 0xa9fe, ABUGIDA], // Myanmar Extended-B
+  [0xaa00, 0xaa36, WORD], // Cham
+  [0xaa40, 0xaa59, WORD],
+  [0xaa60, 0xaa7f, ABUGIDA], // Myanmar Extended-A
+  [0xaa80, 0xaac2, ABUGIDA], // Tai Viet
+  [0xaadb, 0xaadd, ABUGIDA],
+  [0xaae0, 0xaaef, WORD], // Meetei Mayek Extensions
+  [0xaaf2, 0xaaf6, WORD],
+  [0xab01, 0xab2e, WORD], // Ethiopic Extended-A
+  [0xab30, 0xab6f, WORD], // Latin Extended-E
+  [0xab70, 0xabbf, WORD], // Cherokee Supplement
+  [0xabc0, 0xabea, WORD], // Meetei Mayek (Manipuri)
+  [0xabec, 0xabed, WORD],
+  [0xabf0, 0xabf9, WORD],
+  [0xd7b0, 0xd7fb, WORD], // Hangul Jamo Extended-B
+  [0xffa0, 0xffdc, WORD], // half-width Hangul
 ];
 
 /** Class of every BMP code unit. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, blocksOf, digestArticle, encodePassages, fingerprint, passageSignature, fromHex, hamming, judgePair, normalizeText, probeKeys, textStats, toHex } from '../../src/core';
+import { ALGORITHM, blocksOf, digestArticle, encodePassages, fingerprint, passageSignature, fromHex, hamming, judgePair, normalizeText, probeKeys, sketchOf, textHash, textStats, toHex, type PageSignature } from '../../src/core';
+import { cutPassages } from '../../src/core/passages';
 import { popcount32 } from '../../src/core/hamming';
 import { loadArticle } from '../e2e/site';
 import { pinnedVectors, VECTORS } from '../fixtures/vectors';
@@ -94,6 +95,58 @@ describe('text statistics', () => {
       // And the same count comes out of the digest, which counts while it cuts the passages.
       expect(digestArticle(letters(first, count)).words, script).toBe(100);
     }
+  });
+
+  describe('the scripts of other living languages', () => {
+    /** A made-up article in a script: words of 2–6 letters of its block, sentences of 8–14 words. */
+    function article(seed: number, [first, last]: readonly [number, number], space: string, stop: string, words = 150): string {
+      let x = seed;
+      const next = (n: number) => {
+        x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
+        return ((x >>> 0) % n + n) % n;
+      };
+      const sentences: string[] = [];
+      for (let w = 0; w < words; ) {
+        const length = 8 + next(7);
+        const sentence = Array.from({ length }, () => Array.from({ length: 2 + next(5) }, () => String.fromCharCode(first + next(last - first + 1))).join(''));
+        sentences.push(sentence.join(space) + stop);
+        w += length;
+      }
+      return sentences.join(' ');
+    }
+    const sig = (t: string): PageSignature => ({ fp: fingerprint(t), words: textStats(t).words, textHash: textHash(t), sketch: sketchOf(t), passages: passageSignature(t) });
+
+    it.each([
+      ['Amharic (Ethiopic)', [0x1200, 0x1248], ' ', '።'],
+      ['Tibetan', [0xf40, 0xf69], '\u0f0b', '\u0f0d'],
+      ['Syriac', [0x710, 0x72c], ' ', '.'],
+      ['Dhivehi (Thaana)', [0x780, 0x7a5], ' ', '.'],
+      ["N'Ko", [0x7ca, 0x7ea], ' ', '.'],
+      ['Cherokee', [0x13a0, 0x13f4], ' ', '.'],
+      ['Inuktitut (syllabics)', [0x1401, 0x166c], ' ', '.'],
+      ['Mongolian', [0x1820, 0x1842], ' ', '\u1803'],
+      ['Tamazight (Tifinagh)', [0x2d30, 0x2d65], ' ', '.'],
+      ['Shan', [0x1075, 0x1081], ' ', '\u104b'],
+      ['Javanese', [0xa984, 0xa9b2], '', '\ua9c9'],
+      ['Northern Thai (Tai Tham)', [0x1a20, 0x1a54], '', ' '],
+    ] as const)('%s: an article is long enough to record, its repost is flagged, another article is not', (script, letters, space, stop) => {
+      const text = article(1, letters, space, stop);
+      const stats = textStats(text);
+      // Read as about as many words as were written (letters of unspaced scripts count four to a word).
+      expect(stats.words, script).toBeGreaterThanOrEqual(100);
+      expect(digestArticle(text).words, script).toBe(stats.words);
+      // A repost: the article with a line of the site's before it and a line after.
+      const repost = `${article(2, letters, space, stop, 10)} ${text} ${article(3, letters, space, stop, 10)}`;
+      expect(judgePair(sig(repost), sig(text)).flagged, script).toBe(true);
+      expect(judgePair(sig(article(4, letters, space, stop)), sig(text)).flagged, script).toBe(false);
+    });
+
+    it('ends passages at the Ethiopic full stop and the Tibetan shad', () => {
+      const am = article(5, [0x1200, 0x1248], ' ', '።', 40);
+      expect(cutPassages(am).length).toBe(am.split('።').length - 1);
+      const bo = article(6, [0xf40, 0xf69], '\u0f0b', '\u0f0d', 40);
+      expect(cutPassages(bo).length).toBe(bo.split('\u0f0d').length - 1);
+    });
   });
 
   it('normalises compatibility forms and case', () => {
