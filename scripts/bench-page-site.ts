@@ -155,9 +155,25 @@ export function articleAndRevision(seed: number, words: number): { old: string; 
   return { old: html(paragraphs), revised: html(revised), added: revised.length - paragraphs.length };
 }
 
+/**
+ * A page with a chat button drawn in a custom element's open shadow root, as many sites have: the
+ * extension then copies the page as drawn (its composed tree), a walk of its own rather than the
+ * browser's, so this is that path's worst case.
+ */
+export function withWidget(html: string): string {
+  // Defined in the head, so the element is drawn as it is parsed and no script stops the parser
+  // near the end (a trace would then count the page's last parsing task as the extension's, which
+  // starts in it).
+  const script = `<script>customElements.define('x-chat', class extends HTMLElement {
+  connectedCallback() { if (!this.shadowRoot) this.attachShadow({ mode: 'open' }).innerHTML = '<button><slot></slot></button>'; }
+});</script>`;
+  return html.replace('</head>', `${script}</head>`).replace('<body>', '<body><x-chat>Talk to us</x-chat>');
+}
+
 export const PAGES = [
   { name: '10 MB article', path: 'big', html: () => bigArticle(10 * 1024 * 1024) },
   { name: '59,000-element article', path: 'nodes', html: () => manyNodes(59_000) },
+  { name: 'the same with a shadow-root widget', path: 'widget', html: () => withWidget(manyNodes(59_000)) },
 ] as const;
 
 export async function serve(pages: Map<string, string>): Promise<{ origin: string; server: Server }> {

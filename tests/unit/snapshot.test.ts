@@ -174,6 +174,24 @@ describe('a page built of web components', () => {
     expect([new window.XMLSerializer().serializeToString(page), shadowHtml()]).toEqual(before);
   });
 
+  it.each(['enA', 'zhA'] as const)('gives the same article when a widget of the page has a shadow root: %s', async (name) => {
+    // An article in the page's own tree, and beside it a chat button drawn in a shadow root (as
+    // many sites have): the copy follows the composed tree, and the article is the same.
+    const page = doc(renderPage(name));
+    const widget = page.createElement('x-chat');
+    const button = page.createElement('button');
+    button.append(page.createElement('slot'));
+    const line = page.createElement('p');
+    line.textContent = 'Questions? We answer within the hour.';
+    widget.attachShadow({ mode: 'open' }).append(button, line);
+    widget.textContent = 'Talk to us';
+    page.body.append(widget);
+    const copy = await snapshotDocument(page, 30, straight);
+    if (!copy.ok) throw new Error(copy.reason);
+    expect(copy.chunks.join('')).toContain('Questions? We answer within the hour.');
+    expect(extractFromHtml(copy.chunks.join(''), 30, parser())).toEqual(extractArticle(doc(renderPage(name)), 30));
+  });
+
   it('does not open a closed shadow root', async () => {
     expect(await snapshotDocument(componentPage('enA', 'closed'), 30, straight)).toEqual({ ok: false, reason: 'too little text' });
   });
