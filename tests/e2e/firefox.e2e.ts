@@ -265,8 +265,18 @@ describe('Firefox, test vectors', () => {
 });
 
 describe('Firefox, export, clear and import', () => {
-  it('brings the history back exactly as it was', async () => {
+  it('brings the history back exactly as it was, with the pairs marked "Not the same"', async () => {
+    await goToExtensionPage('/src/options/index.html');
+    // As the popup sends it when the reader says enB is not the same as enA.
+    const said = await extensionPage.evaluate(
+      // @ts-expect-error -- the WebExtension API of the add-on's page
+      (url: string, other: string) => browser.runtime.sendMessage({ type: 'popup:notSame', req: { url, other } }),
+      site.url('enB'),
+      site.url('enA'),
+    );
+    expect(said).toEqual({ ok: {} });
     const { doc: before, text } = await exportedHistory();
+    expect(before.notSame).toContainEqual(expect.objectContaining({ a: site.url('enA'), b: site.url('enB') }));
     const path = join(profile, 'history.json');
     writeFileSync(path, text);
     const statusText = () => extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
@@ -280,7 +290,9 @@ describe('Firefox, export, clear and import', () => {
     if (!input) throw new Error('no file input');
     await input.uploadFile(path);
     await expect.poll(statusText, { timeout: 20_000 }).toBe(`Imported ${before.pages.length} pages: ${before.pages.length} added, 0 merged with pages already here, 0 already up to date.`);
-    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
+    const after = (await exportedHistory()).doc;
+    expect(after.pages).toEqual(before.pages);
+    expect(after.notSame).toEqual(before.notSame);
   });
 });
 
