@@ -1,8 +1,10 @@
 // Finds passages of the article in the page's DOM from their locators (core's locator.ts: first and
 // last characters, spaces left out), only after the reader asked for them. The page's text is read
 // a slice at a time (a TreeWalker over text nodes, a few milliseconds per slice), never changed.
+// On a page with open shadow roots the text is read as it is drawn (the composed tree, as the
+// extraction read it: snapshot.ts), so passages inside web components are found too.
 import { withoutSpaces, type PassageLocator } from '../core';
-import type { Slicer } from './snapshot';
+import { composedChildren, hasShadowRoots, type Slicer } from './snapshot';
 
 /** Elements whose text is not shown as text. */
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA', 'SELECT', 'OPTION', 'svg', 'math']);
@@ -22,11 +24,41 @@ interface FlatText {
 
 const SPACE = /\s/;
 
-async function flatten(root: Node, slicer: Slicer): Promise<FlatText> {
+/** The text nodes and elements under `root` in tree order, their SKIPPED elements' content left out. */
+function lightNodes(root: Node): { nextNode(): Node | null } {
   const doc = root.ownerDocument ?? (root as Document);
-  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+  return doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n.nodeType === Node.ELEMENT_NODE && SKIPPED.has((n as Element).tagName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
+}
+
+/** The same in the composed tree: shadow roots entered, slots replaced by what they are given. */
+function composedNodes(root: Node): { nextNode(): Node | null } {
+  const stack: Array<{ nodes: ArrayLike<Node>; i: number }> = [{ nodes: composedChildren(root), i: 0 }];
+  return {
+    nextNode() {
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (top.i >= top.nodes.length) {
+          stack.pop();
+          continue;
+        }
+        const n = top.nodes[top.i++];
+        if (n.nodeType === Node.ELEMENT_NODE) {
+          if (SKIPPED.has((n as Element).tagName)) continue;
+          stack.push({ nodes: composedChildren(n), i: 0 });
+          return n;
+        }
+        if (n.nodeType === Node.TEXT_NODE) return n;
+      }
+      return null;
+    },
+  };
+}
+
+async function flatten(root: Node, slicer: Slicer): Promise<FlatText> {
+  const doc = root.ownerDocument ?? (root as Document);
+  const walker = (await hasShadowRoots(doc, slicer)) ? composedNodes(root) : lightNodes(root);
   const parts: string[] = [];
   let node = new Uint32Array(4096);
   let offset = new Uint32Array(4096);
@@ -75,9 +107,16 @@ export async function findPassageGroups(root: Node, locators: PassageLocator[], 
       continue;
     }
     from = last.end;
+    const start = flat.nodes[flat.node[first.start]];
+    const end = flat.nodes[flat.node[last.end - 1]];
+    // A range lies in one tree: a part that starts in a shadow root and ends outside it is not drawn.
+    if (start.getRootNode() !== end.getRootNode()) {
+      ranges.push(null);
+      continue;
+    }
     const range = doc.createRange();
-    range.setStart(flat.nodes[flat.node[first.start]], flat.offset[first.start]);
-    range.setEnd(flat.nodes[flat.node[last.end - 1]], flat.offset[last.end - 1] + 1);
+    range.setStart(start, flat.offset[first.start]);
+    range.setEnd(end, flat.offset[last.end - 1] + 1);
     ranges.push(range);
   }
   return ranges;

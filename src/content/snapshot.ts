@@ -186,7 +186,7 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
 // children assigned to it (or its own content, when none is). Closed shadow roots stay closed.
 
 /** The nodes drawn under `node` in the composed tree, in order. */
-function composedChildren(node: Node): ArrayLike<Node> {
+export function composedChildren(node: Node): ArrayLike<Node> {
   if (node.nodeType !== 1) return node.childNodes;
   const el = node as Element;
   if (el.shadowRoot) return el.shadowRoot.childNodes;

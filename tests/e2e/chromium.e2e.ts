@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { hostileLinkPath, LINKED_TITLE, linkPages, LINKS } from './link-pages';
-import { componentPages, componentPath, startSite, type PageName, type Site } from './site';
+import { componentPages, componentPath, componentRevisionPath, startSite, type PageName, type Site } from './site';
 import { writeSyntheticHistory } from './synthetic-history';
 
 let site: Site;
@@ -1016,4 +1016,17 @@ describe.each(['en', 'zh'] as const)('Chromium, a page built of web components (
     expect((await popupFor((await toolbarOf(page)).tabId)).links).toContain(site.url(A));
     await page.close();
   });
+
+  if (lang === 'en') {
+    it('finds the new paragraphs of a revision drawn in shadow roots, and marks them', async () => {
+      const page = await context.newPage();
+      await openAndSettle(page, site.url('enBalconyRead'));
+      await openAndSettle(page, site.at(componentRevisionPath));
+      await expect.poll(() => noticeText(page)).toMatch(/3 new paragraphs/);
+      await clickInNotice(page, "Show what's new");
+      await expect.poll(() => noticeText(page)).toContain('New part 1 of 3');
+      expect((await highlightBoxes(page)).some((b) => b.current)).toBe(true);
+      await page.close();
+    });
+  }
 });

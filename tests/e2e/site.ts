@@ -234,7 +234,7 @@ export function articlePage(a: Article, script = ''): string {
  * element's open shadow root, the title slotted in from the page's own tree. The text is in an inert
  * <template> until then, so it is read from the shadow root or not at all.
  */
-export function componentPage(a: Article): string {
+export function componentPage(a: Article, paragraphs = a.paragraphs): string {
   const script = `customElements.define('x-story', class extends HTMLElement {
   connectedCallback() {
     if (this.shadowRoot) return;
@@ -246,15 +246,31 @@ export function componentPage(a: Article): string {
 });`;
   return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>${esc(a.title)} · Components Weekly</title></head>
 <body><nav><a href="/">Components Weekly</a></nav><main><x-story><h1 slot="title">${esc(a.title)}</h1></x-story></main>
-<template id="story">${paras(a)}</template><script>${script}</script></body></html>`;
+<template id="story">${paragraphs.map((p) => `<p>${esc(p)}</p>`).join('\n')}</template><script>${script}</script></body></html>`;
 }
 
 /** Where componentPages() serves the web-component page of each language's article A. */
 export const componentPath = (lang: 'en' | 'zh') => `/components/${lang}.html`;
 
-/** The English and Chinese article A as pages built of web components (see componentPage). */
+/** Where componentPages() serves a revision of the balcony article (three paragraphs added) built of web components. */
+export const componentRevisionPath = '/components/balcony-updated.html';
+
+/** The English and Chinese article A as pages built of web components (see componentPage), and the English balcony article's revision. */
 export function componentPages(): Record<string, string> {
-  return { [componentPath('en')]: componentPage(loadArticle(PAGES.enA.article)), [componentPath('zh')]: componentPage(loadArticle(PAGES.zhA.article)) };
+  const balcony = loadArticle(PAGES.enBalconyRevised.article);
+  const p = balcony.paragraphs;
+  // Paragraphs of its own (not those of the other revision, which the suites read before).
+  const added = [
+    'A note from the spring: the broad beans sown in October came through the winter on the shady side, and the first pods were ready a week before those at the allotment.',
+    'The cheapest fleece from the hardware shop tore in the first gale. A second layer of the thicker kind, tied at the corners with string, has lasted two seasons so far.',
+    'We now keep a notebook by the door and write down the lowest temperature each morning, which has told us more about the balcony than any chart from the weather service.',
+  ];
+  const revised = [p[0], added[0], p[1], p[2], added[1], ...p.slice(3), added[2]];
+  return {
+    [componentPath('en')]: componentPage(loadArticle(PAGES.enA.article)),
+    [componentPath('zh')]: componentPage(loadArticle(PAGES.zhA.article)),
+    [componentRevisionPath]: componentPage(balcony, revised),
+  };
 }
 
 /** Serves the fixture pages, and `extra` pages by path. */
