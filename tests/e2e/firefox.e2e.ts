@@ -12,7 +12,7 @@ import { findExtensionPage, goToExtensionPage as goToPage } from './firefox-page
 import { SCRIPTED, scriptedPages } from './hostile-pages';
 import { hostileLinkPath, linkPages, LINKS } from './link-pages';
 import { writeSyntheticHistory } from './synthetic-history';
-import { componentPages, componentPath, startSite, type PageName, type Site } from './site';
+import { componentPages, componentPath, componentRevisionPath, startSite, type PageName, type Site } from './site';
 
 let site: Site;
 let browser: Browser;
@@ -388,6 +388,26 @@ describe("Firefox, what's new since it was read", () => {
     expect(await pageState()).toEqual(before);
     const popup = await popupFor(site.url('enBalconyRevised'));
     expect(popup.items[0]).toMatch(/read [6-8]\d%/);
+  });
+
+  it('finds the new paragraphs of a revision drawn in shadow roots: "Show what\'s new" scrolls to the first', async () => {
+    const components = await browser.newPage();
+    await openAndSettle(components, site.url('enBalconyRead'));
+    await openAndSettle(components, site.at(componentRevisionPath));
+    await expect.poll(() => noticeShown(components)).toBe(true);
+    expect(await components.evaluate(() => scrollY)).toBe(0);
+    // Tab: the page's one link, then the notice's title link, then "Show what's new".
+    for (let k = 0; k < 3; k++) await components.keyboard.press('Tab');
+    await components.keyboard.press('Enter');
+    // The first new paragraph (the second of the story, inside two shadow roots) is brought into view.
+    await expect
+      .poll(() => components.evaluate(() => {
+        const story = document.querySelector('x-story')?.shadowRoot?.querySelector('x-story-body')?.shadowRoot;
+        const r = story?.querySelectorAll('p')[1]?.getBoundingClientRect();
+        return !!r && scrollY > 0 && r.top >= 0 && r.bottom <= innerHeight / 2;
+      }))
+      .toBe(true);
+    await components.close();
   });
 
   it('marks in the history the page read before as changed, with its three new parts', async () => {
