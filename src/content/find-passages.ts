@@ -4,7 +4,7 @@
 // On a page with open shadow roots the text is read as it is drawn (the composed tree, as the
 // extraction read it: snapshot.ts), so passages inside web components are found too.
 import { withoutSpaces, type PassageLocator } from '../core';
-import { composedChildren, hasShadowRoots, type Slicer } from './snapshot';
+import { composedNodes, hasShadowRoots, type Slicer } from './snapshot';
 
 /** Elements whose text is not shown as text. */
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA', 'SELECT', 'OPTION', 'svg', 'math']);
@@ -24,7 +24,7 @@ interface FlatText {
 
 const SPACE = /\s/;
 
-/** The text nodes and elements under `root` in tree order, their SKIPPED elements' content left out. */
+/** The text nodes and elements under `root` in tree order, SKIPPED elements and their content left out. */
 function lightNodes(root: Node): { nextNode(): Node | null } {
   const doc = root.ownerDocument ?? (root as Document);
   return doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
@@ -32,33 +32,10 @@ function lightNodes(root: Node): { nextNode(): Node | null } {
   });
 }
 
-/** The same in the composed tree: shadow roots entered, slots replaced by what they are given. */
-function composedNodes(root: Node): { nextNode(): Node | null } {
-  const stack: Array<{ nodes: ArrayLike<Node>; i: number }> = [{ nodes: composedChildren(root), i: 0 }];
-  return {
-    nextNode() {
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1];
-        if (top.i >= top.nodes.length) {
-          stack.pop();
-          continue;
-        }
-        const n = top.nodes[top.i++];
-        if (n.nodeType === Node.ELEMENT_NODE) {
-          if (SKIPPED.has((n as Element).tagName)) continue;
-          stack.push({ nodes: composedChildren(n), i: 0 });
-          return n;
-        }
-        if (n.nodeType === Node.TEXT_NODE) return n;
-      }
-      return null;
-    },
-  };
-}
-
 async function flatten(root: Node, slicer: Slicer): Promise<FlatText> {
   const doc = root.ownerDocument ?? (root as Document);
-  const walker = (await hasShadowRoots(doc, slicer)) ? composedNodes(root) : lightNodes(root);
+  // On a page with shadow roots, as it is drawn: roots entered, slots replaced by what they are given.
+  const walker = (await hasShadowRoots(doc, slicer)) ? composedNodes(root, (el) => SKIPPED.has(el.tagName)) : lightNodes(root);
   const parts: string[] = [];
   let node = new Uint32Array(4096);
   let offset = new Uint32Array(4096);

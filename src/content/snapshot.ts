@@ -106,22 +106,10 @@ export async function hasEnoughProse(root: Node, minWords: number, slicer: Slice
 export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HTML_CHARS): Promise<string[] | null> {
   const root = doc.documentElement;
   if (!root) return null;
-  const chunks: string[] = [];
-  let parts: string[] = [];
-  let buffered = 0;
-  let chars = 0;
-  const put = (s: string) => {
-    parts.push(s);
-    chars += s.length;
-    buffered += s.length;
-    if (buffered >= PIECE_CHARS) {
-      chunks.push(parts.join(''));
-      parts = [];
-      buffered = 0;
-    }
-  };
+  const out = new Pieces();
+  const put = (s: string) => out.put(s);
   const dt = doc.doctype;
-  if (dt) put(`<!DOCTYPE ${dt.name}${dt.publicId ? ` PUBLIC "${dt.publicId}"${dt.systemId ? ` "${dt.systemId}"` : ''}` : dt.systemId ? ` SYSTEM "${dt.systemId}"` : ''}>`);
+  if (dt) put(doctype(dt));
   // A page that rearranges its DOM while we pause cannot keep us walking for ever.
   let steps = 0;
   /** Nodes written since the clock was last checked. */
@@ -160,7 +148,7 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
       }
       // Comments and processing instructions are left out.
     }
-    if (chars > maxChars || ++steps > maxSteps) return null;
+    if (out.chars > maxChars || ++steps > maxSteps) return null;
     if (++unchecked >= NODES_PER_CHECK) {
       unchecked = 0;
       if (slicer.timeUp()) await slicer.pause();
@@ -174,8 +162,38 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
       if (node?.nodeType === 1) put(`</${(node as Element).localName}>`);
     }
   }
-  chunks.push(parts.join(''));
-  return chunks;
+  return out.end();
+}
+
+/** Text written in chunks of about PIECE_CHARS. */
+class Pieces {
+  /** Characters written so far. */
+  chars = 0;
+  private readonly chunks: string[] = [];
+  private parts: string[] = [];
+  private buffered = 0;
+
+  put(s: string): void {
+    this.parts.push(s);
+    this.chars += s.length;
+    this.buffered += s.length;
+    if (this.buffered >= PIECE_CHARS) {
+      this.chunks.push(this.parts.join(''));
+      this.parts = [];
+      this.buffered = 0;
+    }
+  }
+
+  /** The chunks, the last one ended. */
+  end(): string[] {
+    this.chunks.push(this.parts.join(''));
+    return this.chunks;
+  }
+}
+
+/** The document type as written before the document. */
+function doctype(dt: DocumentType): string {
+  return `<!DOCTYPE ${dt.name}${dt.publicId ? ` PUBLIC "${dt.publicId}"${dt.systemId ? ` "${dt.systemId}"` : ''}` : dt.systemId ? ` SYSTEM "${dt.systemId}"` : ''}>`;
 }
 
 // --- Pages built of web components: text in open shadow roots ---
@@ -236,26 +254,46 @@ interface Frame {
   close: string | null;
 }
 
+/**
+ * The elements and text nodes under `root` in the composed tree, in order (a walker's `nextNode`);
+ * the content of an element `skip` takes is left out, and so is the element.
+ */
+export function composedNodes(root: Node, skip: (el: Element) => boolean): { nextNode(): Node | null } {
+  const stack: Array<{ nodes: ArrayLike<Node>; i: number }> = [{ nodes: composedChildren(root), i: 0 }];
+  return {
+    nextNode() {
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (top.i >= top.nodes.length) {
+          stack.pop();
+          continue;
+        }
+        const n = top.nodes[top.i++];
+        if (n.nodeType === 3) return n;
+        if (n.nodeType === 1 && !skip(n as Element)) {
+          stack.push({ nodes: composedChildren(n), i: 0 });
+          return n;
+        }
+      }
+      return null;
+    },
+  };
+}
+
 /** The composed tree's text, as the reader sees it, up to `enough` characters. */
 async function composedText(root: Element, slicer: Slicer, enough: (text: string) => boolean): Promise<boolean> {
   let text = '';
   let nextCheck = 1024;
   let n = 0;
-  const stack: Frame[] = [{ nodes: composedChildren(root), i: 0, close: null }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    if (top.i >= top.nodes.length) {
-      stack.pop();
-      continue;
-    }
-    const node = top.nodes[top.i++];
+  const nodes = composedNodes(root, leftOut);
+  for (let node = nodes.nextNode(); node; node = nodes.nextNode()) {
     if (node.nodeType === 3) {
       text += (node as Text).data;
       if (text.length >= nextCheck) {
         if (enough(text)) return true;
         nextCheck = text.length * 2;
       }
-    } else if (node.nodeType === 1 && !leftOut(node as Element)) stack.push({ nodes: composedChildren(node), i: 0, close: null });
+    }
     if (++n % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
   }
   return enough(text);
@@ -264,22 +302,10 @@ async function composedText(root: Element, slicer: Slicer, enough: (text: string
 /** serialise, for a page with shadow roots: its composed tree (see above), written a slice at a time. */
 async function serialiseComposed(doc: Document, slicer: Slicer, maxChars: number): Promise<string[] | null> {
   const root = doc.documentElement;
-  const chunks: string[] = [];
-  let parts: string[] = [];
-  let buffered = 0;
-  let chars = 0;
-  const put = (s: string) => {
-    parts.push(s);
-    chars += s.length;
-    buffered += s.length;
-    if (buffered >= PIECE_CHARS) {
-      chunks.push(parts.join(''));
-      parts = [];
-      buffered = 0;
-    }
-  };
+  const out = new Pieces();
+  const put = (s: string) => out.put(s);
   const dt = doc.doctype;
-  if (dt) put(`<!DOCTYPE ${dt.name}>`);
+  if (dt) put(doctype(dt));
   put(startTag(root));
   const stack: Frame[] = [{ nodes: composedChildren(root), i: 0, close: root.localName }];
   let steps = 0;
@@ -310,11 +336,10 @@ async function serialiseComposed(doc: Document, slicer: Slicer, maxChars: number
         }
       }
     }
-    if (chars > maxChars || ++steps > maxSteps) return null;
+    if (out.chars > maxChars || ++steps > maxSteps) return null;
     if (steps % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
   }
-  chunks.push(parts.join(''));
-  return chunks;
+  return out.end();
 }
 
 /** The element whose content `top` is being written: the nearest frame below that writes tags. */
