@@ -1025,7 +1025,8 @@ describe.each(['en', 'zh'] as const)('Chromium, a page built of web components (
       await expect.poll(() => noticeText(page)).toMatch(/3 new paragraphs/);
       await clickInNotice(page, "Show what's new");
       await expect.poll(() => noticeText(page)).toContain('New part 1 of 3');
-      expect((await highlightBoxes(page)).some((b) => b.current)).toBe(true);
+      // Drawn in the overlay at the next frame.
+      await expect.poll(async () => (await highlightBoxes(page)).some((b) => b.current)).toBe(true);
       await page.close();
     });
   }
