@@ -78,19 +78,22 @@ function startTag(el: Element): string {
 /**
  * Whether the text of `root` (its text nodes in document order, as `textContent` joins them) holds
  * at least `minWords` words. Reads only as far as it needs: an article answers within its first
- * paragraphs.
+ * paragraphs. `nodes` gives the nodes to read another way (composedNodes: as the page is drawn);
+ * only its text nodes count.
  */
-export async function hasEnoughProse(root: Node, minWords: number, slicer: Slicer): Promise<boolean> {
+export async function hasEnoughProse(root: Node, minWords: number, slicer: Slicer, nodes?: { nextNode(): Node | null }): Promise<boolean> {
   const doc = root.ownerDocument ?? (root as Document);
-  const walker = doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  const walker = nodes ?? doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
   let text = '';
   let nextCheck = 1024;
   let n = 0;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    text += (node as Text).data;
-    if (text.length >= nextCheck) {
-      if (wordCount(text) >= minWords) return true;
-      nextCheck = text.length * 2;
+    if (node.nodeType === 3) {
+      text += (node as Text).data;
+      if (text.length >= nextCheck) {
+        if (wordCount(text) >= minWords) return true;
+        nextCheck = text.length * 2;
+      }
     }
     if (++n % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
   }
@@ -280,25 +283,6 @@ export function composedNodes(root: Node, skip: (el: Element) => boolean): { nex
   };
 }
 
-/** The composed tree's text, as the reader sees it, up to `enough` characters. */
-async function composedText(root: Element, slicer: Slicer, enough: (text: string) => boolean): Promise<boolean> {
-  let text = '';
-  let nextCheck = 1024;
-  let n = 0;
-  const nodes = composedNodes(root, leftOut);
-  for (let node = nodes.nextNode(); node; node = nodes.nextNode()) {
-    if (node.nodeType === 3) {
-      text += (node as Text).data;
-      if (text.length >= nextCheck) {
-        if (enough(text)) return true;
-        nextCheck = text.length * 2;
-      }
-    }
-    if (++n % NODES_PER_CHECK === 0 && slicer.timeUp()) await slicer.pause();
-  }
-  return enough(text);
-}
-
 /** serialise, for a page with shadow roots: its composed tree (see above), written a slice at a time. */
 async function serialiseComposed(doc: Document, slicer: Slicer, maxChars: number): Promise<string[] | null> {
   const root = doc.documentElement;
@@ -377,8 +361,7 @@ export async function snapshotDocument(doc: Document, minWords: number, slicer: 
   const elements = body.getElementsByTagName('*').length;
   if (elements > MAX_ELEMENTS) return { ok: false, reason: `too large (${elements} elements)` };
   const composed = await hasShadowRoots(doc, slicer);
-  const prose = composed ? await composedText(body, slicer, (text) => wordCount(text) >= minWords) : await hasEnoughProse(body, minWords, slicer);
-  if (!prose) return { ok: false, reason: 'too little text' };
+  if (!(await hasEnoughProse(body, minWords, slicer, composed ? composedNodes(body, leftOut) : undefined))) return { ok: false, reason: 'too little text' };
   const chunks = composed ? await serialiseComposed(doc, slicer, MAX_HTML_CHARS) : await serialise(doc, slicer);
   if (chunks === null) return { ok: false, reason: 'too large to copy' };
   return { ok: true, chunks };
