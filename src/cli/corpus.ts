@@ -8,6 +8,8 @@ export interface CorpusDoc {
   path: string;
   lang: string;
   group: string;
+  /** Where it came from, where docs.jsonl says: "<kind>:<id>" for a document made from another one of the corpus. */
+  source?: string;
 }
 
 export interface CorpusPair {
@@ -40,7 +42,7 @@ export async function readCorpus(dir: string): Promise<{ docs: CorpusDoc[]; pair
   const docs = (await readJsonl(join(dir, 'docs.jsonl'))).map((d, i) => {
     const r = d as Record<string, unknown>;
     if (!isString(r.id) || !isString(r.path) || !isString(r.group)) throw new CliError(`${join(dir, 'docs.jsonl')}:${i + 1}: needs "id", "path" and "group"`);
-    return { id: r.id, path: join(dir, r.path), lang: isString(r.lang) ? r.lang : 'und', group: r.group };
+    return { id: r.id, path: join(dir, r.path), lang: isString(r.lang) ? r.lang : 'und', group: r.group, ...(isString(r.source) ? { source: r.source } : {}) };
   });
   const ids = new Set(docs.map((d) => d.id));
   const pairs = (await readJsonl(join(dir, 'pairs.jsonl'))).map((p, i): CorpusPair => {

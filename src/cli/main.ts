@@ -3,11 +3,12 @@
 //   npm run cli -- compare A B [--json]
 //   npm run cli -- whatsnew OLD NEW [--json]
 //   npm run cli -- scan EXPORT.json [--json]
-//   npm run cli -- bench --corpus DIR [--json] [--whatsnew] [--features wordShingle=1,gram=2,weight=log]
+//   npm run cli -- bench --corpus DIR [--json] [--whatsnew] [--variants [--no-terminals]] [--features wordShingle=1,gram=2,weight=log]
 import { ALGORITHM, DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, FINGERPRINT_OPTIONS, fingerprintWith, judgePair, passageSignature, SENSITIVITY, sketchOf, textHash, textStats, whatsNew, type MatchSettings, type SimhashOptions } from '../core';
 import { benchWhatsNew, byReadSet, formatReadSetSize, formatWhatsNew, readSetSizes } from './bench-whatsnew';
 import { READ_SET_OPTIONS, type ReadSetOptions } from '../core/read-set';
 import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
+import { benchVariants, formatVariants } from './bench-variants';
 import { corpusText, readCorpus } from './corpus';
 import { CliError, loadDocument, readTextFile } from './documents';
 import { clusterPages, parseExportPages } from './scan';
@@ -22,7 +23,10 @@ const USAGE = `usage: npm run cli -- <command>
         [--sensitivity strict|normal|loose]   the extension's settings to apply (default normal)
         [--simhash-only]        the fingerprint alone at distance ≤ 3, without the other layers
         [--whatsnew]            score whatsnew on every duplicate pair (both directions) instead
-        [--read-set [S,BITS]]   with --whatsnew: score the hash-only read set (runs 1 in S, BITS-bit set) and its size`;
+        [--read-set [S,BITS]]   with --whatsnew: score the hash-only read set (runs 1 in S, BITS-bit set) and its size
+        [--variants]            instead, copies made from the corpus at run time (shorter previews, middle and
+                                end stretches, the whole inside pages 2-4 × as long), judged against their source
+        [--no-terminals]        with --variants: every text without sentence ends (as Thai, or unpunctuated text)`;
 
 function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const positional: string[] = [];
@@ -30,7 +34,7 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, s
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--')) positional.push(a);
-    else if (a === '--json' || a === '--simhash-only' || a === '--whatsnew') flags.set(a.slice(2), true);
+    else if (a === '--json' || a === '--simhash-only' || a === '--whatsnew' || a === '--variants' || a === '--no-terminals') flags.set(a.slice(2), true);
     else if (a === '--read-set' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) flags.set('read-set', true);
     else {
       const value = argv[i + 1];
@@ -138,6 +142,8 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   if (sensitivity !== 'strict' && sensitivity !== 'normal' && sensitivity !== 'loose') throw new CliError('--sensitivity must be strict, normal or loose');
   const simhashOnly = flags.has('simhash-only');
   if (flags.has('whatsnew')) return benchWhatsNewCommand(dir, json, flags.get('read-set'));
+  if (flags.has('variants')) return benchVariantsCommand(dir, json, SENSITIVITY[sensitivity], sensitivity, flags.has('no-terminals'));
+  if (flags.has('no-terminals')) throw new CliError('--no-terminals goes with --variants');
   const settings: MatchSettings = simhashOnly ? { ...SENSITIVITY[sensitivity], maxDistance: FINGERPRINT_ONLY_DISTANCE } : SENSITIVITY[sensitivity];
   const started = performance.now();
   const { docs, pairs } = await readCorpus(dir);
@@ -171,6 +177,17 @@ function readSetOptions(spec: string | true): ReadSetOptions {
   const [sample, bits] = spec.split(',').map(Number);
   if (!Number.isInteger(sample) || sample < 0 || (sample & (sample - 1)) !== 0 || !Number.isInteger(bits) || bits < 1 || bits > 12) throw new CliError('--read-set takes SAMPLE,BITS: a power of two (0: no runs) and 1..12 bits');
   return { ...READ_SET_OPTIONS, runSample: sample, bits };
+}
+
+async function benchVariantsCommand(dir: string, json: boolean, settings: MatchSettings, sensitivity: string, noTerminals: boolean): Promise<void> {
+  const started = performance.now();
+  const { docs } = await readCorpus(dir);
+  const texts = [];
+  for (const doc of docs) texts.push({ ...doc, text: await corpusText(doc) });
+  const report = benchVariants(texts, settings, { noTerminals });
+  const seconds = (performance.now() - started) / 1000;
+  if (json) console.log(JSON.stringify({ corpus: dir, sensitivity, ...report, seconds: Number(seconds.toFixed(2)) }));
+  else console.log(formatVariants(report, `corpus ${dir}: copies of the fullest document of each of ${report.documents} groups (300 words or more)${noTerminals ? ', every text without sentence ends' : ''}; settings ${sensitivity}; ${seconds.toFixed(1)} s`));
 }
 
 async function benchWhatsNewCommand(dir: string, json: boolean, readSet: string | true | undefined): Promise<void> {

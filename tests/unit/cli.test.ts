@@ -171,3 +171,42 @@ describe('cli bench', () => {
     expect(Object.keys(whatsnew.byLang).sort()).toEqual(['en', 'zh']);
   }, 30_000);
 });
+
+describe('cli bench --variants', () => {
+  it('makes copies of the fullest document of each group at run time and finds them; the documents made from another are not copied', async () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'deja-read-variants-'));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(corpus, 'docs'));
+    const names = ['en-balcony', 'en-bridges', 'en-ferry', 'en-library', 'zh-balcony', 'zh-library'];
+    const text = (name: string) => loadArticle(name).paragraphs.join('\n\n');
+    for (const name of names) writeFileSync(join(corpus, 'docs', `${name}.txt`), text(name));
+    // The longest document of the ferry group, but made from another document: not a source of copies.
+    writeFileSync(join(corpus, 'docs', 'ferry-embedded.txt'), `${text('en-library')}\n\n${text('en-ferry')}\n\n${text('en-bridges')}`);
+    writeFileSync(
+      join(corpus, 'docs.jsonl'),
+      [...names.map((id) => ({ id, path: `docs/${id}.txt`, lang: id.slice(0, 2), group: id })), { id: 'ferry-embedded', path: 'docs/ferry-embedded.txt', lang: 'en', group: 'en-ferry', source: 'embedded:en-ferry' }]
+        .map((d) => JSON.stringify(d))
+        .join('\n'),
+    );
+    writeFileSync(join(corpus, 'pairs.jsonl'), '');
+    const r = await run('bench', '--corpus', corpus, '--variants', '--json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { documents: number; bases: string[]; kinds: Record<string, { pairs: number; later: number; earlier: number; missed: string[]; byScript: Record<string, { pairs: number }> }> };
+    expect(report.documents).toBe(6);
+    expect(report.bases).toContain('en-ferry');
+    expect(report.bases).not.toContain('ferry-embedded');
+    expect(Object.keys(report.kinds)).toHaveLength(8);
+    for (const kind of Object.values(report.kinds)) {
+      expect(kind.pairs).toBe(6);
+      expect(kind.byScript.cjk.pairs).toBe(2);
+    }
+    expect(report.kinds['preview, first 30 %']).toMatchObject({ later: 6, earlier: 6 });
+    expect(report.kinds['whole, inside a page 2 × as long']).toMatchObject({ later: 6, earlier: 6 });
+
+    const table = await run('bench', '--corpus', corpus, '--variants', '--no-terminals');
+    expect(table.code).toBe(0);
+    expect(table.out).toContain('every text without sentence ends');
+    expect(table.out).toMatch(/preview, first 30 % +\d/);
+    expect((await run('bench', '--corpus', corpus, '--no-terminals')).err).toContain('--no-terminals goes with --variants');
+  }, 30_000);
+});
