@@ -649,6 +649,11 @@ function foundByKind(queries: PageQuery[], answers: Timed[]): string {
   }).join(', ');
 }
 
+/** The lookup's spread for each kind of page asked about (a page read before costs the read of its record's block; a new one does not). */
+function spreadByKind(queries: PageQuery[], answers: Timed[]): Record<QueryKind, Spread> {
+  return Object.fromEntries(QUERY_KINDS.map((kind) => [kind, spread(answers.filter((_, i) => queries[i].kind === kind).map((a) => a.ms))])) as Record<QueryKind, Spread>;
+}
+
 // --- The upgrade of a version 2 database ---
 
 /** Creates database `deja-read` at version 2 in the extension page, with the stores and indexes version 2 had (tests/unit/page-identity-upgrade.test.ts). */
@@ -804,6 +809,8 @@ interface Result {
   /** The whole lookup a page's opening asks for (`content:pageSeen`), as the content script waits for it. */
   findP50Ms: number;
   findP95Ms: number;
+  /** The same by kind of page asked about: read before, an edited copy, a page holding one, a new page. */
+  findByKindMs: Record<QueryKind, { p50: number; p95: number }>;
   /** The same, each with the background's worker just restarted. */
   coldFindP50Ms: number;
   coldFindP95Ms: number;
@@ -830,6 +837,8 @@ interface Details {
   dbBytes: number;
   dbWaitMs: number;
   foundWarm: string;
+  /** The warm lookup's p50 / p95 by kind of page. */
+  warmByKind: string;
   foundCold: string;
   perQueryD3: string;
   perQueryD7: string;
@@ -909,7 +918,9 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   // With every lookup column read and indexed.
   const heapLookups = await heap();
   const foundWarm = `matches: ${foundByKind(warmQueries, warm)}`;
-  log(`content:pageSeen, warm: ${warm.length} queries, p50 ${find.p50.toFixed(2)} ms, p95 ${find.p95.toFixed(2)} ms; ${foundWarm}`);
+  const byKind = spreadByKind(warmQueries, warm);
+  const warmByKind = `p50 / p95 by kind: ${QUERY_KINDS.map((k) => `${k} ${byKind[k].p50.toFixed(1)} / ${byKind[k].p95.toFixed(1)}`).join(', ')}`;
+  log(`content:pageSeen, warm: ${warm.length} queries, p50 ${find.p50.toFixed(2)} ms, p95 ${find.p95.toFixed(2)} ms; ${foundWarm}; ${warmByKind}`);
   const coldQueries = reports.slice(WARMUP + opts.queries);
   const cold: Timed[] = [];
   for (const q of coldQueries) {
@@ -1044,6 +1055,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       dbMBAfterImport: round(dbAfterImport.bytes / 1e6, 1),
       findP50Ms: round(find.p50, 3),
       findP95Ms: round(find.p95, 3),
+      findByKindMs: Object.fromEntries(QUERY_KINDS.map((k) => [k, { p50: round(byKind[k].p50, 3), p95: round(byKind[k].p95, 3) }])) as Result['findByKindMs'],
       coldFindP50Ms: round(coldFind.p50, 1),
       coldFindP95Ms: round(coldFind.p95, 1),
       fpFindD3P50Ms: round(d3.p50, 3),
@@ -1067,6 +1079,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       dbBytes: db.bytes,
       dbWaitMs: db.waitedMs,
       foundWarm,
+      warmByKind,
       foundCold,
       perQueryD3: d3.perQuery,
       perQueryD7: d7.perQuery,
@@ -1086,7 +1099,7 @@ function printTable(r: Result, d: Details): void {
   const rows: [string, string, string][] = [
     ['insert (apply chunks + commit)', `${n(r.insertPerSec)} records/s; last tenth ${n(r.insertPerSecLast)}/s`, `applying ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}; ${d.lastTenth}`],
     ['database on disk', `${r.dbMB.toFixed(1)} MB; ${r.dbMBAfterImport.toFixed(1)} MB after the re-import`, `${n(d.dbBytes / r.records)} bytes per page; LevelDB + blobs, steady ${seconds(d.dbWaitMs)} after the worker stopped`],
-    ['find: content:pageSeen, warm', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, `every layer and the verification, from the content script's world; ${d.foundWarm}`],
+    ['find: content:pageSeen, warm', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, `every layer and the verification, from the content script's world; ${d.foundWarm}; ${d.warmByKind}`],
     ['find: content:pageSeen, cold', `p50 ${r.coldFindP50Ms.toFixed(1)} ms, p95 ${r.coldFindP95Ms.toFixed(1)} ms`, `${COLD_RUNS} lookups, each with the worker just stopped; ${d.foundCold}`],
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
