@@ -4,8 +4,12 @@
 // Cutting depends only on the characters, never on line or paragraph breaks (extracted HTML wraps
 // lines wherever its source did): a passage ends after a sentence terminal (. ! ? followed by a
 // space, or 。！？ and other scripts' full stops anywhere, with any closing quotes or brackets). A run without terminals (a list,
-// code-like lines, a heading stuck to its first sentence) is cut content-defined once it is long:
-// after a token whose hash has its low bits zero, so the same run is cut the same way in any page.
+// code-like lines, a heading stuck to its first sentence, text in a script without them) is cut by
+// its content: after a candidate token (one in 16, by the token's hash) that comes at least
+// CUT_GAP_WORDS after the candidate before it. That depends only on the tokens around the cut, not
+// on where the passage began, so the same run is cut the same way in any page, whatever comes
+// before it (since signature version 3; version 2 counted from the passage's start, and a copy
+// inside other text could be cut differently all through: docs/matching.md).
 // A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
 // spacing and line breaks ignored).
 import { fmix32, SEED_A, stepA } from './hash';
@@ -24,12 +28,19 @@ export interface Passage {
   chars: number;
 }
 
-/** A passage this long (word-equivalents) is cut at the next content-defined point. */
-export const SOFT_MAX_WORDS = 40;
-/** ...and cut unconditionally at this length. */
+/** Candidates for a content-defined cut: tokens whose hash has its top CUT_BITS bits zero (1 in 16). */
+const CUT_BITS = 4;
+const CUT_SHIFT = 32 - CUT_BITS;
+/** A candidate is a cut when the candidate before it is at least this far back (word-equivalents)… */
+export const CUT_GAP_WORDS = 16;
+/** …and the passage is at least this long: a sentence shorter than this is never cut by its content (as in version 2). */
+export const MIN_CUT_WORDS = 40;
+/** A passage is cut unconditionally at this length (word-equivalents). */
 export const HARD_MAX_WORDS = 120;
-/** Content-defined cut points: a token whose hash is 0 modulo this. */
-const CUT_MODULUS = 8;
+/** Positions are counted in thirds of a word-equivalent: a word is 3, a Han/kana character 2 (1.5 to a word). */
+const WORD_UNITS = 3;
+const CHAR_UNITS = 2;
+const GAP_UNITS = CUT_GAP_WORDS * WORD_UNITS;
 
 const CJK_CHARS_PER_WORD = 1.5;
 
@@ -128,12 +139,8 @@ function hashTokens(s: string): void {
   out.chars = chars;
 }
 
-/** Hash of one token for the content-defined cut: the word `text[from, to)`, or one character. */
-function tokenHash(text: string, from: number, to: number): number {
-  let h = SEED_A;
-  for (let k = from; k < to; k++) h = stepA(h, text.charCodeAt(k) | 0x20);
-  return fmix32(h);
-}
+/** Whether a Han/kana (or other run) character is a candidate for a content-defined cut: its Fibonacci hash's top bits are zero. */
+const isCandidateChar = (c: number) => Math.imul(c, 0x9e3779b1) >>> CUT_SHIFT === 0;
 
 /** Cuts a text into passages, in order. Passages without a word or Han/kana character are dropped. */
 export function cutPassages(text: string): Passage[] {
@@ -162,7 +169,12 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
   let runChars = 0;
   let chars = 0;
   let inWord = false;
-  let wordStart = 0;
+  /** The running hash of the word being read (ASCII letters lower-cased): whether it is a candidate for a cut. */
+  let w = SEED_A;
+  // Where the text is (in thirds of a word-equivalent), and where the last candidate for a
+  // content-defined cut was: never reset at a cut, so a cut depends only on the text around it.
+  let units = 0;
+  let lastCandidate = -GAP_UNITS;
   // The counts of textStats: cheap to keep in the loop, written out at the end if asked for.
   let latinWords = 0;
   let hanKana = 0;
@@ -185,8 +197,9 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
           words++;
           latinWords++;
           inWord = true;
-          wordStart = i;
+          w = SEED_A;
         }
+        w = stepA(w, c);
         continue;
       }
     } else {
@@ -204,23 +217,37 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
           words++;
           latinWords++;
           inWord = true;
-          wordStart = i;
+          w = SEED_A;
         }
+        w = stepA(w, c);
         if (c >= 0xac00 && c <= 0xd7a3) hangul++;
         else if (c >= 0x400 && c <= 0x52f) cyrillic++;
         continue;
       }
     }
-    let cutHash = -1;
+    // Whether a token (a word, a Han/kana character) ended here, and a candidate far enough after the last.
+    let token = false;
+    let cutHere = false;
     if (inWord) {
       a = stepA(a, 0x20);
       inWord = false;
-      if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = tokenHash(text, wordStart, i);
+      token = true;
+      units += WORD_UNITS;
+      if (fmix32(w) >>> CUT_SHIFT === 0) {
+        cutHere = units - lastCandidate >= GAP_UNITS;
+        lastCandidate = units;
+      }
     }
     if (isRunClass(cls)) {
       a = stepA(a, c);
       chars++;
       runChars++;
+      token = true;
+      units += CHAR_UNITS;
+      if (isCandidateChar(c)) {
+        cutHere ||= units - lastCandidate >= GAP_UNITS;
+        lastCandidate = units;
+      }
       // (For a character outside the BMP, c is its high surrogate: not counted, as in countScripts.)
       if (isHanOrKana(c)) hanKana++;
       else if (cls === ABUGIDA) {
@@ -228,7 +255,6 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
         if (c <= 0xe4e) thai++;
       }
       if (c >= 0x3041 && c <= 0x30ff) kana++;
-      if (words + runChars / CJK_CHARS_PER_WORD >= SOFT_MAX_WORDS) cutHash = fmix32(stepA(SEED_A, c));
     } else if (cls === 0 && (isLatinTerminal(c) || isCjkTerminal(c))) {
       // A sentence terminal, with the closers after it, ends the passage before a space, at the
       // end, or at once for a CJK full stop.
@@ -245,7 +271,7 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
         continue;
       }
     }
-    if (cutHash >= 0 && (words + runChars / CJK_CHARS_PER_WORD >= HARD_MAX_WORDS || cutHash % CUT_MODULUS === 0)) {
+    if (token && (cutHere ? words + runChars / CJK_CHARS_PER_WORD >= MIN_CUT_WORDS : words + runChars / CJK_CHARS_PER_WORD >= HARD_MAX_WORDS)) {
       sink(text, start, i + 1, normalize, a, words, runChars, chars, inWord);
       start = i + 1;
       normalize = inWord = false;

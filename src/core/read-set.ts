@@ -28,7 +28,8 @@ export const READ_SET_CAP = 2048;
 export const MAX_READ_SET_LENGTH = 6000;
 /** A passage is new when less than this share of it was read (as in whatsNew). */
 const READ_SHARE = 0.5;
-const READ_SET_VERSION = 1;
+/** Version 2: its passages cut as signatures of version 3 are (core/passage-signature.ts); version 1, as version 2's. Both are read alike. */
+const READ_SET_VERSION = 2;
 /** Keeps a run key apart from a passage hash with the same value. */
 const RUN_SALT = 0x5f1d3c2b;
 
@@ -147,7 +148,7 @@ export function decodeReadSet(encoded: string): ReadSet | null {
 
 /** The read set in its stored bytes (the encoded string without its base64), or null. */
 export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
-  if (bytes.length < 4 || bytes[0] !== READ_SET_VERSION) return null;
+  if (bytes.length < 4 || (bytes[0] !== 1 && bytes[0] !== READ_SET_VERSION)) return null;
   const bits = bytes[1] >>> 4;
   const sampleLog = bytes[1] & 15;
   const n = (bytes[2] << 8) | bytes[3];

@@ -7,6 +7,7 @@ import {
   digestArticle,
   encodePassages,
   fingerprint,
+  fromBase64,
   hamming,
   judgePair,
   PASSAGE_CAP,
@@ -16,10 +17,11 @@ import {
   sketchOf,
   textHash,
   textStats,
+  toBase64,
   whatsNew,
 } from '../../src/core';
 import { serialize } from 'node:v8';
-import { HARD_MAX_WORDS, SOFT_MAX_WORDS } from '../../src/core/passages';
+import { HARD_MAX_WORDS, MIN_CUT_WORDS } from '../../src/core/passages';
 import { toStored } from '../../src/storage/layout';
 import { loadArticle } from '../e2e/site';
 import { VECTORS } from '../fixtures/vectors';
@@ -67,7 +69,7 @@ describe('cutting text into passages', () => {
     // In an article, every passage ends a sentence, unless it was cut for being long.
     const ps = cutPassages(zh);
     expect(ps.length).toBeGreaterThan(5);
-    expect(ps.filter((p) => !/[。！？][”」]?$/.test(zh.slice(p.start, p.end))).every((p) => p.words >= SOFT_MAX_WORDS)).toBe(true);
+    expect(ps.filter((p) => !/[。！？][”」]?$/.test(zh.slice(p.start, p.end))).every((p) => p.words >= MIN_CUT_WORDS)).toBe(true);
   });
 
   it('handles mixed English and Chinese text', () => {
@@ -84,6 +86,24 @@ describe('cutting text into passages', () => {
     expect(after.slice(-3)).toEqual(alone.slice(-3).map((p) => p.hash));
     const code = 'let x = 1;\nlet y = x + 2;\nconsole.log(x, y);\n'.repeat(50);
     expect(cutPassages(code).length).toBeGreaterThan(2);
+  });
+
+  it('cuts text without sentence ends where its own words say, so a copy inside other such text shares its passages', () => {
+    // Text written without full stops (as Thai is, or a post that breaks lines instead), in English and in Chinese.
+    const bare = (t: string) => t.replace(/[.!?。！？]/g, ' ');
+    for (const [text, other] of [
+      [bare(article('en-ferry')), bare(filler(60, 3))],
+      [bare(`${zh}\n${article('zh-balcony')}`), bare(article('zh-library').split('').reverse().join(''))],
+    ]) {
+      const alone = new Set(hashes(text));
+      expect(alone.size).toBeGreaterThan(4);
+      // The copy after other text, cut off mid-phrase: every passage but the first and last is the same.
+      for (const cut of [0.3, 0.55, 0.8]) {
+        const inside = new Set(hashes(`${other.slice(0, Math.floor(cut * other.length))} ${text} ${other.slice(0, 40)}`));
+        const kept = [...alone].filter((h) => inside.has(h)).length;
+        expect(kept).toBeGreaterThanOrEqual(alone.size - 2);
+      }
+    }
   });
 
   it('covers a 1 MB text with ordered passages of bounded length', () => {
@@ -123,6 +143,15 @@ describe('the passage signature', () => {
     expect(decodePassages('not base64!')).toBeNull();
     expect(decodePassages('')).toBeNull();
     expect(decodePassages(`B${encoded.slice(1)}`)).toBeNull(); // another version byte
+  });
+
+  it('reads a signature of version 2 as one of version 3 (the same hashes, the same form)', () => {
+    const s = passageSignature(en);
+    const bytes = fromBase64(encodePassages(s));
+    expect(bytes?.[0]).toBe(3);
+    if (!bytes) return;
+    bytes[0] = 2;
+    expect(decodePassages(toBase64(bytes))).toEqual({ count: s.count, hashes: s.hashes, bits: 32 });
   });
 
   it('reads a signature of version 1 (24-bit hashes) and compares it with one of version 2 on 24 bits', () => {
