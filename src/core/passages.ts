@@ -55,17 +55,16 @@ function isLatinTerminal(c: number): boolean {
 
 /**
  * Terminals that end a sentence wherever they stand: 。｡ and the CJK full-width ！？ when not
- * followed by a space; and the full stops of other scripts, which nothing else uses: Syriac ܀ ܁ ܂,
- * Tibetan shads ། ༎ ༏ ༐ ༑ ༒ (a syllable before a shad often keeps its tsheg), Ethiopic ። ፧ ፨,
- * Canadian syllabics ᙮, Mongolian ᠃ and Manchu ᠉, Lisu ꓿, Vai ꘎ ꘏, Bamum ꛳, Javanese ꧉,
- * Meetei Mayek ꫰ ꯫. (The danda of Indic scripts, Myanmar ။ and Khmer ។ would end sentences too,
- * but pages in those scripts were cut without them when their signatures were made, and a
- * signature must not change under a record.)
+ * followed by a space; and the full stops of other scripts, which nothing else uses: the danda and
+ * double danda of Indic scripts । ॥, Myanmar ။, Khmer ។ ៕ (since signature version 3: version 2 cut
+ * such text by its content only), Syriac ܀ ܁ ܂, Tibetan shads ། ༎ ༏ ༐ ༑ ༒ (a syllable before a shad
+ * often keeps its tsheg), Ethiopic ። ፧ ፨, Canadian syllabics ᙮, Mongolian ᠃ and Manchu ᠉, Lisu ꓿,
+ * Vai ꘎ ꘏, Bamum ꛳, Javanese ꧉, Meetei Mayek ꫰ ꯫.
  */
 function isCjkTerminal(c: number): boolean {
   if (c < 0x700) return false;
   if (c >= 0x3002) return c === 0x3002 || c === 0xff61 || c === 0xff01 || c === 0xff1f || c === 0xa4ff || c === 0xa60e || c === 0xa60f || c === 0xa6f3 || c === 0xa9c9 || c === 0xaaf0 || c === 0xabeb;
-  return c <= 0x702 || (c >= 0xf0d && c <= 0xf12) || c === 0x1362 || c === 0x1367 || c === 0x1368 || c === 0x166e || c === 0x1803 || c === 0x1809;
+  return c <= 0x702 || c === 0x964 || c === 0x965 || (c >= 0xf0d && c <= 0xf12) || c === 0x104b || c === 0x1362 || c === 0x1367 || c === 0x1368 || c === 0x166e || c === 0x17d4 || c === 0x17d5 || c === 0x1803 || c === 0x1809;
 }
 
 /** Closing quotes and brackets that belong to the sentence they follow. */

@@ -72,6 +72,12 @@ describe('cutting text into passages', () => {
     expect(ps.filter((p) => !/[。！？][”」]?$/.test(zh.slice(p.start, p.end))).every((p) => p.words >= MIN_CUT_WORDS)).toBe(true);
   });
 
+  it('cuts Hindi at the danda, Burmese at ။ and Khmer at ។', () => {
+    expect(pieces('मैं सुबह बाजार गया। वहाँ बहुत भीड़ थी॥ फिर मैं घर लौटा।')).toEqual(['मैं सुबह बाजार गया।', 'वहाँ बहुत भीड़ थी॥', 'फिर मैं घर लौटा।']);
+    expect(pieces('ကျွန်တော် ဈေးသွားတယ်။ လူတွေများတယ်။')).toEqual(['ကျွန်တော် ဈေးသွားတယ်။', 'လူတွေများတယ်။']);
+    expect(pieces('ខ្ញុំទៅផ្សារ។ មានមនុស្សច្រើន៕')).toEqual(['ខ្ញុំទៅផ្សារ។', 'មានមនុស្សច្រើន៕']);
+  });
+
   it('handles mixed English and Chinese text', () => {
     expect(pieces('Rust 的所有权规则很简单。Every value has an owner. 每个值都有一个所有者。')).toEqual(['Rust 的所有权规则很简单。', 'Every value has an owner.', '每个值都有一个所有者。']);
   });
