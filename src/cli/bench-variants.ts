@@ -6,7 +6,8 @@
 // copy read after the document and before it. `noTerminals` removes sentence ends from every text
 // first, as scripts that do not mark them (Thai) or pages without punctuation would have it: the
 // passages of such text are cut by content alone (core/passages.ts).
-import { judgePair, passageSignature, sketchOf, textHash, textStats, fingerprint, type MatchSettings, type PageSignature } from '../core';
+import { judgePair, textStats, type MatchSettings } from '../core';
+import { textSignature as signature } from './documents';
 
 export interface VariantDoc {
   id: string;
@@ -78,7 +79,6 @@ export function variantsOf(text: string, filler: (chars: number, seed: number) =
   ];
 }
 
-const signature = (text: string): PageSignature => ({ fp: fingerprint(text), words: textStats(text).words, textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text) });
 const isCjk = (lang: string) => /^(zh|ja)/.test(lang);
 const emptyTally = (): VariantTally => ({ pairs: 0, later: 0, earlier: 0, missed: [] });
 

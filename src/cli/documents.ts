@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { DEFAULT_MATCH_SETTINGS, fingerprint, passageSignature, sketchOf, textHash, textStats, type PassageSignature, type Sketch } from '../core';
+import { DEFAULT_MATCH_SETTINGS, fingerprint, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageSignature, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
 
 export interface LoadedDocument {
@@ -19,6 +19,11 @@ export interface LoadedDocument {
   lang: string;
   /** Why no article was extracted, when none was. */
   skipped?: string;
+}
+
+/** What the extension keeps of a text to compare it with others (the decision's PageSignature). */
+export function textSignature(text: string, stats = textStats(text)): PageSignature & { sketch: Sketch; passages: PassageSignature; textHash: string } {
+  return { fp: fingerprint(text), words: stats.words, textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text) };
 }
 
 /** A user-facing error: printed as one line, no stack trace. */
@@ -68,5 +73,5 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
   }
   const stats = textStats(text);
-  return { path, text, fp: fingerprint(text), textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text), words: stats.words, lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
+  return { path, text, ...textSignature(text, stats), lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
 }
