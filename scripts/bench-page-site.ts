@@ -134,10 +134,17 @@ export function articleOfWords(words: number): string {
   return frame('A winter of mending bicycles', new Prose(4057).paragraphs(words).map((p) => `<p>${p}</p>\n`));
 }
 
+/** A single-page app's shell before its script draws anything: a title and "Loading…", no links. */
+export function appShell(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The Bench Courier</title></head>
+<body><div id="app"><p>Loading…</p></div></body></html>`;
+}
+
 /** The pages --cost measures: what the extension costs a page it does not record, and one it does. */
 export const COST_PAGES = [
   { name: 'not an article', path: 'plain', html: () => notAnArticle(), article: false },
   { name: 'not an article, no links', path: 'bare', html: () => notAnArticle(0), article: false },
+  { name: 'an app shell (a few words, no links)', path: 'shell', html: appShell, article: false },
   { name: '10,000-word article', path: 'words', html: () => articleOfWords(10_000), article: true },
 ] as const;
 

@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew] [--scroll]
+// npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,shell,words] [--marks-off]] [--whatsnew] [--scroll]
 // What the extension costs the page it reads, measured where it happens: two generated pages
 // (a ~10 MB article and an article of 59,000 elements, our own text) served from 127.0.0.1 and
 // loaded in real Chromium without and with the built extension (dist/chrome). Each load is traced
@@ -87,7 +87,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new BenchError('--runs needs a whole number from 1 to 50', 2);
       opts.runs = n;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,words] [--marks-off]] [--whatsnew] [--scroll]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:page -- [--runs N] [--extension DIR] [--json] [--no-build] [--profile] [--cost [--idle SECONDS] [--pages plain,bare,shell,words] [--marks-off]] [--whatsnew] [--scroll]`, 2);
   }
   return opts;
 }
