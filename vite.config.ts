@@ -29,7 +29,8 @@ export default defineConfig({
       skipManifestValidation: true,
       // Extension pages opened by the extension itself, not named in the manifest (Chrome's
       // offscreen document, where pages are parsed, only in Chrome: Firefox's event page has a DOM).
-      additionalInputs: ['src/welcome/index.html', 'src/history/index.html', ...(target === 'chrome' ? ['src/offscreen/index.html'] : [])],
+      // Also what the content script draws, imported by the script declared for every page (src/content/handoff.ts).
+      additionalInputs: ['src/content/drawing.ts', 'src/welcome/index.html', 'src/history/index.html', ...(target === 'chrome' ? ['src/offscreen/index.html'] : [])],
     }),
   ],
 });

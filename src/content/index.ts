@@ -5,6 +5,8 @@
 // page learns nothing of the reader's history before the reader has stayed on it (design.md,
 // "What a page may learn"). Runs again when a single-page app shows another article. Where the
 // settings allow, it also marks the links on the page that lead to pages read (link-marks.ts).
+// What it draws on the page comes in a second script, imported when there is something to draw
+// (handoff.ts), so that a page with nothing to draw does not pay for evaluating it.
 import browser, { answerMessages } from '../ext';
 import { isRouteFragment, MIN_RECORDED_WORDS, type PassageLocator } from '../core';
 import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
@@ -13,12 +15,11 @@ import { createRouter, senderKind } from '../messaging/router';
 import { ExtensionGoneError, extensionGone, send } from '../messaging/send';
 import { isExcluded, linkMarksAllowed, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
-import { startLinkMarks, type LinkMarks } from './link-marks';
+import type { LinkMarks } from './link-marks';
 import { visibleTimer } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
-import { focusNotice, removeNotice, showNotice } from './notice';
-import { showNewParts } from './whats-new';
+import { drawingLoaded, loadDrawing } from './handoff';
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
 const RECORD_RETRY: RetryOptions = { tries: 12, delayMs: 500, maxDelayMs: 30_000, timeoutMs: 20_000 };
@@ -45,6 +46,9 @@ let stopDwell: () => void = () => undefined;
 let noticeDecided = false;
 /** The page was left unread because the extension is paused, or paused on this site. */
 let heldBySettings = false;
+
+/** Takes down the notice, if one was drawn. */
+const removeNotice = () => drawingLoaded()?.removeNotice();
 
 /** What a check found: the page held by the settings, no article, the article shown before, or another. */
 type Outcome = 'held' | 'none' | 'same' | 'new';
@@ -81,6 +85,7 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
   if (!stillHere() || verdict.skipped) return 'new'; // navigated on while we waited
   checked = { ...report, fp: verdict.fp };
+  listenForReturn();
   const visitId = randomId();
   const dwell = visibleTimer(document, settings.dwellSeconds, () => {
     void recordVisit({ ...report, visitId });
@@ -93,6 +98,22 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   // The address may have changed while the background answered: the dwell waits for the check of the new one.
   if (pageAddress(location.href) === checkedAddress) resumeDwell();
   return 'new';
+}
+
+/**
+ * A page brought back by Back or Forward from the browser's cache keeps this script as it was, but
+ * the toolbar button was cleared when the tab navigated away: it is told again (nothing else
+ * changes). Listened for once a page has been checked (a page with no article has nothing to tell).
+ */
+let listeningForReturn = false;
+function listenForReturn(): void {
+  if (listeningForReturn) return;
+  listeningForReturn = true;
+  window.addEventListener('pageshow', (e) => {
+    if (!e.persisted || !checked || gone) return;
+    const { fp: _fp, ...report } = checked;
+    void send('content:pageSeen', report).catch(() => undefined);
+  });
 }
 
 /**
@@ -128,12 +149,21 @@ async function recordVisit(report: PageReport): Promise<void> {
 function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: PassageLocator[]): void {
   if (noticeDecided) return;
   noticeDecided = true;
-  if (!enabled || !verdict.match) return;
-  const parts = verdict.match.fresh?.parts ?? [];
-  showNotice(verdict.match, verdict.more, {
-    notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined),
-    ...(parts.length ? { showWhatsNew: (within: ParentNode) => showNewParts(document, within, locators, parts) } : {}),
-  });
+  const match = verdict.match;
+  if (!enabled || !match) return;
+  const parts = match.fresh?.parts ?? [];
+  const view = checkedTextHash;
+  loadDrawing().then(
+    ({ showNotice, showNewParts }) => {
+      // The reader moved on to another view while the drawing came.
+      if (gone || checkedTextHash !== view) return;
+      showNotice(match, verdict.more, {
+        notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined),
+        ...(parts.length ? { showWhatsNew: (within: ParentNode) => showNewParts(document, within, locators, parts) } : {}),
+      });
+    },
+    (e: unknown) => console.info('Déjà Read: notice not shown:', e instanceof Error ? e.message : e),
+  );
 }
 
 function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefined> {
@@ -156,19 +186,48 @@ function shutDown(): void {
   removeNotice();
   linkMarks?.stop();
   linkMarks = undefined;
+  linkWatch?.disconnect();
   clearTimeout(pending);
   clearInterval(poll);
 }
 
 let linkMarks: LinkMarks | undefined;
-/** Starts or stops the link marks as the settings now say. */
+/** Whether the settings now ask for link marks (they may change while the drawing script comes). */
+let marksWanted = false;
+/** Links that come after the page was first looked at (a page that draws itself later) are marked when they come. */
+let linkWatch: MutationObserver | undefined;
+/**
+ * Starts or stops the link marks as the settings now say. The drawing script is imported only once
+ * the page has a link: a page without any has nothing to mark.
+ */
 function markLinksAsSettingsSay(settings: Settings): void {
-  const allowed = linkMarksAllowed(location.href, settings, browser.extension.inIncognitoContext === true);
-  if (allowed && !linkMarks) linkMarks = startLinkMarks(document);
-  else if (!allowed && linkMarks) {
-    linkMarks.stop();
+  marksWanted = linkMarksAllowed(location.href, settings, browser.extension.inIncognitoContext === true);
+  if (marksWanted && !linkMarks) {
+    if (document.links.length > 0) startMarks();
+    else watchForLinks();
+  } else if (!marksWanted) {
+    linkWatch?.disconnect();
+    linkWatch = undefined;
+    linkMarks?.stop();
     linkMarks = undefined;
   }
+}
+function startMarks(): void {
+  linkWatch?.disconnect();
+  linkWatch = undefined;
+  loadDrawing().then(
+    ({ startLinkMarks }) => {
+      if (marksWanted && !linkMarks && !gone) linkMarks = startLinkMarks(document);
+    },
+    (e: unknown) => console.info('Déjà Read: links not marked:', e instanceof Error ? e.message : e),
+  );
+}
+function watchForLinks(): void {
+  if (linkWatch) return;
+  linkWatch = new MutationObserver(() => {
+    if (document.links.length > 0) startMarks();
+  });
+  linkWatch.observe(document, { childList: true, subtree: true });
 }
 
 answerMessages(
@@ -238,15 +297,7 @@ let poll: ReturnType<typeof setInterval> | undefined;
 if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigate', () => setTimeout(addressMayHaveChanged, 0));
 else poll = setInterval(addressMayHaveChanged, 1000);
 
-// A page brought back by Back or Forward from the browser's cache keeps this script as it was, but
-// the toolbar button was cleared when the tab navigated away: it is told again (nothing else changes).
-window.addEventListener('pageshow', (e) => {
-  if (!e.persisted || !checked || gone) return;
-  const { fp: _fp, ...report } = checked;
-  void send('content:pageSeen', report).catch(() => undefined);
-});
-
 // The reader's shortcut to the notice (background/shortcut.ts).
 answerMessages(
-  createRouter<NoticeProtocol>({ 'background:focusNotice': () => Promise.resolve((focusNotice(), {})) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+  createRouter<NoticeProtocol>({ 'background:focusNotice': () => Promise.resolve((drawingLoaded()?.focusNotice(), {})) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
 );

@@ -908,6 +908,19 @@ describe('Chromium, links read', () => {
     await popup.close();
   });
 
+  it('shows the notice on a copy whose page allows no script and no request of its own (a strict CSP)', async () => {
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.strictAt(LINKS.b));
+    await expect.poll(() => noticeText(page)).toContain("You've read this before");
+  });
+
+  it('marks the links of a page that draws them only after it has loaded', async () => {
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.at(LINKS.late));
+    await expect.poll(() => page.evaluate(() => document.links.length)).toBe(2);
+    await expect.poll(() => linkMarks(page)).toEqual(['read:read', 'unread']);
+  });
+
   it('draws no marks when they are off, or on search engines only', async () => {
     for (const linkMarks of ['off', 'search']) {
       await worker.evaluate((marks) => chrome.storage.sync.set({ settings: { dwellSeconds: 0, linkMarks: marks } }), linkMarks);

@@ -470,6 +470,31 @@ describe('Firefox, links read', () => {
     await page.close();
   });
 
+  it('shows the notice on a copy whose page allows no script and no request of its own (a strict CSP)', async () => {
+    const page = await browser.newPage();
+    await openAndSettle(page, site.at(LINKS.a));
+    await openAndSettle(page, site.strictAt(LINKS.b));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    await page.close();
+  });
+
+  it('marks the links of a page that draws them only after it has loaded', async () => {
+    const page = await browser.newPage();
+    await openAndSettle(page, site.at(LINKS.a));
+    const drawn = async () => {
+      await openAndSettle(page, site.at(LINKS.late));
+      await page.waitForFunction(() => document.links.length === 2);
+      await new Promise((r) => setTimeout(r, 1000));
+      return besideLinks(page, 2);
+    };
+    const marked = await drawn();
+    await setSettings({ linkMarks: 'off' });
+    const plain = await drawn();
+    await setSettings({});
+    await page.close();
+    expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, false]);
+  });
+
   it('marks the links that scroll into view, in the document and in a box that scrolls', async () => {
     const page = await browser.newPage();
     await openAndSettle(page, site.at(LINKS.a));

@@ -15,6 +15,8 @@ export const LINKS = {
   many: '/links/many.html',
   /** A box that scrolls (its last link to A), then 400 links (the last to B): marks for what scrolls into view. */
   long: '/links/long.html',
+  /** A page with no link when it loads, which draws its list (to A and C) by script a moment later. */
+  late: '/links/late.html',
 } as const;
 
 /** The article read at A and (same text) at B: its own text, so no other test has read it. */
@@ -109,6 +111,10 @@ export function linkPages(): Record<string, string> {
     ).replace(
       '<ol id="list">',
       `<div id="box" style="height:150px;overflow:auto;border:1px solid"><ol>${Array.from({ length: 50 }, (_, i) => `<li><a href="${i === 49 ? LINKS.a : `/links/box/${i}.html`}">Boxed entry ${i}</a></li>`).join('')}</ol></div><ol id="list">`,
+    ),
+    [LINKS.late]: listPage('Loading the links…', []).replace(
+      '</body>',
+      `<script>setTimeout(() => { document.getElementById('list').innerHTML = '<li><a href="${LINKS.a}">The last lantern keepers</a></li><li><a href="${LINKS.c}">A walk we never took</a></li>'; }, 1500);</script></body>`,
     ),
     [LINKS.many]: listPage('Two thousand links', Array.from({ length: 2000 }, (_, i) => [`/links/m/${i}.html?utm_source=list`, `Entry ${i} of the long list`])),
   };

@@ -211,6 +211,8 @@ export interface Site {
   url(page: PageName): string;
   /** The address of a path on the site (for `extra` pages). */
   at(path: string): string;
+  /** The page at `path` served at another address, with a content security policy that lets it load nothing and run no script. */
+  strictAt(path: string): string;
   /** URL of the page of a test vector (see tests/fixtures/vectors.ts). */
   vectorUrl(name: string): string;
   title(page: PageName): string;
@@ -274,6 +276,9 @@ export function componentPages(): Record<string, string> {
 }
 
 /** Serves the fixture pages, and `extra` pages by path. */
+/** The prefix of a page's path under which it is served with the strictest content security policy. */
+const STRICT = '/strict/';
+
 export async function startSite(extra: Record<string, string> = {}): Promise<Site> {
   const byPath = new Map<string, string>(Object.entries(extra));
   const titles = new Map<PageName, string>();
@@ -283,8 +288,11 @@ export async function startSite(extra: Record<string, string> = {}): Promise<Sit
   }
   for (const [name, v] of Object.entries(VECTORS)) if (v.browser) byPath.set(vectorPath(name), vectorPage(name, v.text()));
   const server: Server = createServer((req, res) => {
-    const html = byPath.get(new URL(req.url ?? '/', 'http://x').pathname);
-    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // Any page under /strict/ is served with a policy that lets the page load nothing and run no script.
+    const strict = path.startsWith(STRICT);
+    const html = byPath.get(strict ? path.slice(STRICT.length - 1) : path);
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', ...(strict ? { 'content-security-policy': "default-src 'none'" } : {}) });
     res.end(html ?? '<!doctype html><title>Not found</title><p>Not found</p>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -292,6 +300,7 @@ export async function startSite(extra: Record<string, string> = {}): Promise<Sit
   return {
     url: (page) => `http://127.0.0.1:${port}${PAGES[page].path}`,
     at: (path) => `http://127.0.0.1:${port}${path}`,
+    strictAt: (path) => `http://127.0.0.1:${port}${STRICT.slice(0, -1)}${path}`,
     vectorUrl: (name) => `http://127.0.0.1:${port}${vectorPath(name)}`,
     title: (page) => titles.get(page) ?? '',
     close: () => new Promise((resolve) => server.close(() => resolve())),
