@@ -23,14 +23,22 @@ export interface MatchSettings {
   minContainment: number;
   /** Passages the two samples must share before passage containment counts: one or two common sentences are not a copy. */
   minSharedPassages: number;
+  /**
+   * Fingerprints at most this far apart weigh the two texts' words alike as a whole; there the
+   * sketch need only show `closeResemblance`, the resemblance threshold less twice the sketch's
+   * error (about ±0.05 at 128 buckets), so that a pair the sketch puts just under the threshold
+   * is not decided by its sampling noise when the fingerprints agree.
+   */
+  closeDistance: number;
+  closeResemblance: number;
 }
 
 export type Sensitivity = 'strict' | 'normal' | 'loose';
 
 export const SENSITIVITY: Readonly<Record<Sensitivity, Readonly<MatchSettings>>> = /* @__PURE__ */ Object.freeze({
-  strict: Object.freeze({ maxDistance: 3, minWords: 150, minResemblance: 0.7, minContainment: 0.9, minSharedPassages: 4 }),
-  normal: Object.freeze({ maxDistance: 7, minWords: 80, minResemblance: 0.5, minContainment: 0.75, minSharedPassages: 3 }),
-  loose: Object.freeze({ maxDistance: 7, minWords: 50, minResemblance: 0.35, minContainment: 0.6, minSharedPassages: 3 }),
+  strict: Object.freeze({ maxDistance: 3, minWords: 150, minResemblance: 0.7, minContainment: 0.9, minSharedPassages: 4, closeDistance: 3, closeResemblance: 0.7 }),
+  normal: Object.freeze({ maxDistance: 7, minWords: 80, minResemblance: 0.5, minContainment: 0.75, minSharedPassages: 3, closeDistance: 4, closeResemblance: 0.45 }),
+  loose: Object.freeze({ maxDistance: 7, minWords: 50, minResemblance: 0.35, minContainment: 0.6, minSharedPassages: 3, closeDistance: 4, closeResemblance: 0.3 }),
 });
 
 export const DEFAULT_MATCH_SETTINGS: Readonly<MatchSettings> = SENSITIVITY.normal;
@@ -107,7 +115,7 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
   // One text mostly inside a clearly longer one is a preview or an extended copy, however much
   // of the longer one it covers; otherwise shared passages make a near-duplicate.
   if (contained && Math.min(a, b) < PART_RATIO * Math.max(a, b)) kind = a > b ? 'contains-earlier' : 'part-of-earlier';
-  else if (resemblance >= settings.minResemblance) kind = 'near-duplicate';
+  else if (resemblance >= (distance <= settings.closeDistance ? settings.closeResemblance : settings.minResemblance)) kind = 'near-duplicate';
   else if (contained) kind = 'near-duplicate';
   return { flagged: kind !== undefined, ...(kind ? { kind } : {}), distance, resemblance, containment, ...(read !== undefined ? { read } : {}) };
 }

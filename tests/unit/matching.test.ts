@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pageIdentity, pickCanonicalUrl, registrableDomain, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
+import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pageIdentity, pickCanonicalUrl, registrableDomain, SENSITIVITY, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { makeBackground } from './helpers';
 
@@ -101,6 +101,27 @@ describe('the decision function', () => {
     const part = sig(preview('en-library', 0.6));
     expect(judgePair(part, full)).toMatchObject({ flagged: true, kind: 'part-of-earlier' });
     expect(judgePair(full, part)).toMatchObject({ flagged: true, kind: 'contains-earlier' });
+  });
+
+  it('lets fingerprints within 4 bits break a tie the sketch cannot: a resemblance just under one half, within its error', () => {
+    const a = sketchOf(en);
+    // The same shingle count, and 60 of the 128 buckets kept: an estimated resemblance of about 0.47.
+    const b = { size: a.size, mins: a.mins.map((m, i) => (i < 60 ? m : (m + 1) & 0xff)) };
+    const page = (fp: string, sketch: typeof a) => ({ fp, words: 600, sketch });
+    const close = judgePair(page('000000000000000f', b), page('0000000000000000', a));
+    expect(close.resemblance).toBeGreaterThan(0.45);
+    expect(close.resemblance).toBeLessThan(0.5);
+    expect(close).toMatchObject({ flagged: true, kind: 'near-duplicate', distance: 4 });
+    // Farther apart, the fingerprints say nothing of their own, and the sketch decides alone.
+    expect(judgePair(page('000000000000003f', b), page('0000000000000000', a))).toMatchObject({ flagged: false, distance: 6 });
+    // "Strict" promises only near-identical copies: no tie goes its way (about 0.67, under its 0.7).
+    const nearStrict = { size: a.size, mins: a.mins.map((m, i) => (i < 86 ? m : (m + 1) & 0xff)) };
+    const strict = judgePair(page('0000000000000007', nearStrict), page('0000000000000000', a), SENSITIVITY.strict);
+    expect(strict.resemblance).toBeGreaterThan(0.65);
+    expect(strict.flagged).toBe(false);
+    // And a clearly lower resemblance is not raised by close fingerprints.
+    const c = { size: a.size, mins: a.mins.map((m, i) => (i < 50 ? m : (m + 1) & 0xff)) };
+    expect(judgePair(page('000000000000000f', c), page('0000000000000000', a)).flagged).toBe(false);
   });
 
   it('falls back to the fingerprint alone at distance 3 for records without a sketch', () => {
