@@ -222,10 +222,16 @@ function startMarks(): void {
     (e: unknown) => console.info('Déjà Read: links not marked:', e instanceof Error ? e.message : e),
   );
 }
+/** A page that changes all the time is looked at for links at most this often (counting them walks its DOM). */
+const LINK_WATCH_MS = 500;
 function watchForLinks(): void {
   if (linkWatch) return;
+  let due: ReturnType<typeof setTimeout> | undefined;
   linkWatch = new MutationObserver(() => {
-    if (document.links.length > 0) startMarks();
+    due ??= setTimeout(() => {
+      due = undefined;
+      if (linkWatch && document.links.length > 0) startMarks();
+    }, LINK_WATCH_MS);
   });
   linkWatch.observe(document, { childList: true, subtree: true });
 }
