@@ -20,7 +20,11 @@ export interface Drawing {
   startLinkMarks: typeof startLinkMarks;
 }
 
-const KEY = '__dejaReadDrawing';
+/**
+ * A symbol, not a name: a page's element with an id answers to that id as a property of the
+ * window, in the content script's world too (Chrome), so a named global could be shadowed by the page.
+ */
+const KEY = Symbol.for('deja-read:drawing');
 
 /** drawing.ts leaves what it offers for the declared script. */
 export function offerDrawing(drawing: Drawing): void {
@@ -28,7 +32,7 @@ export function offerDrawing(drawing: Drawing): void {
 }
 
 /** What has been drawn with, if the drawing script has been imported yet. */
-export const drawingLoaded = (): Drawing | undefined => (globalThis as Record<string, unknown>)[KEY] as Drawing | undefined;
+export const drawingLoaded = (): Drawing | undefined => (globalThis as Record<symbol, unknown>)[KEY] as Drawing | undefined;
 
 let loading: Promise<Drawing> | undefined;
 
