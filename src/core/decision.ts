@@ -25,9 +25,10 @@ export interface MatchSettings {
   minSharedPassages: number;
   /**
    * Fingerprints at most this far apart weigh the two texts' words alike as a whole; there the
-   * sketch need only show `closeResemblance`, the resemblance threshold less twice the sketch's
-   * error (about ±0.05 at 128 buckets), so that a pair the sketch puts just under the threshold
-   * is not decided by its sampling noise when the fingerprints agree.
+   * sketch need only show `closeResemblance`, the resemblance threshold less one standard error of
+   * the sketch's estimate (about 0.05 at 128 buckets), so that a pair the sketch puts just under
+   * the threshold is not decided by its sampling noise when the fingerprints agree. Strict, which
+   * promises only near-identical copies, asks its full threshold there too.
    */
   closeDistance: number;
   closeResemblance: number;
