@@ -448,6 +448,18 @@ async function besideLink(page: Page, href: string): Promise<string> {
   return page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 34, height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' });
 }
 
+/**
+ * Takes the screenshots `shoot` takes with link marks on, then again with them off: for each,
+ * whether the two differ (a mark was drawn there).
+ */
+async function differsWithMarksOff(shoot: () => Promise<string[]>): Promise<boolean[]> {
+  const marked = await shoot();
+  await setSettings({ linkMarks: 'off' });
+  const plain = await shoot();
+  await setSettings({});
+  return marked.map((shot, i) => shot !== plain[i]);
+}
+
 describe('Firefox, links read', () => {
   it('marks a link to a page read (tracking parameters and all) and to its copy read elsewhere, not an unread one', async () => {
     const page = await browser.newPage();
@@ -487,12 +499,9 @@ describe('Firefox, links read', () => {
       await new Promise((r) => setTimeout(r, 1000));
       return besideLinks(page, 2);
     };
-    const marked = await drawn();
-    await setSettings({ linkMarks: 'off' });
-    const plain = await drawn();
-    await setSettings({});
+    const differs = await differsWithMarksOff(drawn);
     await page.close();
-    expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, false]);
+    expect(differs).toEqual([true, false]);
   });
 
   it('marks the links that scroll into view, in the document and in a box that scrolls', async () => {
@@ -512,13 +521,10 @@ describe('Firefox, links read', () => {
       await new Promise((r) => setTimeout(r, 1000));
       return [end, await besideLink(page, LINKS.a)];
     };
-    const marked = await scrolledTo();
-    await setSettings({ linkMarks: 'off' });
-    const plain = await scrolledTo();
-    await setSettings({});
+    const differs = await differsWithMarksOff(scrolledTo);
     await page.close();
     // The link to B at the end of the list, and the one to A at the end of the box, drew a mark.
-    expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, true]);
+    expect(differs).toEqual([true, true]);
   });
 
   it('lets a hostile page of 200 links, half of them read, observe exactly what it observes when none is', async () => {
