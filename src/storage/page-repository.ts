@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
+import { fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -100,12 +100,7 @@ export interface CandidateQuery {
   fp: string;
   /** Largest fingerprint distance looked at. */
   maxDistance: number;
-  /**
-   * The page's passage hashes, smallest first (all its signature keeps), when the passage index is
-   * to be asked too: the first PROBE_COUNT are asked of the index, and all are compared with every
-   * page's leads (core's shareAnchor). A background started anew, with no leads at hand, asks the
-   * index for the first ANCHOR_COUNT.
-   */
+  /** The page's anchors, when the passage index is to be asked too. */
   anchors?: Anchors;
   excludeUrl?: string;
   algo: string;
@@ -466,10 +461,7 @@ export class PageRepository {
    */
   async lookup(q: CandidateQuery & { url: string; canonicalUrl: string }): Promise<PageLookup> {
     // A background started anew answers from the fingerprints and the index, and reads the rest of
-    // its columns after answering; from then on, everything but the blocks comes from memory. Without
-    // the leads, that first answer finds a short earlier page inside a much longer current one only
-    // when one of the current page's ANCHOR_COUNT smallest hashes is the earlier page's (core's
-    // shareAnchor compares all it keeps): a part of a tenth of its passages, two times in three.
+    // its columns after answering; from then on, everything but the blocks comes from memory.
     const columns = await this.columns(FIRST_GROUPS);
     const warm = LOOKUP_GROUPS.every((g) => columns.has(g));
     const self = pageIdentity(q.url);
@@ -494,9 +486,8 @@ export class PageRepository {
       const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [hashString(self)]), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
       byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
       leading = [];
-      // No leads at hand: the index is asked for the page's ANCHOR_COUNT smallest hashes, which finds
-      // every page sharing one with the page's anchors, not quite all that shareAnchor finds (see lookup()).
-      probes = q.anchors ? { values: q.anchors.values.slice(0, ANCHOR_COUNT), bits: q.anchors.bits } : undefined;
+      // No leads at hand: the index is asked for every anchor (the same pages are found: core's shareAnchor).
+      probes = q.anchors;
     }
     const [scanned, sharing] = await Promise.all([
       this.pagesAt([...new Set([...byAddress, ...near, ...leading])], tx),
