@@ -12,7 +12,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
 import { noticeShown, openAndSettle } from './checks';
-import { findExtensionPage, goToExtensionPage } from './firefox-pages';
+import { findExtensionPage, goToExtensionPage, waitInPage } from './firefox-pages';
 import { startSite, type Site } from './site';
 
 const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
@@ -83,11 +83,11 @@ describe.each([
     ['the welcome page', '/src/welcome/index.html', 'h1:not(:empty)'],
   ])('%s has no axe violation', async (_what, path, ready) => {
     await goToExtensionPage(extensionPage, path.endsWith('=') ? `${path}${tabId}` : path);
-    await extensionPage.waitForSelector(ready);
+    await waitInPage(extensionPage, (selector) => document.querySelector(selector) !== null, ready);
     if (path.includes('options')) {
       // The clear confirmation is checked open; and the notice's shortcut is Firefox's too.
       await extensionPage.evaluate(() => document.getElementById('clear')?.click());
-      await extensionPage.waitForSelector('#clear-yes', { visible: true });
+      await waitInPage(extensionPage, () => { const b = document.getElementById('clear-yes'); return b !== null && b.checkVisibility(); });
       expect(await extensionPage.evaluate(() => document.getElementById('notice-shortcut')?.textContent)).toMatch(/^Alt\+Shift\+J moves to the notice/);
     }
     expect(await violations(extensionPage)).toEqual([]);

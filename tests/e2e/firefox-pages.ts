@@ -26,5 +26,21 @@ export async function goToExtensionPage(page: Page, path: string): Promise<void>
   const origin = await page.evaluate(() => location.origin);
   const target = `${origin}${path}${path.includes('?') ? '&' : '?'}nav=${++navigations}`;
   await page.evaluate((url) => void (location.href = url), target);
-  await page.waitForFunction((url) => location.href === url && document.readyState === 'complete', {}, target);
+  await waitInPage(page, (url) => location.href === url && document.readyState === 'complete', target);
+}
+
+/**
+ * Waits until `test`, run in the page, returns a truthy value. Puppeteer's waitForFunction and
+ * waitForSelector build their test with Function() inside the page, which an extension page's CSP
+ * refuses in Firefox ESR 140 ("call to Function() blocked by CSP"); evaluate() does not.
+ */
+export async function waitInPage<A extends unknown[]>(page: Page, test: (...args: A) => unknown, ...args: A): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    // A page being navigated has no context to run in for a moment: that is a "not yet".
+    const done = await page.evaluate(test as (...a: unknown[]) => unknown, ...args).catch(() => false);
+    if (done) return;
+    if (Date.now() > until) throw new Error(`waited 30 s in ${page.url()} for ${test.toString().slice(0, 120)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

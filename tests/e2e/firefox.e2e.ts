@@ -8,7 +8,7 @@ import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppetee
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
-import { findExtensionPage, goToExtensionPage as goToPage } from './firefox-pages';
+import { findExtensionPage, goToExtensionPage as goToPage, waitInPage } from './firefox-pages';
 import { SCRIPTED, scriptedPages } from './hostile-pages';
 import { hostileLinkPath, linkPages, LINKS } from './link-pages';
 import { writeSyntheticHistory } from './synthetic-history';
@@ -64,7 +64,7 @@ function tabIdOf(url: string): Promise<number> {
 async function popupFor(url: string): Promise<{ status: string; items: string[]; links: string[] }> {
   const tabId = await tabIdOf(url);
   await goToExtensionPage(`/src/popup/index.html?tab=${tabId}`);
-  await extensionPage.waitForFunction(() => !document.getElementById('status')?.textContent?.includes('Checking'));
+  await waitInPage(extensionPage, () => !document.getElementById('status')?.textContent?.includes('Checking'));
   return extensionPage.evaluate(() => ({
     status: document.getElementById('status')?.textContent ?? '',
     items: [...document.querySelectorAll('#matches li')].map((li) => li.textContent ?? ''),
@@ -75,13 +75,13 @@ async function popupFor(url: string): Promise<{ status: string; items: string[];
 /** The history page's rows (link and the line under it) for the page at `url` or any address starting with it. */
 async function historyRowsOf(url: string): Promise<Array<{ href: string; meta: string }>> {
   await goToExtensionPage('/src/history/index.html');
-  await extensionPage.waitForFunction(() => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
+  await waitInPage(extensionPage, () => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
   await extensionPage.evaluate((query) => {
     const box = document.getElementById('search') as HTMLInputElement;
     box.value = query;
     box.dispatchEvent(new Event('input'));
   }, new URL(url).pathname);
-  await extensionPage.waitForFunction(() => /matching pages?/.test(document.getElementById('summary')?.textContent ?? ''));
+  await waitInPage(extensionPage, () => /matching pages?/.test(document.getElementById('summary')?.textContent ?? ''));
   const rows = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => ({ href: li.querySelector('a')?.href ?? '', meta: li.querySelector('.meta')?.textContent ?? '' })));
   return rows.filter((r) => r.href.startsWith(url));
 }
@@ -143,7 +143,7 @@ async function exportedHistory(): Promise<{ doc: ExportedDoc; status: string; te
   });
   await extensionPage.click('#export');
   const text = await extensionPage.evaluate(() => (window as unknown as { exported: Promise<string> }).exported);
-  await extensionPage.waitForFunction(() => document.getElementById('export-status')?.textContent?.startsWith('Exported'));
+  await waitInPage(extensionPage, () => document.getElementById('export-status')?.textContent?.startsWith('Exported'));
   const status = await extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
   return { doc: JSON.parse(text) as ExportedDoc, status, text };
 }
@@ -230,19 +230,19 @@ describe('Firefox, matching layers', () => {
 describe('Firefox, options and history pages', () => {
   it('keeps a setting changed in the options page', async () => {
     await goToExtensionPage('/src/options/index.html');
-    await extensionPage.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="sensitivity"][value="normal"]')?.checked === true);
+    await waitInPage(extensionPage, () => document.querySelector<HTMLInputElement>('input[name="sensitivity"][value="normal"]')?.checked === true);
     await extensionPage.click('input[name="sensitivity"][value="strict"]');
-    await extensionPage.waitForFunction(() => document.getElementById('settings-status')?.textContent === 'Saved.');
+    await waitInPage(extensionPage, () => document.getElementById('settings-status')?.textContent === 'Saved.');
     await goToExtensionPage('/src/welcome/index.html');
     await goToExtensionPage('/src/options/index.html');
-    await extensionPage.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="sensitivity"][value="strict"]')?.checked === true);
+    await waitInPage(extensionPage, () => document.querySelector<HTMLInputElement>('input[name="sensitivity"][value="strict"]')?.checked === true);
     await extensionPage.click('input[name="sensitivity"][value="normal"]');
-    await extensionPage.waitForFunction(() => document.getElementById('settings-status')?.textContent === 'Saved.');
+    await waitInPage(extensionPage, () => document.getElementById('settings-status')?.textContent === 'Saved.');
   });
 
   it('lists the history with copies grouped under the page they repeat', async () => {
     await goToExtensionPage('/src/history/index.html');
-    await extensionPage.waitForFunction(() => /^Showing \d+ of \d+ pages\.$/.test(document.getElementById('summary')?.textContent ?? ''));
+    await waitInPage(extensionPage, () => /^Showing \d+ of \d+ pages\.$/.test(document.getElementById('summary')?.textContent ?? ''));
     const groups = await extensionPage.evaluate(() =>
       [...document.querySelectorAll('li.page')].map((li) => [...li.querySelectorAll('a')].map((a) => a.href)),
     );
@@ -282,9 +282,9 @@ describe('Firefox, export, clear and import', () => {
     const statusText = () => extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
 
     await extensionPage.click('#clear');
-    await extensionPage.waitForFunction(() => !document.getElementById('clear-confirm')?.hidden);
+    await waitInPage(extensionPage, () => !document.getElementById('clear-confirm')?.hidden);
     await extensionPage.click('#clear-yes');
-    await extensionPage.waitForFunction(() => document.getElementById('stats')?.textContent === '0 pages recorded.');
+    await waitInPage(extensionPage, () => document.getElementById('stats')?.textContent === '0 pages recorded.');
 
     const input = (await extensionPage.$('#import-file')) as ElementHandle<HTMLInputElement> | null;
     if (!input) throw new Error('no file input');
@@ -412,7 +412,7 @@ describe("Firefox, what's new since it was read", () => {
 
   it('marks in the history the page read before as changed, with its three new parts', async () => {
     await goToExtensionPage('/src/history/index.html');
-    await extensionPage.waitForFunction(() => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
+    await waitInPage(extensionPage, () => /^Showing/.test(document.getElementById('summary')?.textContent ?? ''));
     const changed = await extensionPage.evaluate(() => [...document.querySelectorAll('li.page')].map((li) => li.querySelector('.changed')?.textContent ?? '').filter(Boolean));
     expect(changed.some((c) => c.startsWith('changed since you read it: 3 new parts'))).toBe(true);
   });
@@ -495,7 +495,7 @@ describe('Firefox, links read', () => {
     await openAndSettle(page, site.at(LINKS.a));
     const drawn = async () => {
       await openAndSettle(page, site.at(LINKS.late));
-      await page.waitForFunction(() => document.links.length === 2);
+      await waitInPage(page, () => document.links.length === 2);
       await new Promise((r) => setTimeout(r, 1000));
       return besideLinks(page, 2);
     };
@@ -538,7 +538,10 @@ describe('Firefox, links read', () => {
     // The two lists have the same text: the second would be "read before", and its notice is not what this test is about.
     await setSettings({ showNotice: false });
     const page = await browser.newPage();
-    await page.setViewport({ width: 1000, height: 5600 });
+    // Firefox ESR 140's WebDriver BiDi sets the viewport, then refuses the screen orientation that puppeteer sets after it.
+    await page.setViewport({ width: 1000, height: 5600 }).catch((e: unknown) => {
+      if (!String(e).includes('setScreenOrientationOverride')) throw e;
+    });
     const observe = async (p: string) => {
       await page.goto(site.at(p));
       const before = await page.evaluate('window.__before');
