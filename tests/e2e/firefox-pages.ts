@@ -36,11 +36,13 @@ export async function goToExtensionPage(page: Page, path: string): Promise<void>
  */
 export async function waitInPage<A extends unknown[]>(page: Page, test: (...args: A) => unknown, ...args: A): Promise<void> {
   const until = Date.now() + 30_000;
+  let failed: unknown;
   for (;;) {
-    // A page being navigated has no context to run in for a moment: that is a "not yet".
-    const done = await page.evaluate(test as (...a: unknown[]) => unknown, ...args).catch(() => false);
+    // A page being navigated has no context to run in for a moment: that is a "not yet" (and the
+    // last such error is told if the wait runs out).
+    const done = await page.evaluate(test as (...a: unknown[]) => unknown, ...args).catch((e: unknown) => void (failed = e));
     if (done) return;
-    if (Date.now() > until) throw new Error(`waited 30 s in ${page.url()} for ${test.toString().slice(0, 120)}`);
+    if (Date.now() > until) throw new Error(`waited 30 s in ${page.url()} for ${test.toString().slice(0, 120)}${failed ? ` (last error: ${String(failed)})` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -275,10 +275,10 @@ export function componentPages(): Record<string, string> {
   };
 }
 
-/** Serves the fixture pages, and `extra` pages by path. */
 /** The prefix of a page's path under which it is served with the strictest content security policy. */
 const STRICT = '/strict/';
 
+/** Serves the fixture pages, and `extra` pages by path. */
 export async function startSite(extra: Record<string, string> = {}): Promise<Site> {
   const byPath = new Map<string, string>(Object.entries(extra));
   const titles = new Map<PageName, string>();
