@@ -15,7 +15,7 @@
 // and what textHash computes: tests/unit/digest.test.ts checks it on every kind of text. Change
 // those options and this scan must change with them.
 import { combine, finish, SEED_A, SEED_B, stepA, stepB } from './hash';
-import { GRAM_FEATURE, WORD_FEATURE } from './features';
+import { GRAM_FEATURE, hanFeatures, hanSlot, WORD_FEATURE } from './features';
 import { ABUGIDA, astralClass, BMP_CLASS, HAN, isRunClass, WORD } from './scripts';
 import type { FeatureCounter } from './simhash';
 import type { SketchBuilder } from './sketch';
@@ -23,19 +23,8 @@ import { isTextHashSpace, textHashHex } from './text-hash';
 
 /** A feature that is the sketch's only (a character triple); the fingerprint's are WORD_FEATURE and GRAM_FEATURE. */
 const SKETCH_GRAM = 2;
-/** A fingerprint n-gram already finished (a Han character's, from hanFeatures). */
+/** A fingerprint n-gram already finished (a Han character's, from features.ts's table). */
 const FINISHED_GRAM = 3;
-
-/**
- * The fingerprint feature of each Han character of the main blocks (Extension A and the Unified
- * Ideographs), computed when first met ((0, 0): not yet), so that a Chinese text, where nearly
- * every character is one of these features, need not hash each again (about 10 % of the scan on
- * Chinese). 216 KiB, allocated at the first digest: the parts of the extension that never make one
- * (the content script imports core too) never pay for it.
- */
-const HAN_FIRST = 0x3400;
-const HAN_LAST = 0x9fff;
-let hanFeatures: Uint32Array | undefined;
 
 /** Features per batch; each takes three numbers: its kind and the two running hash states. */
 const BATCH = 2048;
@@ -58,7 +47,7 @@ const triples = { words: 0, p1hi: 0, p1lo: 0, p2hi: 0, p2lo: 0 };
  */
 export function scanForDigest(text: string, counter: FeatureCounter, sketch: SketchBuilder): string {
   triples.words = 0;
-  const han = (hanFeatures ??= new Uint32Array(2 * (HAN_LAST - HAN_FIRST + 1)));
+  const han = hanFeatures();
   const len = text.length;
   let n = 0; // numbers of `batch` in use
   // Running hashes of the current word.
@@ -120,13 +109,8 @@ export function scanForDigest(text: string, counter: FeatureCounter, sketch: Ske
       runLen++;
       // The fingerprint's n-gram: a Han character alone, kana with the one before, Thai-like with
       // the two before (fewer at the start of a run). A common Han character's is looked up.
-      if (cls === HAN && c >= HAN_FIRST && c <= HAN_LAST) {
-        const k = 2 * (c - HAN_FIRST);
-        if ((han[k] | han[k + 1]) === 0) {
-          finish(stepA(SEED_A ^ 0x5a5a, c), stepB(SEED_B ^ 0x5a5a, c), out);
-          han[k] = out[0];
-          han[k + 1] = out[1];
-        }
+      const k = cls === HAN ? hanSlot(han, c) : -1;
+      if (k >= 0) {
         batch[n] = FINISHED_GRAM;
         batch[n + 1] = han[k];
         batch[n + 2] = han[k + 1];
