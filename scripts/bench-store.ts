@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--json] [--no-build]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--profile] [--json] [--no-build]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -56,10 +56,12 @@ interface Options {
   upgradeFrom?: 2;
   /** Seed records without passage signatures (no anchors): what the passage index costs the writes, by difference. */
   noPassages: boolean;
+  /** Where the worker spends the warm lookups' time, by function (V8's sampling profiler). */
+  profile: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false };
+  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, profile: false };
   const count = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new BenchError(`${flag} needs a whole number from ${min} to ${max}`, 2);
@@ -70,13 +72,14 @@ function parseArgs(argv: string[]): Options {
     if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
     else if (a === '--no-passages') opts.noPassages = true;
+    else if (a === '--profile') opts.profile = true;
     else if (a === '--records') opts.records = count(a, argv[++i], 1, 10_000_000);
     else if (a === '--queries') opts.queries = count(a, argv[++i], 1000, 1_000_000);
     else if (a === '--seed') opts.seed = count(a, argv[++i], 0, 2 ** 32 - 1);
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--json] [--no-build]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--profile] [--json] [--no-build]`, 2);
   }
   return opts;
 }
@@ -406,8 +409,8 @@ async function devToolsPort(profile: string): Promise<number> {
   throw new Error(`Chromium wrote no ${file}`);
 }
 
-/** Used JS heap of the extension's service worker after a full GC, with the array buffers it holds, in MiB. */
-async function serviceWorkerHeapMB(port: number, extensionId: string): Promise<number> {
+/** A DevTools Protocol connection to the extension's service worker. */
+async function workerDevTools(port: number, extensionId: string) {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as DevToolsTarget[];
   const target = targets.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${extensionId}/`));
   if (!target?.webSocketDebuggerUrl) throw new Error('the extension service worker is not among the DevTools targets');
@@ -422,27 +425,71 @@ async function serviceWorkerHeapMB(port: number, extensionId: string): Promise<n
     if (msg.error) p.reject(new Error(msg.error.message));
     else p.resolve(msg.result);
   };
-  const call = (method: string) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ id, method, params: {} }));
-    });
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error(`cannot connect to ${target.webSocketDebuggerUrl}`));
+  });
+  ws.onerror = () => {
+    for (const p of pending.values()) p.reject(new Error('DevTools connection failed'));
+  };
+  return {
+    call: (method: string, params: object = {}) =>
+      new Promise<unknown>((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+/** Used JS heap of the extension's service worker after a full GC, with the array buffers it holds, in MiB. */
+async function serviceWorkerHeapMB(port: number, extensionId: string): Promise<number> {
+  const devTools = await workerDevTools(port, extensionId);
   try {
-    await new Promise<void>((resolve, reject) => {
-      ws.onopen = () => resolve();
-      ws.onerror = () => reject(new Error(`cannot connect to ${target.webSocketDebuggerUrl}`));
-    });
-    ws.onerror = () => {
-      for (const p of pending.values()) p.reject(new Error('DevTools connection failed'));
-    };
-    await call('HeapProfiler.collectGarbage');
-    await call('HeapProfiler.collectGarbage');
+    await devTools.call('HeapProfiler.collectGarbage');
+    await devTools.call('HeapProfiler.collectGarbage');
     // The JS heap, and the memory of typed arrays held (outside V8's heap: the columns are in it).
-    const { usedSize, backingStorageSize } = (await call('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number };
+    const { usedSize, backingStorageSize } = (await devTools.call('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number };
     return (usedSize + (backingStorageSize ?? 0)) / MIB;
   } finally {
-    ws.close();
+    devTools.close();
+  }
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/**
+ * Where the worker's time went while `during` ran (--profile): V8's sampling profiler, every 50 µs,
+ * self time by function, the busiest first, and how much of the time it was idle.
+ */
+async function profileWorker(port: number, extensionId: string, during: () => Promise<void>): Promise<string> {
+  const devTools = await workerDevTools(port, extensionId);
+  try {
+    await devTools.call('Profiler.enable');
+    await devTools.call('Profiler.setSamplingInterval', { interval: 50 });
+    await devTools.call('Profiler.start');
+    await during();
+    const { profile } = (await devTools.call('Profiler.stop')) as { profile: CpuProfile };
+    const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const self = new Map<string, number>();
+    let total = 0;
+    (profile.samples ?? []).forEach((id, i) => {
+      const f = byNode.get(id);
+      const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
+      const name = f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}` : '?';
+      self.set(name, (self.get(name) ?? 0) + ms);
+      total += ms;
+    });
+    const idle = [...self].filter(([k]) => k.startsWith('(idle)')).reduce((n, [, v]) => n + v, 0);
+    const busiest = [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25);
+    return [`${(total - idle).toFixed(0)} ms busy of ${total.toFixed(0)} ms sampled`, ...busiest.map(([k, v]) => `  ${v.toFixed(1).padStart(7)} ms  ${k}`)].join('\n');
+  } finally {
+    devTools.close();
   }
 }
 
@@ -912,7 +959,11 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   const world = await ContentWorld.open(context, `${site}/`, extensionId);
   const reports = makeReports(WARMUP + opts.queries + COLD_RUNS, sample, rnd, site);
   const warmReports = reports.slice(0, WARMUP + opts.queries);
-  const warm = (await world.call<Timed[]>(PAGE_SEEN_TIMES, warmReports.map((q) => q.req))).slice(WARMUP);
+  let warmTimes: Timed[] = [];
+  const lookUpAll = async () => void (warmTimes = await world.call<Timed[]>(PAGE_SEEN_TIMES, warmReports.map((q) => q.req)));
+  if (opts.profile && port) log(`the service worker during the warm lookups:\n${await profileWorker(port, extensionId, lookUpAll)}`);
+  else await lookUpAll();
+  const warm = warmTimes.slice(WARMUP);
   const warmQueries = warmReports.slice(WARMUP);
   const find = spread(warm.map((t) => t.ms));
   // With every lookup column read and indexed.

@@ -7,7 +7,7 @@ import { BulkInbox } from '../messaging/bulk';
 import { sendToTab } from '../messaging/send';
 import { settingsKeptInMemory } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
-import { t, uiLocale } from '../ui/i18n';
+import { rememberedMessages } from '../ui/i18n';
 import { clearTab, showVerdictOnTab } from './badge';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
@@ -23,11 +23,12 @@ function openRepository(): Promise<PageRepository> {
   return opening;
 }
 
+const { locale, message } = rememberedMessages();
 const handlers = createHandlers({
   repository: openRepository,
   now: () => Date.now(),
-  locale: uiLocale,
-  message: t,
+  locale,
+  message,
   settings: settingsKeptInMemory(),
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
