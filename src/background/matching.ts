@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, anchorsOf, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -66,7 +66,7 @@ export async function lookUp(repo: PageRepository, page: CurrentPage, settings: 
     canonicalUrl: page.canonicalUrl,
     fp: signature.fp,
     maxDistance: settings.maxDistance,
-    ...(enough && signature.passages ? { anchors: { values: anchorsOf(signature.passages), bits: signature.passages.bits } } : {}),
+    ...(enough && signature.passages ? { anchors: { values: Array.from(signature.passages.hashes), bits: signature.passages.bits } } : {}),
     excludeUrl: page.url,
     algo: ALGORITHM,
   });

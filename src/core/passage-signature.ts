@@ -116,15 +116,20 @@ export function anchorsOf(s: PassageSignature): number[] {
 /**
  * Whether the second retrieval path finds the earlier page from the current one. A lookup asks the
  * index for its PROBE_COUNT smallest hashes among every earlier page's ANCHOR_COUNT, and compares
- * its ANCHOR_COUNT with every earlier page's LEAD_COUNT smallest (kept in memory). When one page's
- * passages are part of the other's, the smallest hash of the part is found either way exactly when
- * it is among the whole page's ANCHOR_COUNT smallest: for a part holding a share f of the whole's
- * passages, with chance 1 − (1 − f)^ANCHOR_COUNT, as if every anchor of one were compared with every
- * anchor of the other; the second smallest (and third) cover a part whose smallest passage was cut
- * differently at its edge.
+ * every hash it keeps (its PASSAGE_CAP smallest) with every earlier page's LEAD_COUNT smallest (kept
+ * in memory). When the earlier page is a part of the current one holding a share f of its
+ * passages, the part's smallest hash is among the current page's kept hashes with chance
+ * 1 − (1 − f)^PASSAGE_CAP (always, when the current page has no more than PASSAGE_CAP passages): a
+ * copy of a short page is found inside a page with fifty times its passages, and a page whose text
+ * has few sentence ends (long passages) inside ordinary text. Comparing the current page's
+ * ANCHOR_COUNT smallest only, as lookups did until November 2026, found it with chance
+ * 1 − (1 − f)^ANCHOR_COUNT: two times in three for a part of a tenth. When the current page is the
+ * part, the earlier page's anchors are asked for its smallest hashes, and its leads compared with
+ * all of them. The second smallest lead (and third probe) cover a part whose smallest passage was
+ * cut differently at its edge.
  */
 export function shareAnchor(current: PassageSignature, earlier: PassageSignature): boolean {
-  return sharesAny(current, earlier, PROBE_COUNT, ANCHOR_COUNT) || sharesAny(current, earlier, ANCHOR_COUNT, LEAD_COUNT);
+  return sharesAny(current, earlier, PROBE_COUNT, ANCHOR_COUNT) || sharesAny(current, earlier, PASSAGE_CAP, LEAD_COUNT);
 }
 
 /** Whether the `firstCount` smallest hashes of `first` and the `secondCount` smallest of `second` have one in common. */

@@ -100,7 +100,12 @@ export interface CandidateQuery {
   fp: string;
   /** Largest fingerprint distance looked at. */
   maxDistance: number;
-  /** The page's anchors, when the passage index is to be asked too. */
+  /**
+   * The page's passage hashes, smallest first (all its signature keeps), when the passage index is
+   * to be asked too: the first PROBE_COUNT are asked of the index, and all are compared with every
+   * page's leads (core's shareAnchor). A background started anew, with no leads at hand, asks the
+   * index for all of them.
+   */
   anchors?: Anchors;
   excludeUrl?: string;
   algo: string;
@@ -486,7 +491,9 @@ export class PageRepository {
       const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [hashString(self)]), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
       byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
       leading = [];
-      // No leads at hand: the index is asked for every anchor (the same pages are found: core's shareAnchor).
+      // No leads at hand: the index is asked for every hash the page keeps. Each earlier page's leads
+      // are among its anchors, so this finds every page the warm comparison finds (and some more,
+      // which the verification, core's shareAnchor, turns down alike): the same answer, warm or cold.
       probes = q.anchors;
     }
     const [scanned, sharing] = await Promise.all([

@@ -15,7 +15,10 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   const shown: Array<[number, PageVerdict]> = [];
   const clock = { now: 1_700_000_000_000 };
   // Each background has a database of its own, as two browsers would.
-  const repository = openDejaReadDB(`deja-read-test-${++databases}`).then((db) => new PageRepository(db));
+  const database = openDejaReadDB(`deja-read-test-${++databases}`);
+  let repository = database.then((db) => new PageRepository(db));
+  /** The background stopped and started anew: the same database, nothing of it in memory. */
+  const restart = () => void (repository = database.then((db) => new PageRepository(db)));
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
@@ -42,7 +45,17 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     await handlers['content:pageRead'](report, sender);
     return shown[before][1];
   };
-  return { handlers, call, read, shown, repository, clock };
+  return {
+    handlers,
+    call,
+    read,
+    shown,
+    get repository() {
+      return repository;
+    },
+    restart,
+    clock,
+  };
 }
 
 /** A content script's sender, in the top frame of a tab showing `url`. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM, anchorsOf, digestArticle, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
+import { filler } from '../fixtures/filler';
 import { fromTab, makeBackground } from './helpers';
 import { english } from './messages';
 
@@ -106,6 +107,22 @@ describe('a preview and the full article at different URLs', () => {
     const teaser = await reverse.read(report('https://teaser.example/preview', preview), fromTab(2, 'https://teaser.example/preview'));
     expect(teaser.matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/full', 'part-of-earlier']]);
     expect(teaser.matches[0].read).toBe(1);
+  });
+
+  it.each(['en-library', 'zh-library'])('%s: an article read first is found inside a page with fifteen times its passages', async (name) => {
+    const a = text(article(name).paragraphs);
+    const page = `${filler(150, 5)}\n\n${a}\n\n${filler(150, 105)}`;
+    // None of the page's anchors (its twelve smallest passages) is the article's: only its other passages can find the article.
+    expect(anchorsOf(passageSignature(page)).some((h) => passageSignature(a).hashes.includes(h))).toBe(false);
+    const bg = makeBackground();
+    await bg.read({ url: 'https://news.example/story', title: 'The story', digest: digestArticle(a), lang: name.slice(0, 2) });
+    const thread = { url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang: 'en' };
+    const later = await bg.read(thread);
+    expect(later.matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
+    // A background started anew (no leads in memory: Chrome stops an idle worker) tells the same, so the popup agrees with the badge.
+    bg.restart();
+    await bg.handlers['content:pageSeen'](thread, fromTab(2, thread.url));
+    expect(bg.shown.at(-1)?.[1].matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
   });
 
   it('does not bring an unrelated article through the passage index', async () => {

@@ -24,6 +24,7 @@ import { serialize } from 'node:v8';
 import { HARD_MAX_WORDS, MIN_CUT_WORDS } from '../../src/core/passages';
 import { toStored } from '../../src/storage/layout';
 import { loadArticle } from '../e2e/site';
+import { filler } from '../fixtures/filler';
 import { VECTORS } from '../fixtures/vectors';
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
@@ -31,20 +32,6 @@ const en = article('en-library');
 const zh = article('zh-library');
 const pieces = (text: string) => cutPassages(text).map((p) => text.slice(p.start, p.end));
 const hashes = (text: string) => cutPassages(text).map((p) => p.hash);
-
-/** Deterministic filler prose (our own word list), `n` sentences, to surround a copy with. */
-function filler(n: number, seed: number): string {
-  const words = 'river stone lantern market winter harvest window garden letter engine forest ribbon copper meadow station pocket signal harbour thunder pepper'.split(' ');
-  let s = seed;
-  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0);
-  const out: string[] = [];
-  for (let k = 0; k < n; k++) {
-    const len = 9 + (next() % 12);
-    const sentence = Array.from({ length: len }, () => words[next() % words.length]).join(' ');
-    out.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
-  }
-  return out.join(' ');
-}
 
 describe('cutting text into passages', () => {
   it('cuts English at sentence ends, not at abbreviations inside numbers', () => {
@@ -199,6 +186,18 @@ describe('finding a copy inside a longer page', () => {
     expect(v).toMatchObject({ flagged: true, kind: 'part-of-earlier' });
     expect(v.read).toBeGreaterThan(0.95);
     expect(judgePair(p, a).read).toBeLessThan(0.5);
+  });
+
+  it.each(['en-library', 'zh-library'])('%s: finds a short article inside a page with fifteen times its passages, where none of the twelve smallest is its own', (name) => {
+    const short = article(name);
+    const page = `${filler(150, 5)}\n\n${short}\n\n${filler(150, 105)}`;
+    const [a, p] = [sig(short), sig(page)];
+    expect(p.passages.count).toBeGreaterThan(15 * a.passages.count);
+    // The case: comparing the page's ANCHOR_COUNT smallest passages with the article's leads misses it.
+    expect(anchorsOf(p.passages)).not.toContain(a.passages.hashes[0]);
+    expect(anchorsOf(p.passages).some((h) => a.passages.hashes.includes(h))).toBe(false);
+    expect(shareAnchor(p.passages, a.passages)).toBe(true);
+    expect(judgePair(p, a)).toMatchObject({ flagged: true, kind: 'contains-earlier' });
   });
 
   it('does not flag two different articles that share a few boilerplate sentences', () => {
