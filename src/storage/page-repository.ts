@@ -492,8 +492,9 @@ export class PageRepository {
       byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
       leading = [];
       // No leads at hand: the index is asked for every hash the page keeps. Each earlier page's leads
-      // are among its anchors, so this finds every page the warm comparison finds (and some more,
-      // which the verification, core's shareAnchor, turns down alike): the same answer, warm or cold.
+      // are among its anchors, so this finds the pages the warm comparison finds (and some more,
+      // which the verification, core's shareAnchor, turns down): the same answer, warm or cold, but
+      // where an anchor is shared by so many pages that it is skipped as boilerplate.
       probes = q.anchors;
     }
     const [scanned, sharing] = await Promise.all([
