@@ -2,18 +2,18 @@
 import browser from '../ext';
 import type { PageVerdict } from '../messaging/protocol';
 import { isolate } from '../ui/bidi';
-import { t, uiLocale } from '../ui/i18n';
+import { locale, message } from './messages';
 
 /** What the toolbar button says about a page: read elsewhere (a count), visited before (✓), or nothing. */
 export function badgeFor(verdict: PageVerdict): { text: string; color: string; title: string } {
   const n = verdict.matches.length;
   const closest = verdict.matches[0];
-  if (closest) return { text: String(n), color: '#6b4fbb', title: t('badgeReadBefore', isolate(closest.title || closest.url)) };
+  if (closest) return { text: String(n), color: '#6b4fbb', title: message('badgeReadBefore', isolate(closest.title || closest.url)) };
   if (verdict.visitedBefore) {
-    const title = verdict.lastVisit ? t('badgeVisitedBefore', new Date(verdict.lastVisit).toLocaleDateString(uiLocale())) : t('badgeVisitedBeforeUndated');
+    const title = verdict.lastVisit ? message('badgeVisitedBefore', new Date(verdict.lastVisit).toLocaleDateString(locale())) : message('badgeVisitedBeforeUndated');
     return { text: '✓', color: '#6e6a7c', title };
   }
-  return { text: '', color: '#6b4fbb', title: t('extName') };
+  return { text: '', color: '#6b4fbb', title: message('extName') };
 }
 
 export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Promise<void> {
@@ -26,5 +26,5 @@ export async function showVerdictOnTab(tabId: number, verdict: PageVerdict): Pro
 }
 
 export async function clearTab(tabId: number): Promise<void> {
-  await Promise.all([browser.action.setBadgeText({ tabId, text: '' }), browser.action.setTitle({ tabId, title: t('extName') })]).catch(() => undefined); // the tab may be gone
+  await Promise.all([browser.action.setBadgeText({ tabId, text: '' }), browser.action.setTitle({ tabId, title: message('extName') })]).catch(() => undefined); // the tab may be gone
 }

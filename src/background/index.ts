@@ -7,8 +7,8 @@ import { BulkInbox } from '../messaging/bulk';
 import { sendToTab } from '../messaging/send';
 import { settingsKeptInMemory } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
-import { rememberedMessages } from '../ui/i18n';
 import { clearTab, showVerdictOnTab } from './badge';
+import { locale, message } from './messages';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
 import { createHandlers } from './handlers';
@@ -23,7 +23,6 @@ function openRepository(): Promise<PageRepository> {
   return opening;
 }
 
-const { locale, message } = rememberedMessages();
 const handlers = createHandlers({
   repository: openRepository,
   now: () => Date.now(),

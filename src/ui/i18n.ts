@@ -19,12 +19,12 @@ export function uiLocale(): string {
 }
 
 /**
- * `uiLocale` and `t` for the background, which asks for the same few messages for every page it
- * checks: each `i18n` call goes into the browser's extension bindings, and the answer to every page
- * took two. The language of the messages cannot change while the worker runs (another needs the
- * browser restarted), so a message without substitutions is asked once; an empty answer (none
- * yet) is not kept, and is asked again next time. (What it saves is within the spread of
- * `npm run bench:store`: docs/storage.md.)
+ * `uiLocale` and `t` for the background (background/messages.ts), which asks for the same few
+ * messages for every page it checks (the notice's "just now", the toolbar button's name): each
+ * `i18n` call goes into the browser's extension bindings. The language of the messages cannot
+ * change while the worker runs (another needs the browser restarted), so a message without
+ * substitutions is asked once; an empty answer (none yet) is not kept, and is asked again next
+ * time. (What it saves is within the spread of `npm run bench:store`: docs/storage.md.)
  */
 export function rememberedMessages(): { locale(): string; message(key: string, ...subs: string[]): string } {
   const known = new Map<string, string>();
