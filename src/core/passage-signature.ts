@@ -12,8 +12,11 @@ import type { ScriptCounts } from './text-stats';
 export const PASSAGE_MIN_WORDS = 6;
 /** At most this many passage hashes are kept per page (4 bytes each). */
 export const PASSAGE_CAP = 96;
-/** The smallest this many hashes are the page's entries in the passage index: its anchors. */
+/** The smallest this many hashes are always among the page's entries in the passage index: its anchors. */
 export const ANCHOR_COUNT = 12;
+/** Every hash below 1/2^ANCHOR_SHARE_BITS of the hash range is an anchor too (anchorCount), up to ANCHOR_CAP anchors. */
+export const ANCHOR_SHARE_BITS = 4;
+export const ANCHOR_CAP = 48;
 /** A lookup asks the passage index for the page's smallest this many hashes (of its ANCHOR_COUNT). */
 export const PROBE_COUNT = 3;
 /** ...and compares all its anchors with each earlier page's smallest this many: the page's leads. */
@@ -108,9 +111,28 @@ function alike(a: PassageSignature, b: PassageSignature): [PassageSignature, Pas
   return a.bits === b.bits ? [a, b] : [short(a), short(b)];
 }
 
-/** The page's passage-index entries: its ANCHOR_COUNT smallest passage hashes (the first PROBE_COUNT are what a lookup asks, the first LEAD_COUNT what every page keeps at hand). */
+/**
+ * How many of its smallest hashes are a page's anchors: its ANCHOR_COUNT smallest, and every hash
+ * below 1/2^ANCHOR_SHARE_BITS of the range (a sixteenth of its passages, on average), up to
+ * ANCHOR_CAP. The ANCHOR_COUNT smallest alone find a part of a longer page from the part itself
+ * (the part's smallest hash among the longer page's anchors) with chance 1 − (1 − f)^ANCHOR_COUNT for
+ * a part holding a share f of the longer page's passages: 97 % for a quarter, 72 % for a tenth. A
+ * hash below the threshold is an anchor of every page that holds it, whatever surrounds it, so a
+ * part holding n passages is found with chance 1 − (15/16)^n (96 % from 50 passages), up to a
+ * longer page of ANCHOR_CAP × 16 passages (about 15,000 words). A page of up to 192 passages, most
+ * articles, has ANCHOR_COUNT anchors as before.
+ */
+export function anchorCount(s: PassageSignature): number {
+  const below = 2 ** (s.bits - ANCHOR_SHARE_BITS);
+  const most = Math.min(ANCHOR_CAP, s.hashes.length);
+  let k = 0;
+  while (k < most && s.hashes[k] < below) k++;
+  return Math.min(s.hashes.length, Math.max(ANCHOR_COUNT, k));
+}
+
+/** The page's passage-index entries (anchorCount; the first PROBE_COUNT are what a lookup asks, the first LEAD_COUNT what every page keeps at hand). */
 export function anchorsOf(s: PassageSignature): number[] {
-  return Array.from(s.hashes.subarray(0, ANCHOR_COUNT));
+  return Array.from(s.hashes.subarray(0, anchorCount(s)));
 }
 
 /**
@@ -129,12 +151,12 @@ export function anchorsOf(s: PassageSignature): number[] {
  * cut differently at its edge.
  */
 export function shareAnchor(current: PassageSignature, earlier: PassageSignature): boolean {
-  return sharesAny(current, earlier, PROBE_COUNT, ANCHOR_COUNT) || sharesAny(current, earlier, PASSAGE_CAP, LEAD_COUNT);
+  const [a, b] = alike(current, earlier);
+  return sharesAny(a, b, PROBE_COUNT, anchorCount(b)) || sharesAny(a, b, PASSAGE_CAP, LEAD_COUNT);
 }
 
-/** Whether the `firstCount` smallest hashes of `first` and the `secondCount` smallest of `second` have one in common. */
-function sharesAny(first: PassageSignature, second: PassageSignature, firstCount: number, secondCount: number): boolean {
-  const [a, b] = alike(first, second);
+/** Whether the `firstCount` smallest hashes of `a` and the `secondCount` smallest of `b` (of the same bits) have one in common. */
+function sharesAny(a: PassageSignature, b: PassageSignature, firstCount: number, secondCount: number): boolean {
   const n = Math.min(firstCount, a.hashes.length);
   const m = Math.min(secondCount, b.hashes.length);
   for (let i = 0, j = 0; i < n && j < m; ) {

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
+import { ANCHOR_COUNT, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -177,10 +177,12 @@ export class PageWrite {
     }
     if (before.url !== page.url) this.entries.push(ADDRESS, url, n);
     if ((before.canonicalUrl ?? before.url) !== (page.canonicalUrl ?? page.url)) this.entries.push(CANONICAL, canon, n);
-    // Anchors the page had before are in the index already.
+    // Anchors the page had before are in the index already: its ANCHOR_COUNT smallest, the ones every
+    // version of the store indexed. Those past them (anchorCount) are added again, in case the page
+    // was recorded before there were such (a bucket's merge keeps an entry once).
     const old = anchorEntries(storedAnchors(before), n);
     const had = new Set<number>();
-    for (let i = 0; i < old.length; i += 3) had.add(old[i + 1]);
+    for (let i = 0; i < Math.min(old.length, 3 * ANCHOR_COUNT); i += 3) had.add(old[i + 1]);
     for (let i = 0; i < entries.length; i += 3) if (!had.has(entries[i + 1])) this.entries.push(ANCHOR, entries[i + 1], entries[i + 2]);
   }
 

@@ -3,10 +3,10 @@
 // each other at different URLs, where the fingerprints are too far apart for the block index.
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, anchorsOf, digestArticle, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
+import { ALGORITHM, ANCHOR_COUNT, anchorsOf, PROBE_COUNT, digestArticle, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
-import { filler } from '../fixtures/filler';
+import { filler, zhFiller } from '../fixtures/filler';
 import { fromTab, makeBackground } from './helpers';
 import { english } from './messages';
 
@@ -112,8 +112,8 @@ describe('a preview and the full article at different URLs', () => {
   it.each(['en-library', 'zh-library'])('%s: an article read first is found inside a page with fifteen times its passages', async (name) => {
     const a = text(article(name).paragraphs);
     const page = `${filler(150, 5)}\n\n${a}\n\n${filler(150, 105)}`;
-    // None of the page's anchors (its twelve smallest passages) is the article's: only its other passages can find the article.
-    expect(anchorsOf(passageSignature(page)).some((h) => passageSignature(a).hashes.includes(h))).toBe(false);
+    // None of the page's twelve smallest passages is the article's: only its other passages can find the article.
+    expect(passageSignature(page).hashes.subarray(0, ANCHOR_COUNT).some((h) => passageSignature(a).hashes.includes(h))).toBe(false);
     const bg = makeBackground();
     await bg.read({ url: 'https://news.example/story', title: 'The story', digest: digestArticle(a), lang: name.slice(0, 2) });
     const thread = { url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang: 'en' };
@@ -123,6 +123,51 @@ describe('a preview and the full article at different URLs', () => {
     bg.restart();
     await bg.handlers['content:pageSeen'](thread, fromTab(2, thread.url));
     expect(bg.shown.at(-1)?.[1].matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
+  });
+
+  it.each([
+    ['English', filler, 5],
+    ['Chinese', zhFiller, 1],
+  ] as const)('%s: a page read first is found from an article it holds, with eight times its passages, warm and cold', async (lang, words, seed) => {
+    const a = words(40, 1000 + seed);
+    const page = `${words(150, seed)}\n\n${a}\n\n${words(150, seed + 100)}`;
+    // None of the page's twelve smallest passages is the article's: the article's smallest, asked of
+    // the index, meets the page's entry only as a hash below a sixteenth of the range (anchorCount).
+    expect(passageSignature(page).hashes.subarray(0, ANCHOR_COUNT).some((h) => passageSignature(a).hashes.includes(h))).toBe(false);
+    expect(anchorsOf(passageSignature(page)).length).toBeGreaterThan(ANCHOR_COUNT);
+    const bg = makeBackground();
+    await bg.read({ url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang: lang === 'English' ? 'en' : 'zh' });
+    const story = { url: 'https://news.example/story', title: 'The story', digest: digestArticle(a), lang: lang === 'English' ? 'en' : 'zh' };
+    const found = (await bg.read(story)).matches;
+    expect(found.map((m) => m.url)).toEqual(['https://forum.example/thread/9']);
+    expect(found[0].read).toBeGreaterThan(0.95);
+    bg.restart();
+    await bg.handlers['content:pageSeen'](story, fromTab(2, story.url));
+    expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://forum.example/thread/9']);
+  });
+
+  it('gives a long page recorded when only its twelve smallest passages were indexed the others at its next visit', async () => {
+    const a = filler(40, 1005);
+    const page = `${filler(150, 5)}\n\n${a}\n\n${filler(150, 105)}`;
+    const sig = passageSignature(page);
+    const probes = anchorsOf(passageSignature(a)).slice(0, PROBE_COUNT);
+    const visit = { url: 'https://forum.example/thread/9', title: 'A thread', fp: fingerprint(page), algo: ALGORITHM, textLength: 4000, lang: 'en', passages: encodePassages(sig) };
+    const db = await openDejaReadDB();
+    await new PageRepository(db).recordVisit(visit, 1);
+    // The index as a store before November 2026 wrote it: the page's entries past its twelfth taken out.
+    const later = new Set(anchorsOf(sig).slice(ANCHOR_COUNT));
+    const tx = db.transaction('anchors', 'readwrite');
+    for (let c = await tx.store.openCursor(); c; c = await c.continue()) {
+      const run = c.value as Uint32Array;
+      const kept: number[] = [];
+      for (let i = 0; i < run.length; i += 2) if (!later.has(run[i])) kept.push(run[i], run[i + 1]);
+      await c.update(Uint32Array.from(kept));
+    }
+    await tx.done;
+    expect(await new PageRepository(db).findByAnchors(probes, { algo: ALGORITHM })).toEqual([]);
+    const r = new PageRepository(db);
+    await r.recordVisit(visit, 2);
+    expect((await r.findByAnchors(probes, { algo: ALGORITHM })).map((p) => [p.url, p.visits])).toEqual([[visit.url, 2]]);
   });
 
   it('does not bring an unrelated article through the passage index', async () => {
