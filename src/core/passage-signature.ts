@@ -3,7 +3,7 @@
 // many). Choosing by hash value makes the sample consistent: a passage two pages share is kept by
 // both or, beyond the smaller of their cut-off values, by neither, so the shares computed on the
 // samples estimate the shares of the whole texts without bias, whatever surrounds the copy. The
-// ANCHOR_COUNT smallest are the page's entries in the passage index (the second retrieval path).
+// smallest of them (anchorCount) are the page's entries in the passage index (the second retrieval path).
 import { fromBase64, toBase64 } from './base64';
 import { scanPassages } from './passages';
 import type { ScriptCounts } from './text-stats';
@@ -19,7 +19,7 @@ export const ANCHOR_SHARE_BITS = 4;
 export const ANCHOR_CAP = 48;
 /** A lookup asks the passage index for the page's smallest this many hashes (of its ANCHOR_COUNT). */
 export const PROBE_COUNT = 3;
-/** ...and compares all its anchors with each earlier page's smallest this many: the page's leads. */
+/** ...and compares every hash it keeps with each earlier page's smallest this many: the page's leads. */
 export const LEAD_COUNT = 2;
 /**
  * Version 3 holds the same as version 2, of passages cut as core/passages.ts cuts them since then: a
@@ -119,8 +119,8 @@ function alike(a: PassageSignature, b: PassageSignature): [PassageSignature, Pas
  * a part holding a share f of the longer page's passages: 97 % for a quarter, 72 % for a tenth. A
  * hash below the threshold is an anchor of every page that holds it, whatever surrounds it, so a
  * part holding n passages is found with chance 1 − (15/16)^n (96 % from 50 passages), up to a
- * longer page of ANCHOR_CAP × 16 passages (about 15,000 words). A page of up to 192 passages, most
- * articles, has ANCHOR_COUNT anchors as before.
+ * longer page of ANCHOR_CAP × 16 passages (about 15,000 words). A page of up to about 192 passages,
+ * most articles, has ANCHOR_COUNT anchors as before.
  */
 export function anchorCount(s: PassageSignature): number {
   const below = 2 ** (s.bits - ANCHOR_SHARE_BITS);
