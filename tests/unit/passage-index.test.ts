@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM, ANCHOR_COUNT, anchorsOf, PROBE_COUNT, digestArticle, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
-import { filler, zhFiller } from '../fixtures/filler';
+import { filler, quotedInPage, QUOTED_IN_PAGE } from '../fixtures/filler';
 import { fromTab, makeBackground } from './helpers';
 import { english } from './messages';
 
@@ -125,12 +125,8 @@ describe('a preview and the full article at different URLs', () => {
     expect(bg.shown.at(-1)?.[1].matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
   });
 
-  it.each([
-    ['English', filler, 5],
-    ['Chinese', zhFiller, 1],
-  ] as const)('%s: a page read first is found from an article it holds, with eight times its passages, warm and cold', async (lang, words, seed) => {
-    const a = words(40, 1000 + seed);
-    const page = `${words(150, seed)}\n\n${a}\n\n${words(150, seed + 100)}`;
+  it.each(QUOTED_IN_PAGE)('%s: a page read first is found from an article it holds, with eight times its passages, warm and cold', async (lang, words, seed) => {
+    const { article: a, page } = quotedInPage(words, seed);
     // None of the page's twelve smallest passages is the article's: the article's smallest, asked of
     // the index, meets the page's entry only as a hash below a sixteenth of the range (anchorCount).
     expect(passageSignature(page).hashes.subarray(0, ANCHOR_COUNT).some((h) => passageSignature(a).hashes.includes(h))).toBe(false);
@@ -147,8 +143,7 @@ describe('a preview and the full article at different URLs', () => {
   });
 
   it('gives a long page recorded when only its twelve smallest passages were indexed the others at its next visit', async () => {
-    const a = filler(40, 1005);
-    const page = `${filler(150, 5)}\n\n${a}\n\n${filler(150, 105)}`;
+    const { article: a, page } = quotedInPage(filler, 5);
     const sig = passageSignature(page);
     const probes = anchorsOf(passageSignature(a)).slice(0, PROBE_COUNT);
     const visit = { url: 'https://forum.example/thread/9', title: 'A thread', fp: fingerprint(page), algo: ALGORITHM, textLength: 4000, lang: 'en', passages: encodePassages(sig) };

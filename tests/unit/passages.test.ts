@@ -25,7 +25,7 @@ import { serialize } from 'node:v8';
 import { HARD_MAX_WORDS, MIN_CUT_WORDS } from '../../src/core/passages';
 import { toStored } from '../../src/storage/layout';
 import { loadArticle } from '../e2e/site';
-import { filler, zhFiller } from '../fixtures/filler';
+import { filler, quotedInPage, QUOTED_IN_PAGE } from '../fixtures/filler';
 import { VECTORS } from '../fixtures/vectors';
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
@@ -202,13 +202,8 @@ describe('finding a copy inside a longer page', () => {
     expect(judgePair(p, a)).toMatchObject({ flagged: true, kind: 'contains-earlier' });
   });
 
-  // Seeds for which the page's twelve smallest hashes are all of the other text (the case the rule is for).
-  it.each([
-    ['English', filler, 5],
-    ['Chinese', zhFiller, 1],
-  ] as const)('%s: finds an article read first inside a page with eight times its passages, from the article alone, where none of the twelve smallest is its own', (_, text, seed) => {
-    const short = text(40, 1000 + seed);
-    const page = `${text(150, seed)}\n\n${short}\n\n${text(150, seed + 100)}`;
+  it.each(QUOTED_IN_PAGE)('%s: finds an article read first inside a page with eight times its passages, from the article alone, where none of the twelve smallest is its own', (_, text, seed) => {
+    const { article: short, page } = quotedInPage(text, seed);
     const [a, p] = [sig(short), sig(page)];
     expect(p.passages.count).toBeGreaterThan(8 * a.passages.count);
     // Asked of the index, the article's smallest passages would not meet the page's twelve smallest
