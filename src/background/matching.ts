@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -71,10 +71,12 @@ export async function lookUp(repo: PageRepository, page: CurrentPage, settings: 
     algo: ALGORITHM,
   });
   const flagged: Array<[PageRecord, Verdict]> = [];
+  // Earlier pages are looked for among all the current page's passages, where the content script sent them.
+  const current = page.passages?.length && found.candidates.length ? { ...signature, allPassages: passageSet(page.passages.map((p) => p.hash)) } : signature;
   for (const r of found.candidates) {
     // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
     if (r.canonicalUrl === page.canonicalUrl) continue;
-    const verdict = judgePair(signature, signatureOf(r), settings);
+    const verdict = judgePair(current, signatureOf(r), settings);
     if (verdict.flagged) flagged.push([r, verdict]);
   }
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));

@@ -3,8 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { DEFAULT_MATCH_SETTINGS, fingerprint, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageSignature, type Sketch } from '../core';
+import { cutPassages, DEFAULT_MATCH_SETTINGS, fingerprint, passageSet, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageSignature, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
+import { MAX_PAGE_PASSAGES } from '../content/extract-limits';
 
 export interface LoadedDocument {
   path: string;
@@ -21,9 +22,13 @@ export interface LoadedDocument {
   skipped?: string;
 }
 
-/** What the extension keeps of a text to compare it with others (the decision's PageSignature). */
-export function textSignature(text: string, stats = textStats(text)): PageSignature & { sketch: Sketch; passages: PassageSignature; textHash: string } {
-  return { fp: fingerprint(text), words: stats.words, textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text) };
+/**
+ * What the extension knows of a text to compare it with others (the decision's PageSignature): what
+ * it keeps of a page, and, as the content script sends them for the page being read, all its
+ * passages (used only when the text is the current page of a pair).
+ */
+export function textSignature(text: string, stats = textStats(text)): PageSignature & { sketch: Sketch; passages: PassageSignature; textHash: string; allPassages: Uint32Array } {
+  return { fp: fingerprint(text), words: stats.words, textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text), allPassages: passageSet(cutPassages(text).slice(0, MAX_PAGE_PASSAGES).map((p) => p.hash)) };
 }
 
 /** A user-facing error: printed as one line, no stack trace. */

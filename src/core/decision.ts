@@ -9,7 +9,7 @@
 // page's passages found in the other, and at least a few of them). Records without a sketch fall
 // back to the fingerprint alone at ≤ 3 bits; records without passages are found by fingerprint only.
 import { hamming } from './fingerprint-hex';
-import { passageOverlap, shareAnchor, type PassageSignature } from './passage-signature';
+import { heldIn, passageOverlap, shareAnchor, type PassageSignature } from './passage-signature';
 import { overlap, type Sketch } from './sketch';
 
 export interface MatchSettings {
@@ -58,6 +58,12 @@ export interface PageSignature {
   sketch?: Sketch | null;
   /** Passage signature; absent on records made before passages existed. */
   passages?: PassageSignature | null;
+  /**
+   * Every passage of the page being read, as passageSet keeps them, when it is at hand (the content
+   * script sends them; a stored page has only its signature): an earlier page's passages are then
+   * looked for among them all, not in a sample (heldIn).
+   */
+  allPassages?: Uint32Array;
 }
 
 export type MatchKind =
@@ -104,8 +110,17 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
   if (passages) {
     const o = passageOverlap(passages.a, passages.b);
     // Containment of the page with fewer passages in the other: exact below the cap, a consistent sample above.
-    const passageContainment = passages.a.count <= passages.b.count ? o.aInB : o.bInA;
-    passageContained = o.shared >= settings.minSharedPassages && passageContainment >= settings.minContainment;
+    let passageContainment = passages.a.count <= passages.b.count ? o.aInB : o.bInA;
+    let shared = o.shared;
+    // An earlier page with fewer passages than this one is looked for among all of this one's where
+    // they are at hand: an article whole inside a page many times as long shares every passage with
+    // it, but only the one or two that both samples keep would be seen.
+    if (current.allPassages?.length && passages.b.count <= passages.a.count) {
+      const held = heldIn(passages.b, current.allPassages);
+      passageContainment = held.share;
+      shared = held.found;
+    }
+    passageContained = shared >= settings.minSharedPassages && passageContainment >= settings.minContainment;
     containment = Math.max(containment, passageContainment);
     read = o.aInB;
   }

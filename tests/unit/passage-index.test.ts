@@ -3,10 +3,10 @@
 // each other at different URLs, where the fingerprints are too far apart for the block index.
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, ANCHOR_COUNT, anchorsOf, PROBE_COUNT, digestArticle, encodePassages, fingerprint, hamming, passageSignature } from '../../src/core';
+import { ALGORITHM, ANCHOR_COUNT, anchorsOf, PROBE_COUNT, digestArticle, encodePassages, fingerprint, hamming, pagePassages, passageSignature } from '../../src/core';
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
-import { filler, quotedInPage, QUOTED_IN_PAGE } from '../fixtures/filler';
+import { filler, quotedInPage, QUOTED_IN_PAGE, variedFiller } from '../fixtures/filler';
 import { fromTab, makeBackground } from './helpers';
 import { english } from './messages';
 
@@ -140,6 +140,26 @@ describe('a preview and the full article at different URLs', () => {
     bg.restart();
     await bg.handlers['content:pageSeen'](story, fromTab(2, story.url));
     expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://forum.example/thread/9']);
+  });
+
+  it.each([
+    ['en-bridges', 'en'],
+    ['zh-library', 'zh'],
+  ] as const)('%s: an article read first is found in a page thirty times as long read after it, by the passages its content script sends, in the notice and the popup alike', async (name, lang) => {
+    const a = text(article(name).paragraphs);
+    const page = `${variedFiller(300, 5, lang)}\n\n${a}\n\n${variedFiller(300, 105, lang)}`;
+    const thread = { url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang };
+    // As the content script reports a page: its digest, and every passage as hashes.
+    const sent = { ...thread, passages: pagePassages(page).map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })) };
+    const bg = makeBackground({ 2: { url: thread.url, page: { ...sent, fp: sent.digest.fp } } });
+    await bg.read({ url: 'https://news.example/story', title: 'The story', digest: digestArticle(a), lang });
+    // The digest alone keeps too few of the page's passages to tell the article is in it.
+    expect((await bg.handlers['content:pageSeen'](thread, fromTab(2, thread.url))).match).toBeUndefined();
+    const answer = await bg.handlers['content:pageSeen'](sent, fromTab(2, thread.url));
+    expect(answer.match).toMatchObject({ url: 'https://news.example/story', kind: 'contains-earlier', containment: 1 });
+    expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://news.example/story']);
+    const popup = await bg.handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' });
+    expect(popup.state === 'checked' && popup.matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
   });
 
   it('gives a long page recorded when only its twelve smallest passages were indexed the others at its next visit', async () => {

@@ -10,9 +10,12 @@ import {
   fingerprint,
   fromBase64,
   hamming,
+  heldIn,
   judgePair,
   PASSAGE_CAP,
+  pagePassages,
   passageOverlap,
+  passageSet,
   passageSignature,
   shareAnchor,
   sketchOf,
@@ -25,7 +28,7 @@ import { serialize } from 'node:v8';
 import { HARD_MAX_WORDS, MIN_CUT_WORDS } from '../../src/core/passages';
 import { toStored } from '../../src/storage/layout';
 import { loadArticle } from '../e2e/site';
-import { filler, quotedInPage, QUOTED_IN_PAGE } from '../fixtures/filler';
+import { filler, quotedInPage, QUOTED_IN_PAGE, variedFiller } from '../fixtures/filler';
 import { VECTORS } from '../fixtures/vectors';
 
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
@@ -218,6 +221,32 @@ describe('finding a copy inside a longer page', () => {
     const v = judgePair(a, p);
     expect(v.flagged).toBe(true);
     expect(v.read).toBeGreaterThan(0.95);
+  });
+
+  it.each([
+    ['en-bridges', 'en'],
+    ['zh-library', 'zh'],
+    ['ja-walk', 'zh'],
+  ] as const)('%s: finds an article read first inside a page with thirty times its passages, read after it, by all the passages the page sends', (name, lang) => {
+    const short = article(name);
+    const page = `${variedFiller(300, 5, lang)}\n\n${short}\n\n${variedFiller(300, 105, lang)}`;
+    const [a, p] = [sig(short), sig(page)];
+    expect(p.passages.count).toBeGreaterThan(25 * a.passages.count);
+    expect(shareAnchor(p.passages, a.passages)).toBe(true); // retrieved
+    // The page's signature keeps 96 of its passages: one or two of the article's, too few to tell a
+    // copy from a shared sentence; the sketch cannot see so small a part of so long a page either.
+    expect(passageOverlap(p.passages, a.passages).shared).toBeLessThan(3);
+    expect(judgePair(p, a).flagged).toBe(false);
+    // As the content script sends them, every passage of the page: all the article's are there.
+    const all = passageSet(pagePassages(page).map((x) => x.hash));
+    expect(heldIn(a.passages, all)).toEqual({ found: a.passages.count, share: 1 });
+    expect(judgePair({ ...p, allPassages: all }, a)).toMatchObject({ flagged: true, kind: 'contains-earlier', containment: 1 });
+    // A page of the same length that repeats two of its sentences holds two of its passages, not the article.
+    const sentences = pieces(short);
+    const quoting = `${variedFiller(300, 5, lang)}\n\n${sentences[1]} ${sentences[5]}\n\n${variedFiller(300, 105, lang)}`;
+    const q = { ...sig(quoting), allPassages: passageSet(pagePassages(quoting).map((x) => x.hash)) };
+    expect(heldIn(a.passages, q.allPassages).found).toBeLessThanOrEqual(2);
+    expect(judgePair(q, a).flagged).toBe(false);
   });
 
   it('makes anchors of a page its twelve smallest hashes, and of a longer page every hash below a sixteenth of the range, up to 48', () => {
