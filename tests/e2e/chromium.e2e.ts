@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { hostileLinkPath, LINKED_TITLE, linkPages, LINKS } from './link-pages';
-import { componentPages, componentPath, componentRevisionPath, startSite, type PageName, type Site } from './site';
+import { componentPages, componentPath, componentRevisionPath, loadArticle, startSite, type PageName, type Site } from './site';
 import { writeSyntheticHistory } from './synthetic-history';
 
 let site: Site;
@@ -239,6 +239,12 @@ describe('Chromium, matching layers', () => {
     await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
     expect(await noticeText(page)).toContain(site.title('enTeaserFirst'));
     expect(await noticeText(page)).toMatch(/You read the first [1-3]\d% — continue where the preview ended/);
+  });
+
+  it('flags a long thread that quotes an article read in full, thirty times its length: found by all the thread\'s passages', async () => {
+    await openAndSettle(page, site.url('enThreadQuoting'));
+    await expect.poll(() => noticeText(page)).toContain('contains most of what you read');
+    expect(await noticeText(page)).toContain(loadArticle('en-bridges').title);
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {

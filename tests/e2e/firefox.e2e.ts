@@ -12,7 +12,7 @@ import { findExtensionPage, goToExtensionPage as goToPage, waitInPage } from './
 import { SCRIPTED, scriptedPages } from './hostile-pages';
 import { hostileLinkPath, linkPages, LINKS } from './link-pages';
 import { writeSyntheticHistory } from './synthetic-history';
-import { componentPages, componentPath, componentRevisionPath, startSite, type PageName, type Site } from './site';
+import { componentPages, componentPath, componentRevisionPath, loadArticle, startSite, type PageName, type Site } from './site';
 
 let site: Site;
 let browser: Browser;
@@ -206,6 +206,14 @@ describe('Firefox, matching layers', () => {
     expect(popup.items[0]).toContain(site.title('enTeaserFirst'));
     expect(popup.items[0]).toContain('contains most of what you read');
     expect(popup.items[0]).toMatch(/read [1-3]\d%/);
+  });
+
+  it('flags a long thread that quotes an article read in full, thirty times its length: found by all the thread\'s passages', async () => {
+    await openAndSettle(page, site.url('enThreadQuoting'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    const popup = await popupFor(site.url('enThreadQuoting'));
+    expect(popup.items[0]).toContain('contains most of what you read');
+    expect(popup.items[0]).toContain(loadArticle('en-bridges').title);
   });
 
   it('shows a revisit with tracking parameters as "visited before", not as a copy, and keeps one record with both visits', async () => {

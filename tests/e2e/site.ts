@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { variedFiller } from '../fixtures/filler';
 import { VECTORS } from '../fixtures/vectors';
 
 export interface Article {
@@ -111,6 +112,22 @@ function teaser(a: Article): string {
 }
 
 /**
+ * A long forum thread that quotes the article whole in one of its posts: about thirty times as many
+ * passages around it (posts of our own varied prose), so the thread's own signature keeps only one or
+ * two of the article's passages.
+ */
+function thread(a: Article): string {
+  const lang = a.lang.startsWith('zh') ? 'zh' : 'en';
+  const posts = (seed: number) => Array.from({ length: 30 }, (_, k) => `<div class="post"><p>${esc(variedFiller(10, seed + k, lang))}</p></div>`).join('\n');
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>Long thread: everything about ${esc(a.title)} — Commons Forum</title></head>
+<body><main><article><h1>Long thread: everything about ${esc(a.title)}</h1>
+${posts(5)}
+<div class="post"><blockquote>${paras(a)}</blockquote></div>
+${posts(105)}
+</article></main></body></html>`;
+}
+
+/**
  * Three paragraphs of our own, added to a revision of the balcony article ("what's new"): none is
  * in any other fixture, so they are new whatever the tests read before.
  */
@@ -186,6 +203,8 @@ export const PAGES = {
   enTeaserOfRead: { path: '/briefing/2026/11/stone-bridges.html', article: 'en-bridges', template: teaser },
   enTeaserFirst: { path: '/briefing/2026/11/chain-ferry.html', article: 'en-ferry', template: teaser },
   enFullAfterTeaser: { path: '/digest/2026/11/the-last-chain-ferry.html', article: 'en-ferry', template: digest },
+  // An article read first, then a long thread that quotes it whole: found through all the thread's passages.
+  enThreadQuoting: { path: '/forum/t/31/everything-about-stone-bridges.html', article: 'en-bridges', template: thread },
   // A long read and a repost of it: about a megabyte each
   longRead: { path: '/courier/en/a-year-of-crossings.html', article: LONG_READ, template: courier },
   longReadRepost: { path: '/digest/2026/11/a-year-of-crossings.html', article: LONG_READ, template: digest },
