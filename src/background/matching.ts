@@ -12,6 +12,8 @@ export interface CurrentPage {
   signature: PageSignature;
   /** Its passages as hashes, when the content script sent them. */
   passages?: PagePassage[];
+  /** Its read set, when it is a page of the history (which lists each page with its copies): its passages too. */
+  readSet?: string;
 }
 
 /** What is new in the current page against a record, when the record has a read set and the page its passages. */
@@ -71,8 +73,10 @@ export async function lookUp(repo: PageRepository, page: CurrentPage, settings: 
     algo: ALGORITHM,
   });
   const flagged: Array<[PageRecord, Verdict]> = [];
-  // Earlier pages are looked for among all the current page's passages, where the content script sent them.
-  const current = page.passages?.length && found.candidates.length ? { ...signature, allPassages: passageSet(page.passages.map((p) => p.hash)) } : signature;
+  // Earlier pages are looked for among all the current page's passages, where they are at hand: sent
+  // by its content script, or held by its read set.
+  const all = !found.candidates.length ? null : page.passages?.length ? passageSet(page.passages.map((p) => p.hash)) : page.readSet ? decodeReadSet(page.readSet) : null;
+  const current = all ? { ...signature, allPassages: all } : signature;
   for (const r of found.candidates) {
     // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
     if (r.canonicalUrl === page.canonicalUrl) continue;

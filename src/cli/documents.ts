@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { cutPassages, DEFAULT_MATCH_SETTINGS, fingerprint, passageSet, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageSignature, type Sketch } from '../core';
+import { cutPassages, DEFAULT_MATCH_SETTINGS, fingerprint, passageSet, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageLookup, type PassageSignature, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
 import { MAX_PAGE_PASSAGES } from '../content/extract-limits';
 
@@ -27,7 +27,7 @@ export interface LoadedDocument {
  * it keeps of a page, and, as the content script sends them for the page being read, all its
  * passages (used only when the text is the current page of a pair).
  */
-export function textSignature(text: string, stats = textStats(text)): PageSignature & { sketch: Sketch; passages: PassageSignature; textHash: string; allPassages: Uint32Array } {
+export function textSignature(text: string, stats = textStats(text)): PageSignature & { sketch: Sketch; passages: PassageSignature; textHash: string; allPassages: PassageLookup } {
   return { fp: fingerprint(text), words: stats.words, textHash: textHash(text), sketch: sketchOf(text), passages: passageSignature(text), allPassages: passageSet(cutPassages(text).slice(0, MAX_PAGE_PASSAGES).map((p) => p.hash)) };
 }
 

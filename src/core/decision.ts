@@ -9,7 +9,7 @@
 // page's passages found in the other, and at least a few of them). Records without a sketch fall
 // back to the fingerprint alone at ≤ 3 bits; records without passages are found by fingerprint only.
 import { hamming } from './fingerprint-hex';
-import { heldIn, passageOverlap, shareAnchor, type PassageSignature } from './passage-signature';
+import { heldIn, passageOverlap, shareAnchor, type PassageLookup, type PassageSignature } from './passage-signature';
 import { overlap, type Sketch } from './sketch';
 
 export interface MatchSettings {
@@ -59,11 +59,11 @@ export interface PageSignature {
   /** Passage signature; absent on records made before passages existed. */
   passages?: PassageSignature | null;
   /**
-   * Every passage of the page being read, as passageSet keeps them, when it is at hand (the content
-   * script sends them; a stored page has only its signature): an earlier page's passages are then
-   * looked for among them all, not in a sample (heldIn).
+   * Every passage of the page being read, when it is at hand (the content script sends them; a
+   * stored page's read set holds them): an earlier page's passages are then looked for among them
+   * all, not in a sample (heldIn).
    */
-  allPassages?: Uint32Array;
+  allPassages?: PassageLookup;
 }
 
 export type MatchKind =
@@ -115,7 +115,7 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
     // An earlier page with fewer passages than this one is looked for among all of this one's where
     // they are at hand: an article whole inside a page many times as long shares every passage with
     // it, but only the one or two that both samples keep would be seen.
-    if (current.allPassages?.length && passages.b.count <= passages.a.count) {
+    if (current.allPassages && passages.b.count <= passages.a.count) {
       const held = heldIn(passages.b, current.allPassages);
       passageContainment = held.share;
       shared = held.found;

@@ -15,7 +15,7 @@ export { textHash } from './text-hash';
 export { canonicalizeUrl, isRouteFragment, MAX_URL_LENGTH, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
 export { isSearchResultPage, linkKey, linkTarget } from './links';
 export { cutPassages, type Passage } from './passages';
-export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, decodePassages, encodePassages, heldIn, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSet, passageSignature, shareAnchor, type PassageOverlap, type PassageSignature } from './passage-signature';
+export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, decodePassages, encodePassages, heldIn, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSet, passageSignature, shareAnchor, type PassageLookup, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
 export { LOCATOR_CHARS, passageLocator, withoutSpaces, type PassageLocator } from './locator';

@@ -215,34 +215,27 @@ export function passageOverlap(first: PassageSignature, second: PassageSignature
   return { shared, inA, inB, aInB: charsA ? sharedCharsA / charsA : 0, bInA: inB ? shared / inB : 0 };
 }
 
-/** Every passage of a page as short (24-bit) hashes, sorted and distinct: what heldIn looks in. */
-export function passageSet(hashes: Iterable<number>): Uint32Array {
-  return Uint32Array.from(new Set(hashes)).sort();
+/** Where a page's passages can be looked for by their short (24-bit) hashes: a set of them, or a stored read set. */
+export interface PassageLookup {
+  has(hash24: number): boolean;
 }
+
+/** Every passage of a page, by its short (24-bit) hash: what heldIn looks in. */
+export const passageSet = (hashes: Iterable<number>): PassageLookup => new Set(hashes);
 
 /**
  * How much of an earlier page the page being read holds, when that page has all its passages at
- * hand (`all`, passageSet of their short hashes) rather than its signature's sample: each passage
- * the earlier signature kept is looked for among them all. Exact for an earlier page whose
- * signature kept every passage, however long the page that holds it (where samples of both would
- * share only the few passages each sample happens to keep); on a longer one's sample, which is
- * uniform over its passages, an estimate. 24-bit hashes of a page's passages meet another's by
- * chance about once in 16 million.
+ * hand (`all`: the content script sends them; a stored page's read set holds them, up to 2,048)
+ * rather than its signature's sample: each passage the earlier signature kept is looked for among
+ * them all. Exact for an earlier page whose signature kept every passage, however long the page
+ * that holds it (where samples of both would share only the few passages each sample happens to
+ * keep); on a longer one's sample, which is uniform over its passages, an estimate. Another page's
+ * 24-bit hash meets one of them by chance about once in 16 million (once in 256 in a read set).
  */
-export function heldIn(earlier: PassageSignature, all: Uint32Array): { found: number; share: number } {
+export function heldIn(earlier: PassageSignature, all: PassageLookup): { found: number; share: number } {
   const shift = earlier.bits === 32 ? 8 : 0;
   let found = 0;
-  for (const h of earlier.hashes) {
-    const v = h >>> shift;
-    let lo = 0;
-    let hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (all[mid] < v) lo = mid + 1;
-      else hi = mid;
-    }
-    if (all[lo] === v) found++;
-  }
+  for (const h of earlier.hashes) if (all.has(h >>> shift)) found++;
   return { found, share: earlier.hashes.length ? found / earlier.hashes.length : 0 };
 }
 

@@ -160,6 +160,11 @@ describe('a preview and the full article at different URLs', () => {
     expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://news.example/story']);
     const popup = await bg.handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' });
     expect(popup.state === 'checked' && popup.matches.map((m) => [m.url, m.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
+    // Once it is read, the history lists the thread with the article among its copies: its read set holds all its passages.
+    await bg.handlers['content:pageRead'](sent, fromTab(2, thread.url));
+    const { items } = await bg.call('history:list', { limit: 10 });
+    expect(items.map((i) => i.url)).toEqual([thread.url, 'https://news.example/story']);
+    expect(items[0].copies.map((c) => [c.url, c.kind])).toEqual([['https://news.example/story', 'contains-earlier']]);
   });
 
   it('gives a long page recorded when only its twelve smallest passages were indexed the others at its next visit', async () => {
