@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { ALGORITHM, blocksOf, encodePassages, encodeSketch, pageIdentity, PASSAGE_CAP, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
+import { ALGORITHM, blocksOf, decodePassages, encodePassages, encodeSketch, pageIdentity, pagePassages, PASSAGE_CAP, readSetOf, siteOf, SKETCH_BUCKETS, toHex, type PagePassage } from '../src/core';
 import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
 import { CHUNK, IMPORT_CHUNK } from '../src/options/history-transfer';
 import type { PageRecord } from '../src/storage';
@@ -291,7 +291,26 @@ const QUERY_KINDS: readonly QueryKind[] = ['same', 'edited', 'contains', 'new'];
 interface PageQuery {
   kind: QueryKind;
   /** The content script's `content:pageSeen` request. */
-  req: { url: string; title: string; lang: string; canonical: string[]; digest: { fp: string; words: number; lang: string; textHash: string; sketch: string; passages: string; readSet: string } };
+  req: { url: string; title: string; lang: string; canonical: string[]; digest: { fp: string; words: number; lang: string; textHash: string; sketch: string; passages: string; readSet: string }; passages: PagePassage[] };
+}
+
+/** The hashes a signature's boundary form keeps. */
+const decodeKept = (encoded: string): number[] => Array.from(decodePassages(encoded)?.hashes ?? []);
+
+/**
+ * What a content script sends besides the digest, for a page of `words` word-equivalents whose
+ * signature keeps `kept`: its read set and every passage as hashes (each with its sampled runs),
+ * cut from prose of made-up words in sentences of about 20, so both have the sizes a real page's
+ * have. The passages' hashes are then set to those the signature implies (the kept ones first), so
+ * they agree with the digest.
+ */
+function sentWithDigest(words: number, kept: readonly number[], rnd: Synth): { readSet: string; passages: PagePassage[] } {
+  const syllables = ['ka', 'ri', 'mo', 'tu', 'sel', 'van', 'dor', 'pe', 'lin', 'ga', 'ru', 'shi', 'fen', 'tor', 'ba'];
+  const sentences: string[] = [];
+  for (let w = 0; w < words; w += 20) sentences.push(`${Array.from({ length: 20 }, () => syllables[rnd.int(0, 14)] + syllables[rnd.int(0, 14)]).join(' ')}.`);
+  const text = sentences.join(' ');
+  const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para }, i) => ({ hash: i < kept.length ? kept[i] >>> 8 : hash, chars, runs, tokens, para }));
+  return { readSet: readSetOf(text), passages };
 }
 
 /**
@@ -327,7 +346,8 @@ function makeReports(count: number, sample: StoredSample[], rnd: Synth, origin: 
       const words = 150 + Math.floor(rnd.unit() ** 2 * 6000);
       digest = { words, lang: 'en', textHash: rnd.hex16(), sketch: randomSketch(words), passages: encodeHashes(smallestHashes(passagesOf(words), PASSAGE_CAP, unit), passagesOf(words)) };
     }
-    return { kind, req: { url: `${origin}/page/${i}`, title: `Query ${i}`, lang: 'en', canonical: [], digest: { fp: toHex(fp[0], fp[1]), ...digest, readSet: '' } } };
+    const { readSet, passages } = sentWithDigest(digest.words, decodeKept(digest.passages), rnd);
+    return { kind, req: { url: `${origin}/page/${i}`, title: `Query ${i}`, lang: 'en', canonical: [], digest: { fp: toHex(fp[0], fp[1]), ...digest, readSet }, passages } };
   });
 }
 
