@@ -69,8 +69,8 @@ const originOf = (url: string | undefined) => {
  * the tab's own URL where the browser gives it. A compromised page cannot record or query another
  * site's pages in the reader's name.
  */
-function reportFrom(req: unknown, sender: Runtime.MessageSender): PageReport {
-  const report = parsePageReport(req);
+function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { readSet: boolean }): PageReport {
+  const report = parsePageReport(req, options);
   const origin = originOf(report.url);
   if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('page report from a frame');
   if (originOf(senderPage(sender)) !== origin) throw new TypeError("page report for another site than the sender's");
@@ -113,7 +113,7 @@ function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: s
 export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
   return {
     async 'content:pageSeen'(req, sender) {
-      const report = reportFrom(req, sender);
+      const report = reportFrom(req, sender, { readSet: false });
       const settings = await deps.settings();
       const skipped = skipReason(settings, report.url);
       const current = currentPage(report);
@@ -203,7 +203,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       if (!answer.page) return { state: 'not-article', url: answer.url, ...links };
       // Judged on the digest the content script reported, as the badge and the notice were: the
       // same story before the visit is recorded (within the dwell time) and after it is forgotten.
-      const report = parsePageReport(answer.page);
+      const report = parsePageReport(answer.page, { readSet: false });
       const page = { url: report.url, title: report.title, fp: report.digest.fp };
       const [repo, settings, isPrivate] = await Promise.all([deps.repository(), deps.settings(), deps.tabIsPrivate?.(tabId).catch(() => false) ?? false]);
       // A private window that is not recorded keeps nothing, not even a "not the same" pair.

@@ -29,6 +29,19 @@ describe('checking and recording a page', () => {
     expect((await repo.get('https://b.example/repost'))?.lang).toBe('en');
   });
 
+  it("keeps a page's read set when the visit is recorded, and drops one that does not decode without holding up the check or the visit", async () => {
+    const bg = makeBackground();
+    const good = report('https://a.example/story');
+    const broken = { ...report('https://b.example/repost'), digest: { ...good.digest, readSet: 'not a read set' } };
+    for (const r of [good, broken]) {
+      expect(await bg.handlers['content:pageSeen'](r, fromTab(1, r.url))).toMatchObject({ fp: good.digest.fp });
+      expect(await bg.handlers['content:pageRead'](r, fromTab(1, r.url))).toEqual({ recorded: true });
+    }
+    const repo = await bg.repository;
+    expect((await repo.get(good.url))?.readSet).toBe(good.digest.readSet);
+    expect((await repo.get(broken.url))?.readSet).toBeUndefined();
+  });
+
   it('tells a revisit of the same URL apart from a copy, and does not match the page with itself', async () => {
     const bg = makeBackground();
     await bg.read(report('https://a.example/story'));
