@@ -43,7 +43,7 @@ function parseDigest(input: unknown, keepReadSet: boolean): ArticleDigest {
   if (!isEncoded(sketch, decodeSketch) || !isEncoded(passages, decodePassages)) throw new TypeError('page report: digest sketch or passages undecodable');
   // A read set beyond its cap (about 2.7 KB encoded) or undecodable is dropped: the page is still
   // recorded. Decoding it to check it costs as much as the rest of the report (160 µs for a
-  // 5,000-word page), so a report that is only looked up leaves it out unread.
+  // page of 250 passages), so a report that is only looked up leaves it out unread.
   const set = keepReadSet && typeof readSet === 'string' && readSet.length <= MAX_READ_SET_LENGTH && decodeReadSet(readSet) ? readSet : '';
   return { fp, words, lang: langTag(lang, 'und'), textHash, sketch, passages, readSet: set };
 }
