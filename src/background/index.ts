@@ -12,6 +12,7 @@ import { locale, message } from './messages';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
 import { createHandlers } from './handlers';
+import { keepFromEviction } from './persistence';
 
 let repository: Promise<PageRepository> | undefined;
 /** The history, opened once; an open that failed (a disk error) is tried again at the next event rather than kept. */
@@ -52,6 +53,9 @@ answerMessages(createRouter(handlers, (sender) => senderKind(sender, browser.run
 browser.runtime.onConnect.addListener((port) => serveExtractPort(port, browser.runtime.id, origin));
 
 listenForShortcut();
+
+// The history is the reader's: the browser must not clear it to make room (./persistence.ts).
+void keepFromEviction().catch((e: unknown) => console.warn('Déjà Read: could not mark the history as persistent storage:', e));
 
 // A tab that starts loading another page no longer shows the last page's verdict.
 browser.tabs.onUpdated.addListener((tabId, change) => {

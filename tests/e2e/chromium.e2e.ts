@@ -1,7 +1,7 @@
 /// <reference types="chrome" />
 // The built extension in real Chromium (Playwright): read an article, meet it again on another
 // site, and see the badge, the notice and the popup say so; an unrelated article stays quiet.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
@@ -193,6 +193,18 @@ describe('Chromium, export', () => {
     expect(filename).toMatch(/^deja-read-history-\d{4}-\d{2}-\d{2}\.json$/);
     expectWellFormedExport(doc, (['enA', 'enB', 'enC', 'zhA', 'zhB', 'zhC'] as const).map((p) => site.url(p)));
     expect(status).toBe('Exported 6 pages.');
+  });
+});
+
+describe('Chromium, the history kept from clean-up', () => {
+  it('gets the whole free disk as its quota: an origin of unlimited storage, which Chromium never evicts', async () => {
+    const options = await optionsPage();
+    const { quota, usage } = await options.evaluate(() => navigator.storage.estimate());
+    await options.close();
+    // An ordinary origin gets a share of the disk (10 GiB on a disk with 83 GB free, measured); an
+    // origin with unlimitedStorage, what it uses and all that is free.
+    const disk = statfsSync(profile);
+    expect(quota! - usage!).toBeGreaterThan(0.95 * disk.bavail * disk.bsize);
   });
 });
 

@@ -156,6 +156,14 @@ describe('Firefox, export', () => {
   });
 });
 
+describe('Firefox, the history kept from clean-up', () => {
+  it('marks the add-on\'s storage persistent, without a prompt: Firefox does not evict it when the disk runs low', async () => {
+    // Without unlimitedStorage it stays best-effort (persisted() false), and persist() would ask the reader.
+    await waitInPage(extensionPage, () => navigator.storage.persisted());
+    expect(await extensionPage.evaluate(() => navigator.permissions.query({ name: 'persistent-storage' }).then((p) => p.state))).toBe('granted');
+  });
+});
+
 describe('Firefox, matching layers', () => {
   let page: Page;
   beforeAll(async () => {
