@@ -121,7 +121,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       if (skipped) verdict = { ...verdict, skipped };
       else {
         const repo = await deps.repository();
-        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
+        // The notice names the best match only, and tells what is new against it alone.
+        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best' });
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
@@ -144,7 +145,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const repo = await deps.repository();
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best' });
       try {
         await repo.recordVisit(
           {

@@ -332,6 +332,22 @@ describe("what's new since the reader read it", () => {
     expect(again.items.map((i) => [i.url, i.changed?.parts])).toEqual([['https://a.example/story', 3]]);
   });
 
+  it('tells the notice what is new against its one match, and the popup against each of them', async () => {
+    const page = withPassages('https://c.example/story-updated', revised);
+    const bg = makeBackground({ 7: { url: page.url, page: { ...page, fp: page.digest.fp } } });
+    // The article read at two addresses: the revision matches both.
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    await bg.read(withPassages('https://b.example/story', text(en)));
+    const answer = await bg.handlers['content:pageSeen'](page, fromTab(7, page.url));
+    expect(answer.more).toBe(1);
+    expect(answer.match?.fresh?.parts).toHaveLength(3);
+    const popup = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+    expect(popup.state === 'checked' && popup.matches.map((m) => [m.url === answer.match?.url || m.url, m.fresh?.parts.length])).toEqual([
+      [true, 3],
+      [expect.stringMatching(/^https:\/\/[ab]\.example\/story$/), 3],
+    ]);
+  });
+
   it('drops passages that are malformed instead of trusting them', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));
