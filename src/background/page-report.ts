@@ -1,6 +1,6 @@
 // Checks what a content script sent before anything is matched or stored: a page is untrusted
 // input, and a broken or hostile one must not reach the database.
-import { decodePassages, decodeReadSet, decodeSketch, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
+import { decodePassages, decodeSketch, fromBase64, isReadSetBytes, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from '../content/extract-limits';
 import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
@@ -42,9 +42,8 @@ function parseDigest(input: unknown, keepReadSet: boolean): ArticleDigest {
   if (typeof words !== 'number' || !Number.isInteger(words) || words < 0 || words > MAX_TEXT_LENGTH) throw new TypeError('page report: digest words out of range');
   if (!isEncoded(sketch, decodeSketch) || !isEncoded(passages, decodePassages)) throw new TypeError('page report: digest sketch or passages undecodable');
   // A read set beyond its cap (about 2.7 KB encoded) or undecodable is dropped: the page is still
-  // recorded. Decoding it to check it costs as much as the rest of the report (160 µs for a
-  // page of 250 passages), so a report that is only looked up leaves it out unread.
-  const set = keepReadSet && typeof readSet === 'string' && readSet.length <= MAX_READ_SET_LENGTH && decodeReadSet(readSet) ? readSet : '';
+  // recorded. A report that is only looked up leaves it out unread.
+  const set = keepReadSet && typeof readSet === 'string' && readSet.length <= MAX_READ_SET_LENGTH && isReadSetBytes(fromBase64(readSet) ?? new Uint8Array()) ? readSet : '';
   return { fp, words, lang: langTag(lang, 'und'), textHash, sketch, passages, readSet: set };
 }
 

@@ -104,6 +104,14 @@ export function readSetOf(text: string, options: ReadSetOptions = READ_SET_OPTIO
   return encodeReadSet(keys, options.bits, sample);
 }
 
+/**
+ * A read set of given 24-bit keys, encoded as readSetOf encodes a text's (`runSample` as it chose):
+ * for records made without their text, such as the store benchmark's synthetic history.
+ */
+export function readSetOfKeys(keys24: readonly number[], runSample = RUN_SAMPLE, bits = READ_SET_BITS): string {
+  return encodeReadSet(keys24.slice(0, READ_SET_CAP), bits, runSample);
+}
+
 /** A decoded read set. */
 export interface ReadSet {
   /** Run sample rate the set was made with (0: no runs). */
@@ -115,7 +123,7 @@ export interface ReadSet {
 const slot = (key24: number, n: number, bits: number) => Math.floor((key24 * n * 2 ** bits) / 0x1000000);
 
 /** Header: version, bits (4 bits) and log2 of the run sample + 1 (4 bits, 0: no runs), key count (2 bytes). */
-function encodeReadSet(keys24: number[], bits: number, runSample: number): string {
+function encodeReadSet(keys24: readonly number[], bits: number, runSample: number): string {
   const n = Math.min(keys24.length, 0xffff);
   const slots = [...new Set(keys24.slice(0, n).map((k) => slot(k, n, bits)))].sort((a, b) => a - b);
   const out: number[] = [READ_SET_VERSION, (bits << 4) | (runSample ? Math.log2(runSample) + 1 : 0), n >>> 8, n & 0xff];
@@ -146,13 +154,36 @@ export function decodeReadSet(encoded: string): ReadSet | null {
   return bytes && decodeReadSetBytes(bytes);
 }
 
-/** The read set in its stored bytes (the encoded string without its base64), or null. */
-export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
+/** A read set's header: its Golomb-Rice bits, log2 of its run sample + 1, and its count of keys; or null. */
+function readSetHeader(bytes: Uint8Array): { bits: number; sampleLog: number; n: number } | null {
   if (bytes.length < 4 || (bytes[0] !== 1 && bytes[0] !== READ_SET_VERSION)) return null;
   const bits = bytes[1] >>> 4;
-  const sampleLog = bytes[1] & 15;
-  const n = (bytes[2] << 8) | bytes[3];
-  if (bits < 1 || bits > 12) return null;
+  return bits < 1 || bits > 12 ? null : { bits, sampleLog: bytes[1] & 15, n: (bytes[2] << 8) | bytes[3] };
+}
+
+/**
+ * Whether decodeReadSetBytes accepts these bytes, without decoding them (an import checks every
+ * record's read set: decoding took most of the time of a history of read sets). It accepts a
+ * header and, when the header counts keys, a first key whole: a list of keys that ends early is
+ * read as a shorter set (duplicates shorten it when it is made), so nothing after the first key
+ * can make it refuse.
+ */
+export function isReadSetBytes(bytes: Uint8Array): boolean {
+  const header = readSetHeader(bytes);
+  if (!header) return false;
+  if (header.n === 0) return true;
+  const end = 8 * bytes.length;
+  let at = 32;
+  while (at < end && (bytes[at >>> 3] >>> (7 - (at & 7))) & 1) at++;
+  // The zero that ends the quotient, then the remainder's bits.
+  return at + 1 + header.bits <= end;
+}
+
+/** The read set in its stored bytes (the encoded string without its base64), or null. */
+export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
+  const header = readSetHeader(bytes);
+  if (!header) return null;
+  const { bits, sampleLog, n } = header;
   const slots = new Set<number>();
   let at = 32;
   const end = 8 * bytes.length;

@@ -2,7 +2,7 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeReadSetBytes, decodeSketchBytes, fromBase64, isFingerprintHex, MAX_READ_SET_LENGTH, MAX_URL_LENGTH, siteOf } from '../core';
+import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_URL_LENGTH, siteOf } from '../core';
 import { storedValue, type StoredPage } from './layout';
 import { COLUMNS, type NotSamePair } from './history-file';
 import type { PageRecord } from './schema';
@@ -140,7 +140,7 @@ function checkFields(raw: unknown, now: number): Checked | RecordProblem {
   // The passage index is derived from the signature, so a signature that does not decode is refused.
   const passages = r.passages === undefined ? undefined : decoded(r.passages, LIMITS.sketchLength, decodePassageBytes);
   if (passages === null) return wrong('passages', 'importPagePassages');
-  const readSet = r.readSet === undefined ? undefined : decoded(r.readSet, LIMITS.readSetLength, decodeReadSetBytes);
+  const readSet = r.readSet === undefined ? undefined : decoded(r.readSet, LIMITS.readSetLength, (bytes) => (isReadSetBytes(bytes) ? bytes : null));
   if (readSet === null) return wrong('readSet', 'importPageReadSet');
   const counts = countsProblem(r, now);
   if (counts) return counts;

@@ -1,7 +1,7 @@
 // The hash-only "what's new" (core/read-set.ts) against the reference, whatsNew on the two texts:
 // what the reader would check is which paragraphs come out new, how many, and the share read.
 import { describe, expect, it } from 'vitest';
-import { cutPassages, decodeReadSet, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNew, whatsNewByHashes, type HashedWhatsNew } from '../../src/core';
+import { cutPassages, decodeReadSet, decodeReadSetBytes, fromBase64, isReadSetBytes, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNew, whatsNewByHashes, type HashedWhatsNew } from '../../src/core';
 import { MAX_READ_SET_LENGTH, READ_SET_CAP } from '../../src/core/read-set';
 import { loadArticle } from '../e2e/site';
 
@@ -111,6 +111,30 @@ describe('the read set as stored', () => {
     expect(decodeReadSet('')).toBeNull();
     expect(decodeReadSet('not base64!')).toBeNull();
     expect(decodeReadSet('AAAA')).toBeNull();
+  });
+
+  it('is told a read set without decoding it, exactly as the decoder tells one', () => {
+    const text = loadArticle('en-library').paragraphs.join('\n\n');
+    const real = fromBase64(readSetOf(text))!;
+    expect(isReadSetBytes(real)).toBe(true);
+    // Every cut of a real set, and random bytes after every kind of header, good and bad.
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 24;
+    const cases: Uint8Array[] = Array.from({ length: real.length + 1 }, (_, i) => real.slice(0, i));
+    for (let i = 0; i < 4000; i++) {
+      const bytes = Uint8Array.from({ length: next() % 12 }, next);
+      if (bytes.length > 1 && i % 2) bytes[0] = 1 + (i % 4 === 1 ? 1 : 0);
+      if (bytes.length > 3 && i % 8 === 1) bytes.fill(0xff, 4);
+      cases.push(bytes);
+    }
+    let accepted = 0;
+    for (const bytes of cases) {
+      expect(isReadSetBytes(bytes)).toBe(decodeReadSetBytes(bytes) !== null);
+      if (isReadSetBytes(bytes)) accepted++;
+    }
+    // Both kinds are among the cases.
+    expect(accepted).toBeGreaterThan(100);
+    expect(cases.length - accepted).toBeGreaterThan(100);
   });
 });
 
