@@ -3,11 +3,26 @@
 // size of the extension's database in a Chromium profile.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { READ_SET_CAP, readSetOfKeys, RUN_SAMPLE } from '../src/core';
 
 /** The p-quantile (0..1) of ascending `sorted` times, nearest rank. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+/**
+ * The read set a visit records for a page of `words` word-equivalents and `passages` passages
+ * (core's readSetOf): every passage's key and one run of 6 tokens in RUN_SAMPLE (a token a word,
+ * about), the sample thinned while the keys exceed READ_SET_CAP; the keys are uniform 24-bit
+ * values, so its size and decoding cost are a real one's, its content no text's.
+ */
+export function syntheticReadSet(words: number, passages: number, unit: () => number): string {
+  let sample = RUN_SAMPLE;
+  const runs = Math.max(0, words - 5);
+  while (passages + Math.round(runs / sample) > READ_SET_CAP) sample *= 2;
+  const count = Math.min(READ_SET_CAP, passages + Math.round(runs / sample));
+  return readSetOfKeys(Array.from({ length: count }, () => Math.floor(unit() * 0x1000000)), sample);
 }
 
 /** Passage hashes are 32-bit (core's signature version 2). */

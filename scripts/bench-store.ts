@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--profile] [--json] [--no-build]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -24,7 +24,7 @@ import type { PageRecord } from '../src/storage';
 import type { Reply } from '../src/messaging/protocol';
 import { CHROMIUM_PATH, chromiumArgs } from '../tests/e2e/browsers';
 import { BenchError } from './bench-error';
-import { editHashes, extensionIndexedDbBytes, percentile, smallestHashes } from './bench-store-data';
+import { editHashes, extensionIndexedDbBytes, percentile, smallestHashes, syntheticReadSet } from './bench-store-data';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const EXT = join(ROOT, 'dist', 'chrome');
@@ -56,12 +56,14 @@ interface Options {
   upgradeFrom?: 2;
   /** Seed records without passage signatures (no anchors): what the passage index costs the writes, by difference. */
   noPassages: boolean;
+  /** Seed records without read sets, as the benchmark seeded them before 25 November 2026 (smaller blocks; nothing for "what's new" to decode). */
+  noReadSets: boolean;
   /** Where the worker spends the warm lookups' time, by function (V8's sampling profiler). */
   profile: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, profile: false };
+  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false };
   const count = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new BenchError(`${flag} needs a whole number from ${min} to ${max}`, 2);
@@ -72,6 +74,7 @@ function parseArgs(argv: string[]): Options {
     if (a === '--json') opts.json = true;
     else if (a === '--no-build') opts.build = false;
     else if (a === '--no-passages') opts.noPassages = true;
+    else if (a === '--no-read-sets') opts.noReadSets = true;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--records') opts.records = count(a, argv[++i], 1, 10_000_000);
     else if (a === '--queries') opts.queries = count(a, argv[++i], 1000, 1_000_000);
@@ -79,7 +82,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--profile] [--json] [--no-build]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build]`, 2);
   }
   return opts;
 }
@@ -187,11 +190,13 @@ const encodeHashes = (hashes: number[], count: number) => encodePassages({ count
  * passage per ~20 words); a near-duplicate keeps each of its cluster's passages with probability
  * 1 - 0.06 × flips and has as many new ones instead. With `passages` false the records have no
  * signature (no anchors); with `v2Addresses` (by default when `passages` is false) they are keyed as
- * version 2 kept them, by the address as visited. A sample of stored records is kept for the
- * lookup queries.
+ * version 2 kept them, by the address as visited. With `readSets` (a generator of their own), each
+ * record carries the read set a visit records for its length (syntheticReadSet). A sample of stored
+ * records is kept for the lookup queries.
  */
-function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number, sample: StoredSample[], passages = true, v2Addresses = !passages): Generator<PageRecord[]> {
+function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number, sample: StoredSample[], passages = true, v2Addresses = !passages, readSets?: Synth): Generator<PageRecord[]> {
   const open: Cluster[] = [];
+  const readSetUnit = readSets && (() => readSets.unit());
   const words = (lo: number, hi: number) => Array.from({ length: rnd.int(lo, hi) }, () => rnd.pick(WORDS));
   const unit = () => rnd.unit();
   const lang = () => {
@@ -259,7 +264,8 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
     // A verification sketch of the real size (its content does not matter to the store).
     const sketch = encodeSketch({ size: textLength, mins: Uint8Array.from({ length: SKETCH_BUCKETS }, () => rnd.int(0, 255)) });
     const signature = passages ? { passages: encodeHashes(hashes, count) } : {};
-    chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, sketch, ...signature, textLength, lang: language, firstSeen, lastSeen, visits });
+    const readSet = readSetUnit ? { readSet: syntheticReadSet(textLength, count, readSetUnit) } : {};
+    chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, sketch, ...signature, ...readSet, textLength, lang: language, firstSeen, lastSeen, visits });
     // Reservoir sample of stored records, for queries that hit.
     const stored = () => ({ fp, textHash, sketch, hashes, passages: count, words: textLength, lang: language });
     if (i < SAMPLE) sample.push(stored());
@@ -951,7 +957,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   // then the commit applies them), so the rate of the last tenth, into the fullest store, shows.
   const rnd = new Synth(opts.seed);
   const sample: StoredSample[] = [];
-  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample, !opts.noPassages, false));
+  // Read sets come from a generator of their own: the history is the same, seed for seed, with or without them.
+  const records = flatten(syntheticHistory(opts.records, SEED_CHUNK, rnd, Date.now(), sample, !opts.noPassages, false, opts.noReadSets ? undefined : new Synth(opts.seed ^ 0x5eed)));
   let stageMs = 0;
   let commitMs = 0;
   let added = 0;

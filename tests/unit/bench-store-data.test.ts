@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodePassages, encodePassages, PASSAGE_CAP } from '../../src/core';
-import { editHashes, extensionIndexedDbBytes, percentile, smallestHashes } from '../../scripts/bench-store-data';
+import { cutPassages, decodePassages, decodeReadSet, digestArticle, encodePassages, PASSAGE_CAP, readSetOf } from '../../src/core';
+import { variedFiller } from '../fixtures/filler';
+import { editHashes, extensionIndexedDbBytes, percentile, smallestHashes, syntheticReadSet } from '../../scripts/bench-store-data';
 
 /** A seeded uniform generator in [0, 1). */
 function unit(seed: number): () => number {
@@ -23,6 +24,18 @@ describe('percentile', () => {
     expect(percentile([7], 0.95)).toBe(7);
     expect(percentile([1, 2], 0)).toBe(1);
     expect(percentile([], 0.5)).toBeNaN();
+  });
+});
+
+describe('syntheticReadSet', () => {
+  it('has the size of the read set a visit records for prose of that length, and decodes as one', () => {
+    for (const sentences of [60, 250, 400]) {
+      const text = variedFiller(sentences, sentences);
+      const real = readSetOf(text);
+      const made = syntheticReadSet(digestArticle(text).words, cutPassages(text).length, unit(sentences));
+      expect(Math.abs(made.length - real.length) / real.length).toBeLessThan(0.1);
+      expect(decodeReadSet(made)?.runSample).toBe(decodeReadSet(real)?.runSample);
+    }
   });
 });
 
