@@ -125,27 +125,39 @@ const slot = (key24: number, n: number, bits: number) => Math.floor((key24 * n *
 /** Header: version, bits (4 bits) and log2 of the run sample + 1 (4 bits, 0: no runs), key count (2 bytes). */
 function encodeReadSet(keys24: readonly number[], bits: number, runSample: number): string {
   const n = Math.min(keys24.length, 0xffff);
-  const slots = [...new Set(keys24.slice(0, n).map((k) => slot(k, n, bits)))].sort((a, b) => a - b);
-  const out: number[] = [READ_SET_VERSION, (bits << 4) | (runSample ? Math.log2(runSample) + 1 : 0), n >>> 8, n & 0xff];
+  // Slots are below n · 2^bits ≤ 2^28; sorted as numbers by the typed array, each written once.
+  const slots = new Uint32Array(n);
+  for (let i = 0; i < n; i++) slots[i] = slot(keys24[i], n, bits);
+  slots.sort();
+  // A gap takes its quotient in ones, a zero and `bits` bits; the quotients add up to less than n.
+  const out = new Uint8Array(5 + Math.ceil((n * (bits + 2)) / 8));
+  out.set([READ_SET_VERSION, (bits << 4) | (runSample ? Math.log2(runSample) + 1 : 0), n >>> 8, n & 0xff]);
+  let o = 4;
   let acc = 0;
   let used = 0;
-  const put = (bit: number) => {
-    acc = (acc << 1) | bit;
-    if (++used === 8) {
-      out.push(acc);
-      acc = used = 0;
+  /** Appends the low `count` bits of `value` (count ≤ 17), most significant first. */
+  const write = (value: number, count: number) => {
+    acc = (acc << count) | value;
+    used += count;
+    while (used >= 8) {
+      used -= 8;
+      out[o++] = acc >>> used;
     }
+    acc &= (1 << used) - 1;
   };
   let previous = 0;
-  for (const s of slots) {
+  for (let i = 0; i < n; i++) {
+    const s = slots[i];
+    if (i > 0 && s === slots[i - 1]) continue;
     const gap = s - previous;
     previous = s;
-    for (let q = gap >>> bits; q > 0; q--) put(1);
-    put(0);
-    for (let b = bits - 1; b >= 0; b--) put((gap >>> b) & 1);
+    let q = gap >>> bits;
+    for (; q >= 16; q -= 16) write(0xffff, 16);
+    write(((1 << q) - 1) << 1, q + 1);
+    write(gap & ((1 << bits) - 1), bits);
   }
-  if (used) out.push(acc << (8 - used));
-  return toBase64(Uint8Array.from(out));
+  if (used) out[o++] = acc << (8 - used);
+  return toBase64(out.subarray(0, o));
 }
 
 /** The read set in a stored string, or null if it is not one. */
