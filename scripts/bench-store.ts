@@ -307,15 +307,18 @@ const decodeKept = (encoded: string): number[] => Array.from(decodePassages(enco
  * What a content script sends besides the digest, for a page of `words` word-equivalents whose
  * signature keeps `kept`: its read set and every passage as hashes (each with its sampled runs),
  * cut from prose of made-up words in sentences of about 20, so both have the sizes a real page's
- * have. The passages' hashes are then set to those the signature implies (the kept ones first), so
- * they agree with the digest.
+ * have. The passages' hashes are then set to those the signature implies (the kept ones first),
+ * and to those of `held`, passages of a stored page the page holds whole that its own signature
+ * did not keep, so they agree with the digest and with the page it holds.
  */
-function sentWithDigest(words: number, kept: readonly number[], rnd: Synth): { readSet: string; passages: PagePassage[] } {
+function sentWithDigest(words: number, kept: readonly number[], rnd: Synth, held: readonly number[] = []): { readSet: string; passages: PagePassage[] } {
   const syllables = ['ka', 'ri', 'mo', 'tu', 'sel', 'van', 'dor', 'pe', 'lin', 'ga', 'ru', 'shi', 'fen', 'tor', 'ba'];
   const sentences: string[] = [];
   for (let w = 0; w < words; w += 20) sentences.push(`${Array.from({ length: 20 }, () => syllables[rnd.int(0, 14)] + syllables[rnd.int(0, 14)]).join(' ')}.`);
   const text = sentences.join(' ');
-  const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para }, i) => ({ hash: i < kept.length ? kept[i] >>> 8 : hash, chars, runs, tokens, para }));
+  const keptSet = new Set(kept);
+  const known = [...kept, ...held.filter((h) => !keptSet.has(h))];
+  const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para }, i) => ({ hash: i < known.length ? known[i] >>> 8 : hash, chars, runs, tokens, para }));
   return { readSet: readSetOf(text), passages };
 }
 
@@ -352,7 +355,8 @@ function makeReports(count: number, sample: StoredSample[], rnd: Synth, origin: 
       const words = 150 + Math.floor(rnd.unit() ** 2 * 6000);
       digest = { words, lang: 'en', textHash: rnd.hex16(), sketch: randomSketch(words), passages: encodeHashes(smallestHashes(passagesOf(words), PASSAGE_CAP, unit), passagesOf(words)) };
     }
-    const { readSet, passages } = sentWithDigest(digest.words, decodeKept(digest.passages), rnd);
+    // A page holding a stored one has all its passages, among them those its own signature did not keep.
+    const { readSet, passages } = sentWithDigest(digest.words, decodeKept(digest.passages), rnd, kind === 'contains' ? s.hashes : []);
     return { kind, req: { url: `${origin}/page/${i}`, title: `Query ${i}`, lang: 'en', canonical: [], digest: { fp: toHex(fp[0], fp[1]), ...digest, readSet }, passages } };
   });
 }
@@ -722,6 +726,9 @@ function foundByKind(queries: PageQuery[], answers: Timed[]): string {
   }).join(', ');
 }
 
+/** Answers that tell a lookup went wrong: no match for a page read before, a copy or a page holding one; a match for a new page. */
+const unexpectedAnswers = (queries: PageQuery[], answers: Timed[]) => answers.filter((a, i) => (queries[i].kind === 'new') === Boolean(a.match)).length;
+
 /** The lookup's spread for each kind of page asked about (a page read before costs the read of its record's block; a new one does not). */
 function spreadByKind(queries: PageQuery[], answers: Timed[]): Record<QueryKind, Spread> {
   return Object.fromEntries(QUERY_KINDS.map((kind) => [kind, spread(answers.filter((_, i) => queries[i].kind === kind).map((a) => a.ms))])) as Record<QueryKind, Spread>;
@@ -887,6 +894,8 @@ interface Result {
   /** The same, each with the background's worker just restarted. */
   coldFindP50Ms: number;
   coldFindP95Ms: number;
+  /** Lookups, warm and cold, whose answer is not what their kind of page should get (0 in a sound run: the times are of lookups that worked). */
+  findUnexpected: number;
   /** The fingerprint block lookups alone (`history:findSimilar` from the options page), at distance 3 and 7. */
   fpFindD3P50Ms: number;
   fpFindD3P95Ms: number;
@@ -1008,6 +1017,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   const coldFind = spread(cold.map((t) => t.ms));
   const foundCold = `matches: ${foundByKind(coldQueries, cold)}`;
   log(`content:pageSeen, worker just restarted: ${cold.length} queries, p50 ${coldFind.p50.toFixed(1)} ms, p95 ${coldFind.p95.toFixed(1)} ms; ${foundCold}`);
+  const wrong = unexpectedAnswers(warmQueries, warm) + unexpectedAnswers(coldQueries, cold);
+  if (wrong > 0) log(`WARNING: ${wrong} lookups did not get the answer their kind of page should (above): their times are not of lookups that work`);
 
   // The fingerprint block lookups alone, one at a time, the same queries at distance 3 and 7.
   const queries = makeQueries(WARMUP + opts.queries, sample, rnd);
@@ -1136,6 +1147,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       findByKindMs: Object.fromEntries(QUERY_KINDS.map((k) => [k, { p50: round(byKind[k].p50, 3), p95: round(byKind[k].p95, 3) }])) as Result['findByKindMs'],
       coldFindP50Ms: round(coldFind.p50, 1),
       coldFindP95Ms: round(coldFind.p95, 1),
+      findUnexpected: unexpectedAnswers(warmQueries, warm) + unexpectedAnswers(coldQueries, cold),
       fpFindD3P50Ms: round(d3.p50, 3),
       fpFindD3P95Ms: round(d3.p95, 3),
       fpFindD7P50Ms: round(d7.p50, 3),
