@@ -19,7 +19,8 @@ export async function showWhatsNew(cdp: CDPSession, label?: string): Promise<num
   let button: DomNode | undefined;
   const walk = (n: DomNode) => {
     if (n.localName === 'div' && /\bbox new\b/.test((n.attributes ?? []).join(' '))) boxes++;
-    if (label && n.nodeName === 'BUTTON' && (n.children ?? []).some((c) => c.nodeValue === label)) button = n;
+    // A button's label is drawn as generated content from its data-text (src/content/drawn-text.ts).
+    if (label && n.nodeName === 'BUTTON' && (n.attributes ?? []).some((v, i) => i % 2 === 1 && n.attributes?.[i - 1] === 'data-text' && v === label)) button = n;
     [...(n.children ?? []), ...(n.shadowRoots ?? [])].forEach(walk);
   };
   walk(root);

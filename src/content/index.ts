@@ -110,7 +110,8 @@ function listenForReturn(): void {
   if (listeningForReturn) return;
   listeningForReturn = true;
   window.addEventListener('pageshow', (e) => {
-    if (!e.persisted || !checked || gone) return;
+    // The browser's event only: one the page makes up would ask the background again at its will.
+    if (!e.isTrusted || !e.persisted || !checked || gone) return;
     const { fp: _fp, ...report } = checked;
     void send('content:pageSeen', report).catch(() => undefined);
   });
@@ -242,7 +243,16 @@ answerMessages(
 
 // A page prerendered (Chrome's address bar, speculation rules) is not in front of the reader yet,
 // and the browser does not yet count it as a tab's page: everything waits until it is shown.
-const shown = (document as { prerendering?: boolean }).prerendering ? new Promise<void>((resolve) => document.addEventListener('prerenderingchange', () => resolve(), { once: true })) : Promise.resolve();
+const shown = (document as { prerendering?: boolean }).prerendering
+  ? new Promise<void>((resolve) => {
+      const onShown = (e: Event) => {
+        if (!e.isTrusted) return; // the page's own event would start the check while it is still unseen
+        document.removeEventListener('prerenderingchange', onShown);
+        resolve();
+      };
+      document.addEventListener('prerenderingchange', onShown);
+    })
+  : Promise.resolve();
 // One read of the settings for both at the start.
 const startSettings = shown.then(() => loadSettings());
 void checkSafely(startSettings);

@@ -10,7 +10,7 @@ import { linkKey, pageIdentity } from '../core';
 import { MAX_LINK_KEYS, type LinkMark } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { ExtensionGoneError, send } from '../messaging/send';
-import { isolated, localizedNodes } from '../ui/bidi';
+import { isolate } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { createNearView } from './near-view';
 import { createOverlay, type Overlay } from './overlay';
@@ -283,9 +283,8 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     const a = linkAt(e.target);
     if (!a || !overlay) return;
     const mark = read.get(keyOf.get(a) ?? '');
-    const content: Array<Node | string> = [t('linkReadOn', mark?.date ?? '')];
-    if (mark?.copyOf) content.push(' · ', ...localizedNodes('linkCopyOf', [isolated(mark.copyOf, doc)], doc));
-    overlay.showTip(a, content, mark !== undefined);
+    const copyOf = mark?.copyOf ? ` · ${t('linkCopyOf', isolate(mark.copyOf))}` : '';
+    overlay.showTip(a, t('linkReadOn', mark?.date ?? '') + copyOf, mark !== undefined);
   };
   const hideTip = (e: Event) => {
     if (linkAt(e.target)) overlay?.hideTip();

@@ -1,15 +1,17 @@
 // The in-page notice. It lives in a closed shadow root: the page's CSS cannot restyle it, and the
-// page's scripts cannot read which other pages the reader has read. All page-derived text goes in
-// through textContent. It shows at a corner, shrinks to a small tab after a while so it never
+// page's scripts cannot read which other pages the reader has read. Its text is drawn as generated
+// content (drawn-text.ts), so the page cannot search it either; untrusted text goes in isolated.
+// It shows at a corner, shrinks to a small tab after a while so it never
 // covers the page for long, is reachable by keyboard and announced to screen readers. Where the
 // earlier page has a read set, it says what is new, and "Show what's new" marks the new parts
 // (whats-new.ts) in a layer inside this same shadow root and steps through them.
 import type { NoticeMatch } from '../messaging/protocol';
 import type { NewParts } from './whats-new';
-import { isolated, localizedNodes } from '../ui/bidi';
+import { isolate } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { describeFresh, describeMatch } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
+import { DRAWN_TEXT_CSS, drawLabel, drawText } from './drawn-text';
 
 const HOST_TAG = 'deja-read-notice';
 const COLLAPSE_AFTER_MS = 15_000;
@@ -52,6 +54,7 @@ button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offs
   button:focus-visible, a:focus-visible { outline-color: #c4b5fd; }
   .primary { background: #c4b5fd; border-color: #c4b5fd; color: #1d1b26; }
 }
+${DRAWN_TEXT_CSS}
 /* The pill's ring inside it, on its own background: outside, it would be on the page's, which may be any colour. */
 .pill:focus-visible { outline-offset: -5px; }
 `;
@@ -90,7 +93,7 @@ export function focusNotice(): void {
 function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = doc.createElement(tag);
   if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
+  if (text !== undefined) drawText(e, text);
   return e;
 }
 
@@ -100,7 +103,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const host = doc.createElement(HOST_TAG);
   shown = host;
   const root = host.attachShadow({ mode: 'closed' });
-  const style = el(doc, 'style');
+  const style = doc.createElement('style');
   style.textContent = STYLE;
 
   const box = el(doc, 'section', 'box');
@@ -109,21 +112,18 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   box.setAttribute('aria-label', t('noticeHeading'));
   const head = el(doc, 'p', 'head', t('noticeHeading'));
   const what = el(doc, 'p', 'what');
-  const title = match.title || match.url;
+  const title = isolate(match.title || match.url);
   if (isOpenableUrl(match.url)) {
-    const link = el(doc, 'a');
-    link.append(isolated(title, doc));
+    const link = drawLabel(el(doc, 'a'), title);
     link.href = match.url;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
     what.append(link);
   } else {
-    what.append(isolated(title, doc));
+    what.append(el(doc, 'span', undefined, title));
   }
   const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
-  const meta = el(doc, 'span', 'meta');
-  meta.append(' — ', ...localizedNodes('noticeWhere', [isolated(siteOf(match.url), doc), match.when], doc), ` · ${describeMatch(match)}${others}`);
-  what.append(meta);
+  what.append(el(doc, 'span', 'meta', ` — ${t('noticeWhere', isolate(siteOf(match.url)), match.when)} · ${describeMatch(match)}${others}`));
 
   const freshText = match.fresh ? describeFresh(match.fresh) : '';
   const fresh = el(doc, 'p', 'fresh', freshText);
@@ -136,7 +136,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   status.setAttribute('aria-live', 'polite');
 
   const button = (text: string, className?: string) => {
-    const b = el(doc, 'button', className, text);
+    const b = drawLabel(el(doc, 'button', className), text);
     b.type = 'button';
     return b;
   };
@@ -214,18 +214,22 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
     close();
   });
 
+  /** Shows `text` on the line of what is new, and announces it. */
+  const say = (text: string) => {
+    drawText(fresh, text);
+    drawText(status, text);
+  };
   const step = (by: number) => {
     if (!marks?.count) return;
     marks.go(marks.current + by);
-    fresh.textContent = t('freshPosition', marks.current + 1, marks.count);
-    status.textContent = fresh.textContent;
+    say(t('freshPosition', marks.current + 1, marks.count));
   };
   const clearMarks = () => {
     if (!marks) return;
     marks.clear();
     marks = undefined;
-    fresh.textContent = freshText;
-    status.textContent = t('freshCleared');
+    drawText(fresh, freshText);
+    drawText(status, t('freshCleared'));
     showStepping(false);
     show.focus();
   };
@@ -242,17 +246,17 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
         if (!found.count) {
           found.clear();
           marks = undefined;
-          status.textContent = fresh.textContent = t('freshNotFound');
+          say(t('freshNotFound'));
           return;
         }
         showStepping(true);
         step(1);
-        status.textContent = `${found.count === 1 ? t('freshFoundOne') : t('freshFound', found.count)} ${t('freshKeysHint')}`;
+        drawText(status, `${found.count === 1 ? t('freshFoundOne') : t('freshFound', found.count)} ${t('freshKeysHint')}`);
         next.focus();
       },
       () => {
         show.disabled = false;
-        status.textContent = fresh.textContent = t('freshNotFound');
+        say(t('freshNotFound'));
       },
     );
   });
@@ -272,9 +276,10 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
     }
   });
   // Esc clears the marks wherever the focus is (the listener is the extension's: the page sees
-  // neither it nor any change to the event).
+  // neither it nor any change to the event). Only the reader's own key: clearing moves the focus
+  // into the notice, which a key event the page made up would let it see.
   doc.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && marks && !box.contains(root.activeElement)) clearMarks();
+    if (e.isTrusted && e.key === 'Escape' && marks && !box.contains(root.activeElement)) clearMarks();
   });
 
   // Shrink to a small tab after a while, unless the reader is using the notice.

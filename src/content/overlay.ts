@@ -8,15 +8,17 @@
 //
 //   const overlay = createOverlay(document, { css: '.read { outline: 2px solid var(--dr-accent); }' });
 //   overlay.set('links', [{ anchor: a, boxClass: 'read', label: 'read', shown: true }]);
-//   overlay.showTip(a, [text]);   // a small tip by the anchor, announced to screen readers
+//   overlay.showTip(a, text);     // a small tip by the anchor, announced to screen readers
 //   overlay.set('links', []);     // removes the group's marks; overlay.destroy() removes the layer
 //
 // Marks with `shown: false` are laid out exactly like shown ones but clear (transparent colours at
 // full opacity, so they cover what a shown one covers, for the browser's occlusion checks too:
 // IntersectionObserver v2 ignores elements of opacity 0), so a feature can make the
 // layer's work and geometry the same whichever of its anchors it really marks; a tip can be
-// transparent too, and has a fixed size whatever it says.
+// transparent too, and has a fixed size whatever it says. Labels and tips are drawn as generated
+// content (drawn-text.ts): the page cannot search for the text in the layer either.
 
+import { DRAWN_TEXT_CSS, drawText } from './drawn-text';
 import { watchPageMotion } from './page-motion';
 
 /** What a mark is anchored to: an element (each of its client rects) or a range of text. */
@@ -38,10 +40,10 @@ export interface Overlay {
   /** Replaces the marks of `group` (each feature keeps its own group); an empty list removes them. */
   set(group: string, marks: readonly OverlayMark[]): void;
   /**
-   * Shows a tip by `anchor` (untrusted text must come as isolated nodes, see ui/bidi.ts), of a fixed
+   * Shows a tip by `anchor` (untrusted text in it isolated, ui/bidi.ts `isolate`), of a fixed
    * size (three lines); it is announced politely. `shown: false` places it the same, transparent and silent.
    */
-  showTip(anchor: OverlayAnchor, content: ReadonlyArray<Node | string>, shown?: boolean): void;
+  showTip(anchor: OverlayAnchor, text: string, shown?: boolean): void;
   hideTip(): void;
   /** Places every mark again at the next frame (after the feature knows the page's layout changed). */
   refresh(): void;
@@ -103,6 +105,7 @@ const BASE_CSS = `
    painted (its visual overflow), so they stay, in a colour that cannot be seen. */
 .unshown, .unshown * { --dr-shadow: transparent; color: transparent !important; background-color: transparent !important; border-color: transparent !important; outline-color: transparent !important; text-decoration-color: transparent !important; }
 [hidden] { display: none !important; }
+${DRAWN_TEXT_CSS}
 `;
 
 interface Placed {
@@ -231,7 +234,7 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
         let label: HTMLElement | null = null;
         if (mark.label !== undefined) {
           label = el(`${mark.labelClass ?? 'label'}${mark.shown === false ? ' unshown' : ''}`);
-          label.textContent = mark.label;
+          drawText(label, mark.label);
           label.hidden = true;
           layer.append(label);
         }
@@ -242,19 +245,19 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
       else groups.delete(group);
       refresh();
     },
-    showTip(anchor, content, shown = true) {
+    showTip(anchor, text, shown = true) {
       tipAnchor = anchor;
       tip.classList.toggle('unshown', !shown);
       if (shown) tip.removeAttribute('aria-hidden');
       else tip.setAttribute('aria-hidden', 'true');
-      tip.replaceChildren(...content);
+      drawText(tip, text);
       tip.hidden = true;
       refresh();
     },
     hideTip() {
       tipAnchor = null;
       tip.hidden = true;
-      tip.replaceChildren();
+      drawText(tip, '');
     },
     refresh,
     placeNow() {

@@ -17,6 +17,23 @@ export async function openAndSettle(page: AnyPage, url: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1500));
 }
 
+/**
+ * Which of the words the extension draws (the notice's heading and buttons, a link's tip) the page's
+ * own script finds with window.find(), which searches closed shadow roots too (clipped and
+ * transparent text included): none, since the extension draws its text as generated content.
+ */
+export function foundByPage(page: AnyPage): Promise<string[]> {
+  return page.evaluate(() => {
+    const find = (window as unknown as { find(text: string, caseSensitive: boolean, backwards: boolean, wrap: boolean): boolean }).find.bind(window);
+    const found = ["You've read this before", 'Not the same', 'Dismiss', 'Read on', 'Read before'].filter((word) => {
+      getSelection()?.removeAllRanges();
+      return find(word, false, false, true);
+    });
+    getSelection()?.removeAllRanges();
+    return found;
+  });
+}
+
 /** Whether the in-page notice is on the page and visible (its content is in a closed shadow root). */
 export function noticeShown(page: AnyPage): Promise<boolean> {
   return page.evaluate(() => {

@@ -38,6 +38,8 @@ async function violations(page: Page, include?: string): Promise<string[]> {
 /**
  * The notice drawn again in an open shadow root, from the markup and style of the closed one (read
  * through the DevTools protocol): axe cannot enter a closed root, and page scripts must not either.
+ * Its text, generated content there (src/content/drawn-text.ts), becomes text nodes here, the same
+ * text in the same elements: axe judges the contrast and names of text in the DOM only.
  */
 async function openCopyOfNotice(context: BrowserContext, page: Page): Promise<void> {
   const cdp = await context.newCDPSession(page);
@@ -53,6 +55,10 @@ async function openCopyOfNotice(context: BrowserContext, page: Page): Promise<vo
     document.querySelector('deja-read-notice')?.remove();
     const copy = document.createElement('deja-read-notice-copy');
     const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+    for (const e of parsed.body.querySelectorAll('[data-text]')) {
+      e.textContent = e.getAttribute('data-text');
+      e.removeAttribute('data-text');
+    }
     copy.attachShadow({ mode: 'open' }).append(...[...parsed.body.childNodes].map((n) => document.importNode(n, true)));
     document.documentElement.append(copy);
   }, result.value);

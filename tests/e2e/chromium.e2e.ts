@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
-import { browserVectors, expectVectorFingerprints, expectWellFormedExport, noticeShown, openAndSettle, type ExportedDoc } from './checks';
+import { browserVectors, expectVectorFingerprints, expectWellFormedExport, foundByPage, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { hostileLinkPath, LINKED_TITLE, linkPages, LINKS } from './link-pages';
 import { componentPages, componentPath, componentRevisionPath, loadArticle, startSite, type PageName, type Site } from './site';
 import { writeSyntheticHistory } from './synthetic-history';
@@ -40,6 +40,8 @@ interface DomNode {
   localName?: string;
   nodeValue?: string;
   backendNodeId: number;
+  /** Names and values, one after the other. */
+  attributes?: string[];
   children?: DomNode[];
   shadowRoots?: DomNode[];
 }
@@ -57,13 +59,20 @@ async function noticeRoot(page: Page): Promise<{ root: DomNode; cdp: CDPSession 
   return { root: host.shadowRoots[0], cdp };
 }
 
+/** An element's text drawn as generated content (its data-text attribute), '' if none. */
+function drawnText(n: DomNode): string {
+  const at = (n.attributes ?? []).findIndex((v, i) => i % 2 === 0 && v === 'data-text');
+  return at < 0 ? '' : (n.attributes?.[at + 1] ?? '');
+}
+
 /** The text of the in-page notice as the reader sees it, or null when none is shown. */
 async function noticeText(page: Page): Promise<string | null> {
   const found = await noticeRoot(page);
   if (!found) return null;
   await found.cdp.detach();
-  const text = (n: DomNode): string => (n.nodeName === 'STYLE' ? '' : n.nodeType === 3 ? (n.nodeValue ?? '') : [...(n.children ?? [])].map(text).join(' '));
-  return text(found.root).replace(/\s+/g, ' ').trim();
+  // What it says is generated content (src/content/drawn-text.ts): each element's data-text.
+  const text = (n: DomNode): string => (n.nodeName === 'STYLE' ? '' : n.nodeType === 3 ? (n.nodeValue ?? '') : [drawnText(n), ...[...(n.children ?? [])].map(text)].join(' '));
+  return text(found.root).replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** Clicks the notice's button with this label, as the reader would. */
@@ -76,7 +85,7 @@ async function clickInNotice(page: Page, label: string): Promise<void> {
     (n.children ?? []).forEach(walk);
   };
   walk(found.root);
-  const button = buttons.find((b) => (b.children ?? []).some((c) => c.nodeValue === label));
+  const button = buttons.find((b) => drawnText(b) === label);
   if (!button) throw new Error(`no "${label}" button in the notice`);
   const { object } = (await found.cdp.send('DOM.resolveNode', { backendNodeId: button.backendNodeId })) as { object: { objectId: string } };
   await found.cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { this.click(); }' });
@@ -151,6 +160,8 @@ describe.each([
     await openAndSettle(page, site.url(B));
     await expect.poll(() => noticeText(page)).toContain("You've read this before");
     expect(await noticeText(page)).toContain(site.title(A));
+    // The page's own script cannot search the notice's text (window.find reaches into closed roots).
+    expect(await foundByPage(page)).toEqual([]);
     const toolbar = await toolbarOf(page);
     expect(toolbar.text).toBe('1');
     expect(toolbar.title).toContain(site.title(A));
@@ -839,7 +850,7 @@ async function linkMarks(page: Page): Promise<string[]> {
     const shadow = find(root)?.shadowRoots?.[0];
     const labels: DomNode[] = [];
     const walk = (n: DomNode) => {
-      if (n.nodeName === 'DIV' && (n as DomNode & { attributes?: string[] }).attributes?.some((v) => v.includes('read-mark'))) labels.push(n);
+      if (n.nodeName === 'DIV' && n.attributes?.some((v) => v.includes('read-mark'))) labels.push(n);
       (n.children ?? []).forEach(walk);
     };
     if (shadow) walk(shadow);
@@ -850,7 +861,8 @@ async function linkMarks(page: Page): Promise<string[]> {
         objectId: object.objectId,
         returnByValue: true,
         // Seen by the reader: a label drawn in a colour; an unshown one is clear (transparent at full opacity).
-        functionDeclaration: 'function () { const cs = getComputedStyle(this); return { rect: this.getBoundingClientRect().toJSON(), opacity: cs.opacity === "1" && cs.backgroundColor !== "rgba(0, 0, 0, 0)" ? "1" : "0", text: this.textContent, hidden: this.hidden }; }',
+        // Its text is what its generated content renders (src/content/drawn-text.ts).
+        functionDeclaration: `function () { const cs = getComputedStyle(this); return { rect: this.getBoundingClientRect().toJSON(), opacity: cs.opacity === "1" && cs.backgroundColor !== "rgba(0, 0, 0, 0)" ? "1" : "0", text: (${RENDERED_TEXT})(this), hidden: this.hidden }; }`,
       })) as { result: { value: { rect: DOMRect; opacity: string; text: string; hidden: boolean } } };
       drawn.push(result.value);
     }
@@ -863,6 +875,12 @@ async function linkMarks(page: Page): Promise<string[]> {
   }
 }
 
+/**
+ * The text an element of the overlay renders: its ::before content (a CSS string, unquoted), which
+ * is how the extension draws text on a page; its text nodes, were there any.
+ */
+const RENDERED_TEXT = `(e) => { const c = getComputedStyle(e, '::before').content; const drawn = /^".*"$/s.test(c) ? c.slice(1, -1).replace(/\\\\(.)/gs, '$1') : ''; return drawn + e.textContent; }`;
+
 /** The text of the overlay's tip while it is shown, '' when none is (or it is transparent). */
 async function tipText(page: Page): Promise<string> {
   const cdp = await context.newCDPSession(page);
@@ -870,7 +888,7 @@ async function tipText(page: Page): Promise<string> {
     const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode };
     const find = (n: DomNode): DomNode | undefined => (n.localName === 'deja-read-overlay' ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
     const shadow = find(root)?.shadowRoots?.[0];
-    const isTip = (n: DomNode) => (n as DomNode & { attributes?: string[] }).attributes?.some((v) => v.split(' ')[0] === 'tip');
+    const isTip = (n: DomNode) => n.attributes?.some((v) => v.split(' ')[0] === 'tip');
     const findTip = (n: DomNode): DomNode | undefined => (isTip(n) ? n : (n.children ?? []).map(findTip).find(Boolean));
     const tip = shadow && findTip(shadow);
     if (!tip) return '';
@@ -879,7 +897,7 @@ async function tipText(page: Page): Promise<string> {
       objectId: object.objectId,
       returnByValue: true,
       // An unshown tip is clear (transparent at full opacity): nothing the reader sees.
-      functionDeclaration: 'function () { const cs = getComputedStyle(this); return this.hidden || cs.opacity !== "1" || cs.backgroundColor === "rgba(0, 0, 0, 0)" ? "" : this.textContent; }',
+      functionDeclaration: `function () { const cs = getComputedStyle(this); return this.hidden || cs.opacity !== "1" || cs.backgroundColor === "rgba(0, 0, 0, 0)" ? "" : (${RENDERED_TEXT})(this); }`,
     })) as { result: { value: string } };
     return result.value.replace(/[\u2066-\u2069]/g, '');
   } finally {
@@ -978,7 +996,13 @@ describe('Chromium, links read', () => {
       // Which links IntersectionObserver v2 saw covered, and how often, must match; links changed in one
       // step are reported in the observer's order.
       after.visibilityChanges.sort();
-      return { before, after, marks };
+      // The page focuses its first link (read, in the first list), which brings its tip, then searches
+      // for the marks' and the tip's words (window.find reaches into closed roots).
+      await page.evaluate(() => document.links[0].focus());
+      await settle();
+      expect(await tipText(page)).toEqual(path === LINKS.hostileHalf ? expect.stringMatching(/^Read on \w/) : '');
+      const found = await foundByPage(page);
+      return { before, after, marks, found };
     };
     const half = await observe(LINKS.hostileHalf);
     const none = await observe(LINKS.hostileNone);
@@ -991,6 +1015,7 @@ describe('Chromium, links read', () => {
     expect(half.marks.filter((m) => m === 'read:read')).toHaveLength(100);
     expect(half.marks.filter((m, i) => m === (i % 2 === 0 ? 'read:read' : 'unread'))).toHaveLength(200);
     expect(none.marks.filter((m) => m !== 'unread')).toEqual([]);
+    expect([half.found, none.found]).toEqual([[], []]);
   });
 
   it('marks the links that scroll into view, in the document and in a box that scrolls', async () => {

@@ -148,7 +148,7 @@ describe('the notice in Chinese', () => {
     const attach = vi.spyOn(HTMLElement.prototype, 'attachShadow');
     showNotice({ url: 'https://news.example/a', title: '标题', kind: 'same-text', when }, 0, { notSame: () => undefined });
     const root = attach.mock.results[0].value as ShadowRoot;
-    expect(root.querySelector('.meta')?.textContent).toBe(' — news.example，刚刚 · 全文相同');
+    expect(root.querySelector('.meta')?.getAttribute('data-text')).toBe(' — \u2068news.example\u2069，刚刚 · 全文相同');
     removeNotice();
   });
 });

@@ -53,7 +53,9 @@ describe('"Show what\'s new" in the notice', () => {
     if (!root) throw new Error('no shadow root');
     return root;
   }
-  const button = (root: ShadowRoot, label: string) => [...root.querySelectorAll('button')].find((b) => b.textContent === label) as HTMLButtonElement;
+  /** What an element of the notice shows (its generated content, isolates left out). */
+  const drawn = (e: Element | null | undefined) => e?.getAttribute('data-text')?.replace(/[\u2066-\u2069]/g, '');
+  const button = (root: ShadowRoot, label: string) => [...root.querySelectorAll('button')].find((b) => drawn(b) === label) as HTMLButtonElement;
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
   it('steps through the new parts with the buttons and keys, announces where it is, and Esc clears', async () => {
@@ -68,7 +70,7 @@ describe('"Show what\'s new" in the notice', () => {
         return view;
       },
     });
-    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80% of this — 3 new paragraphs");
+    expect(drawn(root.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
     const show = button(root, "Show what's new");
     expect(show.hidden).toBe(false);
     expect(button(root, 'Next').hidden).toBe(true);
@@ -76,17 +78,17 @@ describe('"Show what\'s new" in the notice', () => {
     await settle();
     expect(within).toBe(root);
     expect(went).toEqual([0]);
-    expect(root.querySelector('.fresh')?.textContent).toBe('New part 1 of 3');
-    expect(root.querySelector('[role=status].sr')?.textContent).toContain('3 new parts marked on the page.');
+    expect(drawn(root.querySelector('.fresh'))).toBe('New part 1 of 3');
+    expect(drawn(root.querySelector('[role=status].sr'))).toContain('3 new parts marked on the page.');
     button(root, 'Next').click();
     root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
     root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'p', bubbles: true }));
     button(root, 'Previous').click();
     expect(went).toEqual([0, 1, 2, 1, 0]);
-    expect(root.querySelector('.fresh')?.textContent).toBe('New part 1 of 3');
+    expect(drawn(root.querySelector('.fresh'))).toBe('New part 1 of 3');
     root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(cleared).toBe(1);
-    expect(root.querySelector('.fresh')?.textContent).toBe("You've read 80% of this — 3 new paragraphs");
+    expect(drawn(root.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
     expect(button(root, "Show what's new").hidden).toBe(false);
     expect(document.querySelector('deja-read-notice')).not.toBeNull();
     removeNotice();
@@ -105,7 +107,7 @@ describe('"Show what\'s new" in the notice', () => {
   it('takes as many Tab presses to cross whether something is new or not: its buttons are one toolbar, walked with the arrow keys', async () => {
     /** What Tab stops at in the notice, in order (focusable elements shown, not taken out of the Tab order). */
     const stops = (root: ShadowRoot) =>
-      [...root.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map((e) => e.textContent);
+      [...root.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map(drawn);
     const arrow = (root: ShadowRoot, key: string) => {
       const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
       (root.activeElement ?? root).dispatchEvent(event);
@@ -121,14 +123,45 @@ describe('"Show what\'s new" in the notice', () => {
     const walked = [];
     for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'End', 'Home']) {
       expect(arrow(root, key)).toBe(true);
-      walked.push(root.activeElement?.textContent);
+      walked.push(drawn(root.activeElement));
     }
     expect(walked).toEqual(['Dismiss', 'Not the same', "Show what's new", 'Not the same', 'Not the same', "Show what's new"]);
     // Stepping through the new parts: still one stop, now at the button that has the focus.
     button(root, "Show what's new").click();
     await settle();
-    expect(root.activeElement?.textContent).toBe('Next');
+    expect(drawn(root.activeElement)).toBe('Next');
     expect(stops(root)).toEqual(['The story', 'Next']);
+    removeNotice();
+  });
+
+  it('holds no text the page could search for (window.find reaches into closed roots): all it says is generated content', () => {
+    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => undefined, clear: () => undefined }) });
+    const texts: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement?.localName !== 'style') texts.push(n.nodeValue ?? '');
+    expect(texts).toEqual([]);
+    expect(drawn(root.querySelector('.head'))).toBe("You've read this before");
+    expect(drawn(root.querySelector('a'))).toBe('The story');
+    // The title is isolated, so a right-to-left one cannot reorder the words around it.
+    expect(root.querySelector('a')?.getAttribute('data-text')).toBe('\u2068The story\u2069');
+    expect(drawn(root.querySelector('.meta'))).toBe(' — a.example, 2 days ago · contains most of what you read');
+    // Controls are named for screen readers and checkers, which do not read generated content from the DOM.
+    expect(button(root, "Show what's new").getAttribute('aria-label')).toBe("Show what's new");
+    removeNotice();
+  });
+
+  it('takes no key event the page makes up: a made-up Esc does not clear the marks and move the focus into the notice', async () => {
+    let cleared = 0;
+    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => undefined, clear: () => void cleared++ }) });
+    button(root, "Show what's new").click();
+    await settle();
+    const outside = document.createElement('input');
+    document.body.append(outside);
+    outside.focus();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(cleared).toBe(0);
+    expect(document.activeElement).toBe(outside);
+    outside.remove();
     removeNotice();
   });
 

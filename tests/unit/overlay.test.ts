@@ -35,7 +35,31 @@ describe('the overlay', () => {
     const none = seen(() => undefined);
     expect(seen((o, links) => o.set('links', links.map((anchor) => ({ anchor, boxClass: 'read', label: 'read' }))))).toEqual(none);
     expect(seen((o, links) => o.set('links', links.map((anchor) => ({ anchor, label: 'read', shown: false }))))).toEqual(none);
-    expect(seen((o, links) => o.showTip(links[0], ['Read yesterday']))).toEqual(none);
+    expect(seen((o, links) => o.showTip(links[0], 'Read yesterday'))).toEqual(none);
+  });
+
+  it('holds no text node: labels and tips are drawn as generated content, which window.find cannot search', () => {
+    const d = page();
+    const win = d.defaultView as Window & typeof globalThis;
+    let root: ShadowRoot | undefined;
+    const attach = win.Element.prototype.attachShadow;
+    win.Element.prototype.attachShadow = function (init) {
+      return (root = attach.call(this, init));
+    };
+    const o = createOverlay(d);
+    const links = [...d.querySelectorAll('a')];
+    o.set('links', links.map((anchor, i) => ({ anchor, label: 'read', shown: i === 0 })));
+    o.showTip(links[0], 'Read on Nov 3, 2025 · a copy of \u2068Another title\u2069');
+    if (!root) throw new Error('no shadow root');
+    const texts: string[] = [];
+    const walker = d.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement?.localName !== 'style') texts.push(n.nodeValue ?? '');
+    expect(texts).toEqual([]);
+    expect([...root.querySelectorAll('.label')].map((l) => l.getAttribute('data-text'))).toEqual(['read', 'read']);
+    expect(root.querySelector('.tip')?.getAttribute('data-text')).toContain('a copy of');
+    expect(root.querySelector('style')?.textContent).toContain('content: attr(data-text)');
+    o.hideTip();
+    expect(root.querySelector('.tip')?.getAttribute('data-text')).toBe('');
   });
 
   it('leaves the page as it was once destroyed', () => {

@@ -1,0 +1,47 @@
+// @vitest-environment jsdom
+// The content script takes only the browser's own events where a made-up one would let the page ask
+// the background about it again at will (design.md, "What a page may learn").
+import { describe, expect, it, vi } from 'vitest';
+import { message } from './messages';
+
+const fake = vi.hoisted(() => ({ sent: [] as Array<{ type: string }> }));
+
+vi.mock('../../src/ext', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    extension: { inIncognitoContext: false },
+    runtime: {
+      id: 'ext',
+      getURL: (p: string) => `chrome-extension://ext/${p}`,
+      sendMessage: async (m: { type: string }) => {
+        fake.sent.push(m);
+        return { ok: m.type === 'content:pageSeen' ? { fp: '0123456789abcdef', more: 0 } : {} };
+      },
+      onMessage: { addListener: () => undefined },
+    },
+  },
+  answerMessages: () => undefined,
+}));
+vi.mock('../../src/settings/settings-store', async () => {
+  const { DEFAULT_SETTINGS } = await import('../../src/settings/settings');
+  return { loadSettings: async () => ({ ...DEFAULT_SETTINGS, linkMarks: 'off', dwellSeconds: 60 }), onSettingsChanged: () => undefined };
+});
+vi.mock('../../src/content/extract-off-page', () => ({
+  extractOffPage: async () => ({
+    ok: true,
+    article: { title: 'T', lang: 'en', passages: [], locators: [], digest: { fp: '0123456789abcdef', textHash: 'fedcba9876543210', words: 500, lang: 'en', sketch: '', passages: '', readSet: '' } },
+  }),
+}));
+
+describe('the content script', () => {
+  it('asks about its page once, however many "back from the cache" events the page makes up', async () => {
+    await import('../../src/content/index');
+    const asked = () => fake.sent.filter((m) => m.type === 'content:pageSeen').length;
+    await vi.waitFor(() => expect(asked()).toBe(1), { timeout: 5000 });
+    // The answer taken: the page now counts as checked, and a real return from the cache would tell it again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 20; i++) window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked()).toBe(1);
+  }, 15_000);
+});
