@@ -71,12 +71,17 @@ function isTracking(name: string): boolean {
 /** Longest URL accepted anywhere (page reports, imports, declared canonical URLs). */
 export const MAX_URL_LENGTH = 8192;
 
-/** The URL if `value` is a web page address (http or https, at most MAX_URL_LENGTH); else null. */
+/**
+ * The URL if `value` is a web page address (http or https, at most MAX_URL_LENGTH as written and as
+ * the parser writes it: it escapes what it must, "é" as "%C3%A9", so an address can grow six times
+ * over, and one longer than an import takes would make the reader's export impossible to restore);
+ * else null.
+ */
 export function parseWebUrl(value: unknown): URL | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) return null;
   try {
     const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u : null;
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.href.length <= MAX_URL_LENGTH ? u : null;
   } catch {
     return null;
   }

@@ -102,6 +102,25 @@ describe('checking and recording a page', () => {
     expect(restored.ok && restored.pages.map((p) => p.url)).toEqual(['https://a.example/long-tag']);
   });
 
+  it('refuses an address that the URL parser writes longer than an import takes, as sent or declared canonical', async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/story'));
+    // 8,021 characters as sent, under MAX_URL_LENGTH; written by the parser, each "é" is "%C3%A9" (48,021).
+    const long = 'https://evil.example/' + 'é'.repeat(8000);
+    const sender = fromTab(9, 'https://evil.example/');
+    await expect(bg.handlers['content:pageRead'](report(long), sender)).rejects.toThrow(/URL length/);
+    // Declared canonical, it is left out and the page's own address kept.
+    const own = 'https://evil.example/a';
+    expect(await bg.handlers['content:pageRead']({ ...report(own), canonical: ['https://evil.example/' + 'a "'.repeat(2700)] }, fromTab(9, own))).toEqual({ recorded: true });
+    const pages = await everyPage(await bg.repository);
+    expect(pages.map((p) => [p.url, p.canonicalUrl])).toEqual([
+      ['https://a.example/story', 'https://a.example/story'],
+      [own, own],
+    ]);
+    const restored = validateHistoryFile(JSON.stringify(buildExport(pages, new Date(bg.clock.now))), bg.clock.now);
+    expect(restored.ok && restored.pages).toHaveLength(2);
+  });
+
   it('refuses reports that are not web pages, and keeps hostile titles as plain text', async () => {
     const bg = makeBackground();
     await expect(bg.read({ ...report('https://a.example/'), url: 'javascript:alert(1)' })).rejects.toThrow(/http/);
