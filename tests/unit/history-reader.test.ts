@@ -91,7 +91,8 @@ describe('a history file read in pieces', () => {
     // A second list of pages after the pairs is still refused.
     const twice = text.replace(/\]\}\n$/, '],"pages":[]}\n');
     expect(readInPieces(twice, 4096)).toMatchObject({ error: expect.stringMatching(/not a Déjà Read history/i) });
-  });
+    // 3-4 s on a 2-core machine: more than vitest's 5 s when the machine is busy.
+  }, 30_000);
 
   it('gives the records as they are, and the problems as they were worded', () => {
     expect(readInPieces(exportText(hostile()), 5)).toEqual({ pages: hostile() });
@@ -184,7 +185,8 @@ describe('a history file read from its bytes, a slice at a time', () => {
     expect(await digestOf(new Blob([big]))).toBe(expected);
     big[DIGEST_SLICE + 50] = 0x09; // a tab for a space, past the first slice
     expect(await digestOf(new Blob([big]))).not.toBe(expected);
-  });
+    // Three reads of a 64 MiB file: 4-5 s on a 2-core machine, past vitest's 5 s when the machine is busy.
+  }, 30_000);
 });
 
 describe('a file read from its bytes: UTF-8', () => {
