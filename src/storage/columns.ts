@@ -326,6 +326,15 @@ export class Columns {
     return out.filter((n) => (flags[n] & STATE) === PAGE);
   }
 
+  /** The `max` of `numbers` whose fingerprints are closest to (hi, lo), the later recorded first among equals; all of them if there are no more. */
+  closest(numbers: number[], hi: number, lo: number, max: number): number[] {
+    if (numbers.length <= max) return numbers;
+    const his = this.column('hi');
+    const los = this.column('lo');
+    const distance = new Map(numbers.map((n) => [n, popcount(his[n] ^ hi) + popcount(los[n] ^ lo)]));
+    return [...numbers].sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0) || b - a).slice(0, max);
+  }
+
   /** The same as `near`, through the block indexes (they must be built), in the same order. */
   private nearByBlocks(hi: number, lo: number, maxDistance: number): number[] {
     const his = this.column('hi');

@@ -64,6 +64,12 @@ export interface AnchorOptions {
 /** Bounds of a passage-index lookup: 12 anchors × 24 pages at most, 48 candidates kept. */
 export const PAGES_PER_ANCHOR = 24;
 export const MAX_ANCHOR_CANDIDATES = 48;
+/**
+ * Pages near in fingerprint judged at most in one lookup, the closest: however many copies of one
+ * article the history holds (or a compromised page recorded under addresses of its own), a lookup
+ * reads and judges a bounded number of blocks.
+ */
+export const MAX_NEAR_CANDIDATES = 64;
 /** Fingerprints this close are looked at for the same text (the same normalised text gives the same fingerprint, short of words split or joined). */
 const SAME_TEXT_DISTANCE = 3;
 /** Records with the same text looked at for a link found in the history, to name the page it is a copy of. */
@@ -483,13 +489,13 @@ export class PageRepository {
     if (warm) {
       const found = columns.lookup(hi, lo, maxDistance, hashString(self), hashString(q.canonicalUrl), q.anchors);
       this.indexSoon(columns);
-      near = found.near;
+      near = columns.closest(found.near, hi, lo, MAX_NEAR_CANDIDATES);
       byAddress = [...found.byUrl, ...found.byCanon];
       leading = boundedLeads(found.byLead);
       // The index is asked for the page's PROBE_COUNT smallest anchors; all of them were compared with every page's leads.
       probes = q.anchors ? { values: q.anchors.values.slice(0, PROBE_COUNT), bits: q.anchors.bits } : undefined;
     } else {
-      near = columns.near(hi, lo, maxDistance);
+      near = columns.closest(columns.near(hi, lo, maxDistance), hi, lo, MAX_NEAR_CANDIDATES);
       const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [hashString(self)]), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
       byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
       leading = [];

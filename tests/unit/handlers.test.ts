@@ -168,6 +168,24 @@ describe('checking and recording a page', () => {
     expect(bg.shown.at(-1)?.[1].matches).toHaveLength(2);
   });
 
+  it('judges a bounded number of pages near in fingerprint, the closest: 70 copies recorded give the 64 closest', async () => {
+    const bg = makeBackground();
+    const edited = text(en).replace(/\.\s/, '. And a sentence of our own, put in. ');
+    const exact = report('https://first.example/story');
+    await bg.read(exact);
+    // 70 copies of an edited text at addresses of one site (a compromised page could record as many), after the exact one.
+    const copy = report('https://copies.example/0', en, en.title, edited);
+    expect(copy.digest.fp).not.toBe(exact.digest.fp);
+    const repo = await bg.repository;
+    for (let i = 0; i < 70; i++) await bg.handlers['content:pageRead']({ ...copy, url: `https://copies.example/${i}` }, fromTab(2, `https://copies.example/${i}`));
+    expect((await everyPage(repo)).length).toBe(71);
+    const verdict = await bg.read(report('https://reader.example/story'));
+    expect(verdict.matches).toHaveLength(64);
+    // The exact copy, the earliest recorded, is kept: the closest first, then the latest.
+    expect(verdict.matches[0].url).toBe('https://first.example/story');
+    expect(verdict.matches.slice(1).map((m) => m.url)).toEqual(Array.from({ length: 63 }, (_, i) => `https://copies.example/${69 - i}`));
+  });
+
   it("refuses a report for another site than the sender's page, its tab, or from a frame", async () => {
     const bg = makeBackground();
     await bg.read(report('https://a.example/1'));
