@@ -265,9 +265,13 @@ export class PageRepository {
     );
   }
 
-  /** Builds the columns' indexes after the current event (once read, or once many pages changed), so no page waits for it. */
+  /**
+   * Builds the columns' indexes after the current event (once read, or once many pages changed), so
+   * no page waits for it; only once every column they index is read (a list page's links, asked
+   * first in a background started anew, read the fingerprints and keys alone: indexing then threw).
+   */
   private indexSoon(columns: Columns): void {
-    if (columns.indexed || this.indexing) return;
+    if (columns.indexed || this.indexing || !LOOKUP_GROUPS.every((g) => columns.has(g))) return;
     this.indexing = true;
     setTimeout(() => {
       this.indexing = false;
