@@ -2,7 +2,7 @@
 // store's indexes. Checked like a page report: a top frame's content script, on the page the
 // browser says it is on, where marks are allowed (settings, exclusions, pause, private windows).
 import { MAX_URL_LENGTH, pageIdentity } from '../core';
-import { MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
+import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
 import type { BackgroundDeps } from './handlers';
@@ -17,11 +17,17 @@ const originOf = (url: string) => {
   }
 };
 
-/** The keys of a request, checked: an array of at most MAX_LINK_KEYS addresses. */
+/** The keys of a request, checked: an array of at most MAX_LINK_KEYS addresses, of MAX_LINK_KEY_CHARS characters in all. */
 function keysOf(req: unknown): string[] {
   const keys = (req as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys) || keys.length > MAX_LINK_KEYS) throw new TypeError(`keys must be an array of at most ${MAX_LINK_KEYS} addresses`);
-  for (const k of keys) if (typeof k !== 'string' || k.length === 0 || k.length > MAX_URL_LENGTH) throw new TypeError('each key must be an address');
+  let chars = 0;
+  for (const k of keys) {
+    if (typeof k !== 'string' || k.length === 0 || k.length > MAX_URL_LENGTH) throw new TypeError('each key must be an address');
+    chars += k.length;
+  }
+  // One key of any length is taken (a message always carries one), more only within the budget.
+  if (keys.length > 1 && chars > MAX_LINK_KEY_CHARS) throw new TypeError(`keys must hold at most ${MAX_LINK_KEY_CHARS} characters in all`);
   return keys as string[];
 }
 

@@ -7,7 +7,7 @@
 // page of thousands), the background is asked once for them and once per batch added later, and
 // only the links near the viewport are drawn (see NearView).
 import { linkKey, pageIdentity } from '../core';
-import { MAX_LINK_KEYS, type LinkMark } from '../messaging/protocol';
+import { linkKeysForOneMessage, type LinkMark } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { ExtensionGoneError, send } from '../messaging/send';
 import { isolate } from '../ui/bidi';
@@ -189,7 +189,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
       overlay ??= createOverlay(doc, { css: CSS });
       try {
         while (fresh.length > 0 && !stopped) {
-          const keys = fresh.slice(0, MAX_LINK_KEYS);
+          const keys = linkKeysForOneMessage(fresh);
           const asking = performance.now();
           const answer = await deliver(() => send('content:linksRead', { keys }), ASK_RETRY);
           stats.messages++;

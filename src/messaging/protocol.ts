@@ -85,6 +85,20 @@ export interface LinkMark {
 
 /** Link keys sent at most in one message (a page with more sends several). */
 export const MAX_LINK_KEYS = 2000;
+/**
+ * Characters of link keys at most in one message: 2,000 keys of 500 characters, far more than a
+ * page's links take; the background reads each key again (its identity), and 2,000 keys of 8,192
+ * characters cost it 2.5 s.
+ */
+export const MAX_LINK_KEY_CHARS = 1_000_000;
+
+/** The first keys of `keys` that one message may carry: at most MAX_LINK_KEYS, and MAX_LINK_KEY_CHARS characters in all (always the first). */
+export function linkKeysForOneMessage(keys: readonly string[]): string[] {
+  let chars = 0;
+  let n = 0;
+  while (n < keys.length && n < MAX_LINK_KEYS && (n === 0 || chars + keys[n].length <= MAX_LINK_KEY_CHARS)) chars += keys[n++].length;
+  return keys.slice(0, n);
+}
 
 /** The background's answer about a page (the toolbar button and the popup show it). */
 export interface PageVerdict {
