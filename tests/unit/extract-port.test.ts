@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { digestArticle } from '../../src/core';
 import type { DigestedExtraction } from '../../src/content/extract';
 import { MAX_HTML_CHARS } from '../../src/content/snapshot';
-import { extractAnywhere, serveExtractPort } from '../../src/background/extract-port';
+import { COPIES_PER_TAB, COPY_DEADLINE_MS, extractAnywhere, serveExtractPort } from '../../src/background/extract-port';
 import { EXTRACT_PORT, type ExtractRequest } from '../../src/messaging/protocol';
 
 const ID = 'deja-read-test';
@@ -57,6 +57,53 @@ describe('the extraction port', () => {
       const port = fakePort(sender);
       serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new Error('must not extract')));
       expect(port.disconnected).toBe(true);
+    }
+  });
+
+  it('is not served to a frame: the content script runs in top frames only', () => {
+    const port = fakePort({ ...fromPage, frameId: 2 });
+    serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new Error('must not extract')));
+    expect(port.disconnected).toBe(true);
+  });
+
+  it('takes a few copies from one tab at once, and closes a port beyond them until one ends', async () => {
+    const seen: string[] = [];
+    const extract = (req: ExtractRequest) => (seen.push(req.html), Promise.resolve(article('one two three')));
+    const open = (tab: number) => {
+      const port = fakePort({ ...fromPage, tab: { id: tab } as Runtime.MessageSender['tab'] });
+      serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, extract);
+      return port;
+    };
+    const first = Array.from({ length: COPIES_PER_TAB }, () => open(41));
+    expect(first.map((p) => p.disconnected)).toEqual(first.map(() => false));
+    expect(open(41).disconnected).toBe(true);
+    // Another tab is not held up.
+    expect(open(42).disconnected).toBe(false);
+    first[0].send({ piece: '<p>one</p>' });
+    first[0].send({ end: true, minWords: 3 });
+    await settle();
+    expect(seen).toEqual(['<p>one</p>']);
+    const next = open(41);
+    expect(next.disconnected).toBe(false);
+    next.send({ piece: '<p>next</p>' });
+    next.send({ end: true, minWords: 3 });
+    await settle();
+    expect(seen).toEqual(['<p>one</p>', '<p>next</p>']);
+  });
+
+  it('lets a copy go that has not ended within its deadline', () => {
+    vi.useFakeTimers();
+    try {
+      const port = fakePort({ ...fromPage, tab: { id: 43 } as Runtime.MessageSender['tab'] });
+      serveExtractPort(port as unknown as Runtime.Port, ID, ORIGIN, () => Promise.reject(new Error('must not extract')));
+      port.send({ piece: '<p>a page that never ends' });
+      vi.advanceTimersByTime(COPY_DEADLINE_MS - 1);
+      expect(port.disconnected).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(port.disconnected).toBe(true);
+      expect(port.sent).toEqual([{ error: { name: 'TypeError', message: expect.stringMatching(/did not end in time/) } }]);
+    } finally {
+      vi.useRealTimers();
     }
   });
 
