@@ -179,6 +179,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     async 'content:notSame'({ other }, sender) {
       const page = parseWebUrl(senderPage(sender));
       if (typeof other !== 'string' || !parseWebUrl(other)) throw new TypeError('other must be a URL');
+      // From the top frame, as every report: the notice is drawn there only.
+      if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('"not the same" from a frame');
       if (!page || unrecordedPrivate(sender, await deps.settings())) return {};
       const repo = await deps.repository();
       // Only a page of the history can be the other of a pair: a page cannot fill the store with made-up ones.

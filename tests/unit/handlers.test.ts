@@ -218,6 +218,9 @@ describe('checking and recording a page', () => {
     const bg = makeBackground();
     await bg.read(report('https://a.example/1'));
     expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toHaveLength(1);
+    // Not from a frame of the page: the notice is drawn in the top frame only.
+    await expect(bg.handlers['content:notSame']({ other: 'https://a.example/1' }, { ...fromTab(2), url: 'https://b.example/2', frameId: 3 })).rejects.toThrow(/frame/);
+    expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toHaveLength(1);
     await bg.handlers['content:notSame']({ other: 'https://a.example/1' }, { ...fromTab(2), url: 'https://b.example/2' });
     expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toEqual([]);
     expect((await bg.read(report('https://c.example/3'))).matches).toHaveLength(2);
