@@ -43,9 +43,9 @@ function currentPage(report: PageReport) {
   };
 }
 
-function skipReason(settings: Settings, url: string): PageVerdict['skipped'] | undefined {
+function skipReason(settings: Settings, ...urls: string[]): PageVerdict['skipped'] | undefined {
   if (settings.paused) return 'paused';
-  if (isExcluded(url, settings.excludedSites)) return 'excluded';
+  if (urls.some((url) => isExcluded(url, settings.excludedSites))) return 'excluded';
   return undefined;
 }
 
@@ -115,7 +115,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     async 'content:pageSeen'(req, sender) {
       const report = reportFrom(req, sender, { readSet: false });
       const settings = await deps.settings();
-      const skipped = skipReason(settings, report.url);
+      // The page reported and the page the sender is on (a report may name another path of its site).
+      const skipped = skipReason(settings, report.url, senderPage(sender));
       const current = currentPage(report);
       let verdict: PageVerdict = { fp: current.signature.fp, algo: ALGORITHM, matches: [], visitedBefore: false };
       if (skipped) verdict = { ...verdict, skipped };
@@ -139,7 +140,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     async 'content:pageRead'(req, sender) {
       const report = reportFrom(req, sender);
       const settings = await deps.settings();
-      if (skipReason(settings, report.url) || unrecordedPrivate(sender, settings)) return { recorded: false };
+      if (skipReason(settings, report.url, senderPage(sender)) || unrecordedPrivate(sender, settings)) return { recorded: false };
       const { digest } = report;
       if (digest.words < MIN_RECORDED_WORDS) return { recorded: false };
       const repo = await deps.repository();

@@ -63,6 +63,10 @@ describe('checking and recording a page', () => {
       expect(await bg.read(report(url))).toMatchObject({ skipped: 'excluded', matches: [] });
     }
     expect((await bg.read(report('https://search.example/about'))).matches).toHaveLength(1);
+    // A report sent from an excluded page that names another path of its site is not taken either.
+    const onResults = fromTab(4, 'https://search.example/results?q=x');
+    expect(await bg.handlers['content:pageSeen'](report('https://search.example/elsewhere'), onResults)).toMatchObject({ skipped: 'excluded' });
+    expect(await bg.handlers['content:pageRead'](report('https://search.example/elsewhere'), onResults)).toEqual({ recorded: false });
     const paused = makeBackground({}, { paused: true });
     expect(await paused.read(report('https://a.example/story'))).toMatchObject({ skipped: 'paused' });
     expect((await paused.call('options:stats', {})).pages).toBe(0);
