@@ -645,7 +645,8 @@ export class PageRepository {
   async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
     const q = query.trim().toLowerCase();
     if (!q) {
-      const columns = await this.columns(['fp', 'extra']);
+      // The last visits (extra) and which numbers hold a page (keys' flags).
+      const columns = await this.columns(['fp', 'keys', 'extra']);
       const numbers = columns.recent(limit, after);
       const items = (await this.pagesAt(numbers)).map(({ page }) => fromStored(page));
       const last = numbers[numbers.length - 1];

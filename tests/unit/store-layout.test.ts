@@ -188,6 +188,29 @@ describe('the passage route of a lookup', () => {
 });
 
 describe('a background started anew', () => {
+  it('answers whatever it is asked first as it answers once warm (the history page, a list of links, a search)', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    for (let i = 0; i < 40; i++) await r.recordVisit({ ...visit(i), canonicalUrl: `https://canonical.example/${i % 10}` }, 1000 + i);
+    await r.forget(visit(7).url);
+    const asks: Array<[string, (repo: PageRepository) => Promise<unknown>]> = [
+      ['the history page', async (repo) => (await repo.listRecent(10)).items.map((p) => p.url)],
+      ['its next page', async (repo) => (await repo.listRecent(5, [1000 + 30, 30])).items.map((p) => p.url)],
+      ['a search of it', async (repo) => (await repo.listRecent(10, undefined, 'example/1')).items.map((p) => p.url)],
+      ['a list of links', async (repo) => (await repo.readLinks([visit(3).url, visit(7).url, 'https://canonical.example/4'])).map((l) => l.key)],
+      ['the options', async (repo) => (await repo.findSimilar(visit(5).fp, { maxDistance: 7, algo: 'dr1' })).map((p) => p.url)],
+      ['a canonical address', async (repo) => (await repo.findByCanonicalUrl('https://canonical.example/2')).map((p) => p.url).sort()],
+      ['the count', (repo) => repo.count()],
+    ];
+    for (const [what, ask] of asks) {
+      const cold = await ask(new PageRepository(db));
+      // Let a background started anew finish what it does after answering (reading and indexing the rest).
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(cold, what).toEqual(await ask(r));
+    }
+    expect(await asks[0][1](r)).toEqual(Array.from({ length: 10 }, (_, k) => visit(39 - k).url));
+  });
+
   it('answers its first lookup (fingerprints and the index only) as it answers once its columns are read', async () => {
     const db = await openDejaReadDB();
     const r = new PageRepository(db);
