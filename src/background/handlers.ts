@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl } from '../core';
 import { readLinksFor } from './links';
 import type { Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -190,7 +190,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     },
 
     async 'popup:notSame'({ url, other }) {
-      if (typeof url !== 'string' || url.length > 8192 || typeof other !== 'string' || other.length > 8192) throw new TypeError('url and other must be URLs');
+      if (typeof url !== 'string' || url.length > MAX_STORED_URL_LENGTH || typeof other !== 'string' || other.length > MAX_STORED_URL_LENGTH) throw new TypeError('url and other must be URLs');
       await (await deps.repository()).dismiss(url, other, deps.now());
       return {};
     },

@@ -1,7 +1,7 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
 import type { HistoryItem, Protocol } from '../messaging/protocol';
-import { ALGORITHM, isFingerprintHex, type MatchSettings } from '../core';
+import { ALGORITHM, isFingerprintHex, MAX_STORED_URL_LENGTH, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
@@ -50,7 +50,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       return { items: await Promise.all(items.map((r) => historyItem(repo, r, match))), ...(next ? { next } : {}), done };
     },
     async 'history:items'({ urls }) {
-      if (!Array.isArray(urls) || urls.length > 200 || !urls.every((u) => typeof u === 'string' && u.length <= 8192)) throw new TypeError('urls must be at most 200 URLs');
+      if (!Array.isArray(urls) || urls.length > 200 || !urls.every((u) => typeof u === 'string' && u.length <= MAX_STORED_URL_LENGTH)) throw new TypeError('urls must be at most 200 URLs');
       const [repo, s] = await Promise.all([repository(), settings()]);
       const match = matchSettingsOf(s);
       const records = (await Promise.all(urls.map((u) => repo.get(u)))).filter((r) => r !== undefined);

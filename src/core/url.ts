@@ -68,8 +68,14 @@ function isTracking(name: string): boolean {
   return TRACKING_NAMES.has(n) || TRACKING_PREFIXES.some((t) => n.startsWith(t));
 }
 
-/** Longest URL accepted anywhere (page reports, imports, declared canonical URLs). */
+/** Longest URL a page may report or declare, as sent and as the URL parser writes it. */
 export const MAX_URL_LENGTH = 8192;
+/**
+ * Longest address a history may hold: until 26 November 2026 the length was checked as sent only,
+ * and the parser writes a character as up to nine ("€" as %E2%82%AC). An import takes such
+ * addresses back (a reader's export must always restore), and the extension's pages may name them.
+ */
+export const MAX_STORED_URL_LENGTH = 9 * MAX_URL_LENGTH;
 
 /**
  * The URL if `value` is a web page address (http or https, at most MAX_URL_LENGTH as written and as
@@ -77,11 +83,11 @@ export const MAX_URL_LENGTH = 8192;
  * over, and one longer than an import takes would make the reader's export impossible to restore);
  * else null.
  */
-export function parseWebUrl(value: unknown): URL | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) return null;
+export function parseWebUrl(value: unknown, max = MAX_URL_LENGTH): URL | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) return null;
   try {
     const u = new URL(value);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.href.length <= MAX_URL_LENGTH ? u : null;
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.href.length <= max ? u : null;
   } catch {
     return null;
   }
@@ -141,8 +147,8 @@ export function isRouteFragment(hash: string): boolean {
   return /^#!?\//.test(hash);
 }
 
-export function canonicalizeUrl(url: string): string | null {
-  const u = parseWebUrl(url);
+export function canonicalizeUrl(url: string, max = MAX_URL_LENGTH): string | null {
+  const u = parseWebUrl(url, max);
   if (!u) return null;
   // Each setter serialises the URL again: only what needs changing is set (the store's upgrade
   // takes every stored address through here).

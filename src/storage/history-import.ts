@@ -2,13 +2,13 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_URL_LENGTH, siteOf } from '../core';
+import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_STORED_URL_LENGTH, siteOf } from '../core';
 import { storedValue, type StoredPage } from './layout';
 import { COLUMNS, type NotSamePair } from './history-file';
 import type { PageRecord } from './schema';
 
 export const LIMITS = {
-  urlLength: MAX_URL_LENGTH,
+  urlLength: MAX_STORED_URL_LENGTH,
   titleLength: 500,
   langLength: 35,
   sketchLength: 1024,
@@ -73,7 +73,7 @@ const asKept = (t: number, now: number) => (t > now + 86_400_000 ? now : t);
  * A web page's address as the history keys it, its page identity (host lowercased, default port,
  * fragment, credentials and tracking parameters dropped: core's canonicalizeUrl), or null.
  */
-const webUrl = (v: unknown): string | null => (typeof v === 'string' ? canonicalizeUrl(v) : null);
+const webUrl = (v: unknown): string | null => (typeof v === 'string' ? canonicalizeUrl(v, LIMITS.urlLength) : null);
 
 /** What is wrong with one record: a message whose $1 is the page number. */
 type RecordProblem = { field: string; key: string; subs: string[] };
