@@ -7,7 +7,7 @@
 import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import { pageIdentity } from '../core';
 import { asStorageError } from './errors';
-import { fromStored, toStored, type StoredPage } from './layout';
+import { fromStored, siteOfIdentity, toStored, type StoredPage } from './layout';
 import { mergePage } from './merge';
 import type { NotSamePair } from './history-file';
 import { dismissalKey, type PageWrite, type StoreName } from './page-repository';
@@ -139,7 +139,12 @@ export class ImportStore {
         await runs.put(done);
         return done;
       }
-      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url) }))));
+      const forgottenPages = new Set(run.forgotten?.pages);
+      const forgottenSites = new Set(run.forgotten?.sites);
+      // What the reader forgot while the import was applying stays forgotten.
+      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url) })))).filter(
+        (page) => !forgottenPages.has(page.url) && !(forgottenSites.size > 0 && forgottenSites.has(siteOfIdentity(page.url))),
+      );
       const existing = await w.findAll(incoming.map((p) => p.url));
       const outcome = { ...run.outcome };
       const added: StoredPage[] = [];

@@ -589,11 +589,13 @@ export class PageRepository {
   /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
   async forget(url: string): Promise<boolean> {
     const id = pageIdentity(url);
-    const forgot = await this.write(['dismissals'], async (w) => {
+    const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
       const found = (await w.findAll([id])).get(id);
       if (found) w.remove(found.n);
       // Its "not the same" pairs go with it: a forgotten page leaves no address behind.
       await dropDismissals(w.tx, (pageUrl) => pageUrl === id);
+      // An import applying now must not bring it back with a chunk applied later.
+      await forgetInImports(w.tx, { page: id });
       return found !== undefined;
     });
     this.dismissals = undefined;
@@ -602,8 +604,9 @@ export class PageRepository {
 
   /** Forgets every page of a site (host name, with or without "www."); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    const forgot = await this.write(['dismissals'], async (w) => {
+    const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
       await dropDismissals(w.tx, (pageUrl) => siteOfIdentity(pageUrl) === site);
+      await forgetInImports(w.tx, { site });
       const numbers = w.columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
       await w.readBlocks(numbers.map(blockOf));
       let n = 0;
@@ -769,6 +772,18 @@ function boundedLeads(byLead: Map<number, number[]>): number[] {
   const shared = new Map<number, number>();
   for (const pages of byLead.values()) if (pages.length <= PAGES_PER_ANCHOR) for (const n of pages) shared.set(n, (shared.get(n) ?? 0) + 1);
   return [...shared.keys()].sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0) || b - a).slice(0, MAX_ANCHOR_CANDIDATES);
+}
+
+/** Notes a page (identity) or a site forgotten on every import applying now, whose chunks applied after leave it out. */
+async function forgetInImports(tx: WriteTx, what: { page: string } | { site: string }): Promise<void> {
+  const runs = tx.objectStore('importRuns');
+  const applying = (await runs.getAll()).filter((run) => run.state === 'applying');
+  for (const run of applying) {
+    const forgotten = { pages: [...(run.forgotten?.pages ?? [])], sites: [...(run.forgotten?.sites ?? [])] };
+    if ('page' in what) forgotten.pages.push(what.page);
+    else forgotten.sites.push(what.site);
+    await runs.put({ ...run, forgotten });
+  }
 }
 
 /** Deletes the "not the same" pairs one of whose pages is picked (by its identity). */

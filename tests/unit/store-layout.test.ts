@@ -8,6 +8,7 @@ import { openDejaReadDB, PageRepository, type Visit } from '../../src/storage';
 import { ANCHOR_BUCKETS, bucketOfAnchor, sortedRun, sortedRunCompared } from '../../src/storage/anchor-index';
 import { DELTA_PAGES } from '../../src/storage/columns';
 import { PAGES_PER_BLOCK } from '../../src/storage/layout';
+import { CHUNKS_PER_APPLY } from '../../src/storage/import-store';
 import { everyPage } from './helpers';
 
 const sig = (hashes: number[]) => encodePassages({ count: hashes.length, hashes: Uint32Array.from([...hashes].sort((a, b) => a - b)), bits: 32 });
@@ -96,6 +97,29 @@ describe('forgetting', () => {
     expect((await fresh.findByAnchors([inBucket[4]], { algo: 'dr1' })).map((p) => p.url).sort()).toEqual([visit(4).url, visit(44).url].sort());
     expect(await fresh.count()).toBe(59);
     expect(ANCHOR_BUCKETS).toBeGreaterThan(5);
+  });
+
+  it('is not undone by an import applying meantime: a page or site forgotten stays so, whichever chunk holds it', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    const mine = 'https://private.example/diagnosis';
+    await r.recordVisit({ ...visit(0), url: mine, title: 'Mine' }, 1000);
+    await r.recordVisit({ ...visit(1), url: 'https://clinic.example/a' }, 1000);
+    // A backup of CHUNKS_PER_APPLY + 1 chunks, which takes two transactions to apply; the page and the site are in the last.
+    const record = (url: string, i: number) => ({ url, canonicalUrl: url, site: new URL(url).hostname, title: `R${i}`, fp: fpOf(i + 100), b0: 0, b1: 0, b2: 0, b3: 0, algo: 'dr1', textLength: 500, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
+    for (let seq = 0; seq < CHUNKS_PER_APPLY; seq++) await r.imports.stage('restore-1', seq, [record(`https://b.example/${seq}`, seq)], 2000);
+    await r.imports.stage('restore-1', CHUNKS_PER_APPLY, [record(mine, 99), record('https://clinic.example/b', 98), record('https://kept.example/c', 97)], 2000);
+    let step = await r.imports.commit('restore-1', 'c'.repeat(64), CHUNKS_PER_APPLY + 1, CHUNKS_PER_APPLY + 3, 2000, 0);
+    expect(step.done).toBe(false);
+    // The reader forgets the page and the site while the import is applying.
+    expect(await r.forget(mine)).toBe(true);
+    expect(await r.forgetSite('clinic.example')).toBe(1);
+    while (!step.done) step = await r.imports.commit('restore-1', 'c'.repeat(64), CHUNKS_PER_APPLY + 1, CHUNKS_PER_APPLY + 3, 2000, 0);
+    const fresh = new PageRepository(db);
+    expect(await fresh.get(mine)).toBeUndefined();
+    expect(await fresh.get('https://clinic.example/b')).toBeUndefined();
+    expect((await fresh.get('https://kept.example/c'))?.title).toBe('R97');
+    expect(await fresh.count()).toBe(CHUNKS_PER_APPLY + 1);
   });
 });
 
