@@ -81,15 +81,18 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
 /**
  * The history marks an earlier page the reader meets again with text they had not read there: this
  * page's own record when it came back changed, and the closest copy read at another address.
+ * Written with the visit, in its transaction.
  */
-async function markChanges(repo: PageRepository, report: PageReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Promise<void> {
+function changesOf(report: PageReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
   const own = before && before.textHash !== report.digest.textHash ? freshness(before, report.passages) : undefined;
+  const out: Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> = [];
   for (const [url, fresh] of [
     [report.url, own],
     [closest?.url, closest?.fresh],
   ] as const) {
-    if (url && fresh && fresh.parts.length > 0) await repo.markChanged(url, { at: now, parts: fresh.parts.length, read: fresh.read });
+    if (url && fresh && fresh.parts.length > 0) out.push({ url, changed: { at: now, parts: fresh.parts.length, read: fresh.read } });
   }
+  return out;
 }
 
 /** A tab of a private window, where the reader has not asked for pages to be recorded. */
@@ -147,6 +150,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best' });
+      const now = deps.now();
       try {
         await repo.recordVisit(
           {
@@ -163,9 +167,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             lang: report.lang || digest.lang,
             ...(report.visitId ? { visitId: report.visitId } : {}),
           },
-          deps.now(),
+          now,
+          changesOf(report, before, matches[0], now),
         );
-        await markChanges(repo, report, before, matches[0], deps.now());
         return { recorded: true };
       } catch (e) {
         if (e instanceof StorageFullError) return { recorded: false, problem: e.message };

@@ -387,15 +387,27 @@ export class PageRepository {
   /**
    * Inserts the page or updates its record (whichever variant of its address the visit came by):
    * one more visit, `lastSeen` now, `firstSeen` kept. A visit whose id the record already holds
-   * was recorded before (sent again): nothing changes.
+   * was recorded before (sent again): nothing changes. `changes` marks pages (this one or others)
+   * "changed since you read it" in the same transaction, so a background stopped between the two
+   * cannot keep the visit and lose the mark (the visit sent again no longer finds anything new).
    */
-  recordVisit(visit: Visit, now: number): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
+  recordVisit(visit: Visit, now: number, changes: ReadonlyArray<{ url: string; changed: NonNullable<PageRecord['changed']> }> = []): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
     const url = pageIdentity(visit.url);
+    const marks = new Map(changes.map((c) => [pageIdentity(c.url), c.changed]));
     return this.write([], async (w) => {
-      const found = (await w.findAll([url])).get(url);
+      const others = [...marks.keys()].filter((id) => id !== url);
+      const all = await w.findAll([url, ...others]);
+      const found = all.get(url);
       const previous = found && fromStored(found.page);
       if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) return { record: previous, previous, repeated: true as const };
+      for (const id of others) {
+        const other = all.get(id);
+        const changed = marks.get(id);
+        if (other && changed) w.put(other.n, { ...other.page, changed }, other.page);
+      }
       const { visitId, ...page } = visit;
+      // The mark "changed since read" stays until the page changes again.
+      const changed = marks.get(url) ?? previous?.changed;
       const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
       const stored = toStored({
         ...page,
@@ -410,8 +422,7 @@ export class PageRepository {
         lastSeen: now,
         visits: (previous?.visits ?? 0) + 1,
         ...(visitIds ? { visitIds } : {}),
-        // The mark "changed since read" stays until the page changes again.
-        ...(previous?.changed ? { changed: previous.changed } : {}),
+        ...(changed ? { changed } : {}),
       });
       if (found) w.put(found.n, stored, found.page);
       else await w.add(stored);
@@ -732,15 +743,6 @@ export class PageRepository {
     this.dismissals = undefined;
   }
 
-  /** Marks a recorded page as met again with text not read on it (the history shows it); false if it is not recorded. */
-  markChanged(url: string, changed: NonNullable<PageRecord['changed']>): Promise<boolean> {
-    const id = pageIdentity(url);
-    return this.write([], async (w) => {
-      const found = (await w.findAll([id])).get(id);
-      if (found) w.put(found.n, { ...found.page, changed }, found.page);
-      return found !== undefined;
-    });
-  }
 
   /** Which of `others` the reader said are not the same as `url`. */
   async dismissedAmong(url: string, others: readonly string[]): Promise<Set<string>> {

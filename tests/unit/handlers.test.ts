@@ -376,6 +376,25 @@ describe("what's new since the reader read it", () => {
     expect(again.items.map((i) => [i.url, i.changed?.parts])).toEqual([['https://a.example/story', 3]]);
   });
 
+  it('writes the visit and its marks in one transaction: a background stopped between two writes kept the visit and lost the mark for good', async () => {
+    for (const [first, second] of [
+      ['https://a.example/story', 'https://b.example/story-updated'],
+      ['https://a.example/story', 'https://a.example/story'],
+    ]) {
+      const bg = makeBackground();
+      await bg.read(withPassages(first, text(en)));
+      const repo = await bg.repository;
+      const db = (repo as unknown as { db: { transaction: (...args: unknown[]) => unknown } }).db;
+      const writes: unknown[] = [];
+      const transaction = db.transaction.bind(db);
+      db.transaction = (...args: unknown[]) => (args[1] === 'readwrite' && writes.push(args[0]), transaction(...args));
+      expect(await bg.handlers['content:pageRead'](withPassages(second, revised), fromTab(2, second))).toEqual({ recorded: true });
+      db.transaction = transaction;
+      expect(writes, second).toHaveLength(1);
+      expect((await repo.get(first))?.changed).toMatchObject({ parts: 3 });
+    }
+  });
+
   it('tells the notice what is new against its one match, and the popup against each of them', async () => {
     const page = withPassages('https://c.example/story-updated', revised);
     const bg = makeBackground({ 7: { url: page.url, page: { ...page, fp: page.digest.fp } } });

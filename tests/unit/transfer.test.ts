@@ -84,7 +84,10 @@ describe('export and import through the background', () => {
     const bg = await withHistory();
     const repo = await bg.repository;
     const changed = { at: 1_700_000_000_000, parts: 3, read: 0.625 };
-    expect(await repo.markChanged('https://site1.example/a', changed)).toBe(true);
+    // Marked as a visit marks it, with that visit (here the page's own, met again).
+    const own = digestArticle(article('en-balcony'));
+    await repo.recordVisit({ url: 'https://site1.example/a', title: 'Page, "1"\n<b>', fp: own.fp, algo: 'dr1', textLength: own.words, lang: 'en' }, 1_700_000_000_000, [{ url: 'https://site1.example/a', changed }]);
+    expect((await repo.get('https://site1.example/a'))?.changed).toEqual(changed);
     await repo.dismiss('https://site0.example/a', 'https://site2.example/a', 1_700_000_100_000);
     // A pair naming a page no longer recorded is the reader's choice too, and kept.
     await repo.dismiss('https://site3.example/a', 'https://gone.example/b', 1_700_000_200_000);
