@@ -4,13 +4,12 @@ import { decodePassages, decodeSketch, fromBase64, isReadSetBytes, MAX_READ_SET_
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from '../content/extract-limits';
 import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
-import { LIMITS } from '../storage/history-import';
+import { LIMITS, VISIT_ID } from '../storage/history-import';
 
 export const MAX_TITLE_LENGTH = 500;
 /** Far more than an encoded sketch or passage signature takes (about 350 and 390 characters). */
 const MAX_ENCODED_LENGTH = 1024;
 
-const VISIT_ID = /^[A-Za-z0-9-]{8,64}$/;
 const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 /** A page's language tag as kept (lower case), or `fallback`: no longer than an import takes, so every record exports and imports back. */
 const langTag = (value: unknown, fallback: string): string => (typeof value === 'string' && value.length <= LIMITS.langLength && LANG.test(value) ? value.toLowerCase() : fallback);

@@ -27,7 +27,9 @@ export interface ExportDocument {
 
 /**
  * The columns of a record, in export order (JSON keys and CSV header alike). A JSON record also
- * carries `changed` (the mark "changed since you read it") after them; CSV, for spreadsheets, does not.
+ * carries `changed` (the mark "changed since you read it") and `visitIds` (the latest visits' ids,
+ * so that a backup restored after more reading does not count its visits again) after them; CSV,
+ * for spreadsheets, does not.
  */
 export const COLUMNS = ['url', 'canonicalUrl', 'site', 'title', 'fp', 'b0', 'b1', 'b2', 'b3', 'algo', 'textHash', 'sketch', 'passages', 'readSet', 'textLength', 'lang', 'firstSeen', 'lastSeen', 'visits'] as const;
 
@@ -35,6 +37,7 @@ function ordered(page: PageRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of COLUMNS) if (page[key] !== undefined) out[key] = page[key];
   if (page.changed) out.changed = changedJson(page.changed);
+  if (page.visitIds?.length) out.visitIds = page.visitIds;
   return out;
 }
 
@@ -72,7 +75,8 @@ function storedJson(s: StoredPage): string {
   if (s.passages !== undefined) out += `,"passages":${b64(s.passages)}`;
   if (s.readSet !== undefined) out += `,"readSet":${b64(s.readSet)}`;
   out += `,"textLength":${q(s.textLength)},"lang":${q(s.lang)},"firstSeen":${q(s.firstSeen)},"lastSeen":${q(s.lastSeen)},"visits":${q(s.visits)}`;
-  return s.changed ? `${out},"changed":${q(changedJson(s.changed))}}` : `${out}}`;
+  if (s.changed) out += `,"changed":${q(changedJson(s.changed))}`;
+  return s.visitIds?.length ? `${out},"visitIds":${q(s.visitIds)}}` : `${out}}`;
 }
 
 /** The mark as written: its three fields, in this order (whatever else the stored object holds). */

@@ -6,6 +6,7 @@ import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchB
 import { storedValue, type StoredPage } from './layout';
 import { COLUMNS, type NotSamePair } from './history-file';
 import type { PageRecord } from './schema';
+import { KEPT_VISIT_IDS } from './merge';
 
 export const LIMITS = {
   urlLength: MAX_STORED_URL_LENGTH,
@@ -87,6 +88,7 @@ interface Checked {
   /** Its encoded values, decoded once (and kept as written). */
   encoded: Partial<Record<'sketch' | 'passages' | 'readSet', { text: string; bytes: Uint8Array }>>;
   changed: PageRecord['changed'];
+  visitIds: PageRecord['visitIds'];
 }
 
 /**
@@ -98,6 +100,18 @@ export function changedOf(v: unknown, now: number): PageRecord['changed'] {
   const c = v as Record<string, unknown>;
   if (!isTime(c.at) || !isInt(c.parts, 1, LIMITS.visits) || typeof c.read !== 'number' || !(c.read >= 0 && c.read <= 1)) return undefined;
   return { at: asKept(c.at, now), parts: c.parts, read: c.read };
+}
+
+/** A visit's id as the background takes it from a content script (page-report.ts) and an import from a file. */
+export const VISIT_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+/**
+ * The ids of a record's latest visits, or undefined when it has none or a list that is not one
+ * (a hint, as the mark above: what it spares is counting a backup's visits twice).
+ */
+export function visitIdsOf(v: unknown): PageRecord['visitIds'] {
+  if (!Array.isArray(v) || v.length === 0 || v.length > KEPT_VISIT_IDS) return undefined;
+  return v.every((id) => typeof id === 'string' && VISIT_ID.test(id)) ? (v as string[]) : undefined;
 }
 
 /** A base64 value decoded, if it is a string of at most `max` characters that decodes to what `valid` accepts. */
@@ -154,6 +168,7 @@ function checkFields(raw: unknown, now: number): Checked | RecordProblem {
     blocks,
     encoded: { ...(sketch ? { sketch } : {}), ...(passages ? { passages } : {}), ...(readSet ? { readSet } : {}) },
     changed: changedOf(r.changed, now),
+    visitIds: visitIdsOf(r.visitIds),
   };
 }
 
@@ -167,6 +182,7 @@ function checkPage(raw: unknown, now: number): PageRecord | RecordProblem {
   const record: PageRecord = { ...c.plain, canonicalUrl: c.canonicalUrl, site: siteOf(c.plain.url), b0, b1, b2, b3 };
   for (const key of ENCODED) if (c.encoded[key]) record[key] = c.encoded[key].text;
   if (c.changed) record.changed = c.changed;
+  if (c.visitIds) record.visitIds = c.visitIds;
   return record;
 }
 
@@ -178,6 +194,7 @@ function checkStoredPage(raw: unknown, now: number): StoredPage | RecordProblem 
   if (c.canonicalUrl !== c.plain.url) s.canonicalUrl = c.canonicalUrl;
   for (const key of ENCODED) if (c.encoded[key]) s[key] = storedValue(c.encoded[key].text, c.encoded[key].bytes);
   if (c.changed) s.changed = c.changed;
+  if (c.visitIds) s.visitIds = c.visitIds;
   return s;
 }
 
@@ -244,6 +261,8 @@ export function checkStaged(raw: unknown, now: number): StoredPage[] {
     for (const key of ENCODED) if (typeof page[key] === 'string') page[key] = storedValue(page[key], fromBase64(page[key]));
     const changed = changedOf(p.changed, now);
     if (changed) page.changed = changed;
+    const visitIds = visitIdsOf(p.visitIds);
+    if (visitIds) page.visitIds = visitIds;
     return page as unknown as StoredPage;
   });
 }

@@ -27,9 +27,17 @@ export function combinePages(a: PageRecord, b: PageRecord): PageRecord {
 /**
  * An imported record joining the stored one of the same page. Returns `existing` itself when the
  * incoming record is the same history (the reader's own export imported back), so re-importing
- * changes nothing; otherwise combinePages.
+ * changes nothing; otherwise combinePages. Where the two share a visit (by its id), they are one
+ * history at two moments (a backup restored after more reading, or a later backup into an
+ * earlier restore): only the incoming visits not known here are added, and one adding none and
+ * seen no later is the same history.
  */
 export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecord {
   if (incoming.firstSeen === existing.firstSeen && incoming.lastSeen === existing.lastSeen && incoming.visits === existing.visits) return existing;
-  return combinePages(existing, incoming);
+  const known = new Set(existing.visitIds);
+  const ids = incoming.visitIds ?? [];
+  if (!ids.some((id) => known.has(id))) return combinePages(existing, incoming);
+  const unknown = ids.filter((id) => !known.has(id)).length;
+  if (unknown === 0 && incoming.lastSeen <= existing.lastSeen) return existing;
+  return { ...combinePages(existing, incoming), visits: existing.visits + unknown };
 }

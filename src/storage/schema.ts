@@ -41,7 +41,7 @@ export interface PageRecord {
   firstSeen: number;
   lastSeen: number;
   visits: number;
-  /** Ids of the latest visits recorded (a few): a visit sent again after its answer was lost is not counted twice. Not exported. */
+  /** Ids of the latest visits recorded (a few): a visit sent again after its answer was lost is not counted twice, nor a backup's visits restored after more reading. In JSON exports. */
   visitIds?: string[];
 }
 

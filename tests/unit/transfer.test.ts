@@ -80,6 +80,36 @@ describe('export and import through the background', () => {
     expect((await bg.call('history:items', { urls: [long] })).items.map((i) => i.url)).toEqual([long]);
   });
 
+  it("counts a backup's visits once when it is restored after more reading, and adds another browser's", async () => {
+    const url = 'https://a.example/story';
+    const visit = (bg: ReturnType<typeof makeBackground>, id: string) => bg.read({ url, title: 'The story', digest: digestArticle(article('en-library')), lang: 'en', visitId: id });
+    const visits = async (bg: ReturnType<typeof makeBackground>) => (await (await bg.repository).get(url))?.visits;
+    const here = makeBackground();
+    await visit(here, 'visit-here-1');
+    await visit(here, 'visit-here-2');
+    const backup = (await exportHistory(here.call, 'json', () => undefined)).blob;
+    expect(await backup.text()).toContain('"visitIds":["visit-here-1","visit-here-2"]');
+    // One more visit after the backup, then the backup is restored: still 3 visits (5 before).
+    await visit(here, 'visit-here-3');
+    expect(await importHistory(here.call, backup, () => undefined)).toMatchObject({ state: 'imported', outcome: { unchanged: 1 } });
+    expect(await visits(here)).toBe(3);
+    // The other way round: an older restore, then the later backup: the visit made after it is added, once.
+    const later = (await exportHistory(here.call, 'json', () => undefined)).blob;
+    const restored = makeBackground();
+    await importHistory(restored.call, backup, () => undefined);
+    await importHistory(restored.call, later, () => undefined);
+    expect(await visits(restored)).toBe(3);
+    // Another browser's visits of the page, none shared: added.
+    const elsewhere = makeBackground();
+    await visit(elsewhere, 'visit-there-1');
+    await importHistory(here.call, (await exportHistory(elsewhere.call, 'json', () => undefined)).blob, () => undefined);
+    expect(await visits(here)).toBe(4);
+    // A file without visit ids (CSV, or a JSON export made before them) is added as before.
+    const csv = (await exportHistory(elsewhere.call, 'csv', () => undefined)).blob;
+    await importHistory(restored.call, csv, () => undefined);
+    expect(await visits(restored)).toBe(4);
+  });
+
   it('keeps the "changed" marks and the "Not the same" pairs through export, clear and import (JSON)', async () => {
     const bg = await withHistory();
     const repo = await bg.repository;
