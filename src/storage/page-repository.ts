@@ -271,11 +271,13 @@ export class PageRepository {
    * first in a background started anew, read the fingerprints and keys alone: indexing then threw).
    */
   private indexSoon(columns: Columns): void {
-    if (columns.indexed || this.indexing || !LOOKUP_GROUPS.every((g) => columns.has(g))) return;
+    const readable = () => LOOKUP_GROUPS.every((g) => columns.has(g));
+    if (columns.indexed || this.indexing || !readable()) return;
     this.indexing = true;
     setTimeout(() => {
       this.indexing = false;
-      columns.index();
+      // Columns being read again meanwhile (another background wrote) are indexed at the next question.
+      if (readable()) columns.index();
     }, 0);
   }
 
