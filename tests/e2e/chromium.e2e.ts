@@ -479,6 +479,12 @@ describe('Chromium, what the reader sees', () => {
 
   it('lists the history with copies grouped together, searches it, and forgets from it', async () => {
     const history = await context.newPage();
+    // As a reader meets it: Chrome has stopped the idle background, and the history page is the
+    // first thing the one started anew is asked (it showed nothing so before 26 November 2026).
+    const cdp = await context.newCDPSession(history);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await cdp.detach();
     await history.goto(`chrome-extension://${extensionId}/src/history/index.html`);
     await history.locator('#summary').filter({ hasText: 'Showing' }).waitFor();
     expect(await history.locator('#summary').innerText()).toMatch(/^Showing \d+ of \d+ pages\.$/);
