@@ -75,8 +75,11 @@ export const LIMITS = { dwellSeconds: 600, minWords: 5000, excludedSites: 500, s
  * percent-encoded as in a URL), no scheme, credentials, query or fragment.
  */
 export function normalizeSitePattern(input: string): string | null {
-  const s = input
-    .trim()
+  const given0 = input.trim().replace(/\\/g, '/');
+  // A web address, or no scheme at all: not chrome://settings (a page no content script reads) or mailto:.
+  const scheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(given0)?.[1].toLowerCase();
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return null;
+  const s = given0
     .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
     .replace(/^[^/@]*@/, '')
     .replace(/^\*\./, '')
@@ -92,7 +95,9 @@ export function normalizeSitePattern(input: string): string | null {
   } catch {
     return null;
   }
-  if (!/^[a-z0-9.-]+$/.test(host) || host.startsWith('.') || host.length + port.length > LIMITS.siteLength) return null;
+  // Labels not empty ("example..com"), a port a URL can have (1 to 65535).
+  if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(host) || host.length + port.length > LIMITS.siteLength) return null;
+  if (port && !(Number(port.slice(1)) >= 1 && Number(port.slice(1)) <= 65_535)) return null;
   return `${host}${port}${pathname}`;
 }
 

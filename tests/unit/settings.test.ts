@@ -56,7 +56,10 @@ describe('settings', () => {
     expect(covered('https://shop.example/item')).toBe(true);
     // A port given as the scheme's default is the same site.
     expect(isExcluded('https://secure.example/a', [normalizeSitePattern('secure.example:443') as string])).toBe(true);
-    for (const bad of ['', '   ', 'not a site', '*.', 'http://', 'a b.example', '[::1]']) expect(normalizeSitePattern(bad), bad).toBeNull();
+    for (const bad of ['', '   ', 'not a site', '*.', 'http://', 'a b.example', '[::1]', 'chrome://settings', 'mailto:someone@example.com', 'ftp://files.example', 'example.com:99999', 'example.com:0', 'example..com']) expect(normalizeSitePattern(bad), bad).toBeNull();
+    // A backslash is the slash a URL parser takes it for: a path, not the whole site.
+    expect(normalizeSitePattern('example.com\\Path')).toBe('example.com/path');
+    expect(normalizeSitePattern('intra_net.example:65535')).toBe('intra_net.example:65535');
   });
 
   it('cover what the reader meant: a host with a final dot, a path in another case or script, a host in its own script', () => {
