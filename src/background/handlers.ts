@@ -199,7 +199,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return {};
     },
 
-    async 'popup:tabStatus'({ tabId }) {
+    async 'popup:tabStatus'({ tabId, refreshBadge }) {
       if (!Number.isInteger(tabId)) throw new TypeError('tabId must be an integer');
       let answer;
       try {
@@ -208,7 +208,11 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         return { state: 'unsupported' };
       }
       const links = answer.linksRead === undefined ? {} : { linksRead: answer.linksRead };
-      if (!answer.page) return { state: 'not-article', url: answer.url, ...links };
+      if (!answer.page) {
+        // Paused there from the popup: the button no longer counts what the page no longer is checked for.
+        if (refreshBadge) void deps.showOnTab(tabId, { fp: '', algo: ALGORITHM, matches: [], visitedBefore: false }).catch(() => undefined);
+        return { state: 'not-article', url: answer.url, ...links, ...(answer.checking ? { checking: true as const } : {}) };
+      }
       // Judged on the digest the content script reported, as the badge and the notice were: the
       // same story before the visit is recorded (within the dwell time) and after it is forgotten.
       const report = parsePageReport(answer.page, { readSet: false });
@@ -219,11 +223,16 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const current = currentPage(report);
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
       const record = before?.url === pageIdentity(report.url) ? before : undefined;
-      if (!record) return { state: 'checked', page, matches, visitedBefore: before !== undefined, ...extra };
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
-      const elsewhere = (await repo.findByCanonicalUrl(record.canonicalUrl)).filter((r) => r.url !== record.url);
-      return { state: 'checked', page, matches, visitedBefore: record.visits > 1 || elsewhere.length > 0, ...extra };
+      const visitedBefore = !record ? before !== undefined : record.visits > 1 || (await repo.findByCanonicalUrl(record.canonicalUrl)).some((r) => r.url !== record.url);
+      // After the reader acted in the popup ("not the same", forget, pause), the toolbar button tells the same story.
+      if (refreshBadge) {
+        const skipped = skipReason(settings, report.url);
+        const verdict: PageVerdict = skipped ? { fp: page.fp, algo: ALGORITHM, matches: [], visitedBefore: false, skipped } : { fp: page.fp, algo: ALGORITHM, matches, visitedBefore, ...(!record && before ? { lastVisit: before.lastSeen } : {}) };
+        void deps.showOnTab(tabId, verdict).catch(() => undefined);
+      }
+      return { state: 'checked', page, matches, visitedBefore, ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk),

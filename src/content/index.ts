@@ -46,6 +46,8 @@ let stopDwell: () => void = () => undefined;
 let noticeDecided = false;
 /** The page was left unread because the extension is paused, or paused on this site. */
 let heldBySettings = false;
+/** Checks under way (one, or two overlapping in a single-page app): the popup says "checking" meanwhile. */
+let checking = 0;
 
 /** Takes down the notice, if one was drawn. */
 const removeNotice = () => drawingLoaded()?.removeNotice();
@@ -168,11 +170,27 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
 }
 
 function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefined> {
-  return check(settingsNow).catch((e: unknown) => {
-    if (e instanceof ExtensionGoneError) shutDown();
-    else console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e);
-    return undefined;
-  });
+  checking++;
+  return check(settingsNow)
+    .catch((e: unknown) => {
+      if (e instanceof ExtensionGoneError) shutDown();
+      else console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e);
+      return undefined;
+    })
+    .finally(() => checking--);
+}
+
+/**
+ * The reader forgot the page shown (or its site) from the popup: it is not recorded at the end of
+ * its dwell time, nor is a notice shown; the next article the page shows is read as any other.
+ */
+function leaveUnread({ url, site }: { url?: string; site?: string }): { left: boolean } {
+  const here = location.hostname.replace(/^www\./, '');
+  const mine = (url !== undefined && pageAddress(url) === checkedAddress) || (site !== undefined && here === site.replace(/^www\./, ''));
+  if (!mine) return { left: false };
+  stopDwell();
+  pauseDwell = resumeDwell = stopDwell = () => undefined;
+  return { left: true };
 }
 
 /**
@@ -238,7 +256,13 @@ function watchForLinks(): void {
 }
 
 answerMessages(
-  createRouter<ContentProtocol>({ 'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }) }, (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL(''))),
+  createRouter<ContentProtocol>(
+    {
+      'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(!checked && checking > 0 ? { checking: true as const } : {}), ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }),
+      'background:leaveUnread': (req) => Promise.resolve(leaveUnread(req ?? {})),
+    },
+    (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),
+  ),
 );
 
 // A page prerendered (Chrome's address bar, speculation rules) is not in front of the reader yet,

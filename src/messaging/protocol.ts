@@ -129,7 +129,7 @@ export interface HistoryItem {
 
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
-  | { state: 'not-article'; url: string; linksRead?: number } // not checked: too little prose, an excluded site, or paused
+  | { state: 'not-article'; url: string; linksRead?: number; /** The content script is still checking the page (it loaded a moment ago, or was just resumed). */ checking?: true } // not checked: too little prose, an excluded site, or paused
   | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true };
 
 type Empty = Record<string, never>;
@@ -145,8 +145,8 @@ export interface Protocol {
   'content:linksRead': { req: { keys: string[] }; res: { read: LinkMark[]; label?: string; off?: true } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
   'content:notSame': { req: { other: string }; res: Empty };
-  /** popup → background: status of the page in a tab, with the earlier pages it matches. */
-  'popup:tabStatus': { req: { tabId: number }; res: TabStatus };
+  /** popup → background: status of the page in a tab, with the earlier pages it matches; with `refreshBadge` (after the reader acted in the popup), the tab's toolbar button is set to tell the same. */
+  'popup:tabStatus': { req: { tabId: number; refreshBadge?: boolean }; res: TabStatus };
   /** popup → background: the reader says the page in the tab (`url`) and an earlier one are not the same; never flag the pair again. */
   'popup:notSame': { req: { url: string; other: string }; res: Empty };
   /** popup → background: forget one page of the history. */
@@ -211,8 +211,10 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 
 /** Messages a content script answers. */
 export interface ContentProtocol {
-  /** background → content: the tab's address, and the page this content script fingerprinted there, if any. */
-  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; linksRead?: number; linkStats?: LinkStats } };
+  /** background → content: the tab's address, and the page this content script fingerprinted there, if any (`checking` while it is still checking one). */
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; checking?: true; linksRead?: number; linkStats?: LinkStats } };
+  /** popup → content: the reader forgot this page (or every page of this site) from the popup: this page load does not record it. */
+  'background:leaveUnread': { req: { url?: string; site?: string }; res: { left: boolean } };
 }
 
 /** Something that delivers a message to the background and returns its answer (`send`, or a test's direct call). */

@@ -4,7 +4,7 @@
 // popup opened as a page, as the tests do).
 import browser from '../ext';
 import type { MatchSummary, TabStatus } from '../messaging/protocol';
-import { send } from '../messaging/send';
+import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
@@ -42,8 +42,10 @@ function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: str
   };
   yesButton.onclick = () => {
     close();
-    // What was asked about is gone (its button hidden): the focus goes to the status, which says what was done.
-    void action().finally(() => (from.hidden ? statusEl : from).focus());
+    // What was asked about is gone (its button hidden): the focus goes to the status, which says what was done (or what went wrong).
+    void action()
+      .catch((e: unknown) => void (statusEl.textContent = errorText(e)))
+      .finally(() => (from.hidden ? statusEl : from).focus());
   };
   noButton.onclick = () => {
     close();
@@ -78,7 +80,7 @@ function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => 
     button.title = t('popupNotSameHint');
     // Each match's button named by its page: a list of "Not the same" buttons is otherwise a list of one name.
     button.setAttribute('aria-label', t('popupNotSameLabel', isolate(m.title || m.url)));
-    button.addEventListener('click', () => void notSame(m));
+    button.addEventListener('click', () => void notSame(m).catch((e: unknown) => void (statusEl.textContent = errorText(e))));
     meta.append(button);
   }
   li.append(link, meta);
@@ -89,14 +91,34 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
   if (settings.paused) return t('popupPausedEverywhere');
   if (pageUrl && isExcluded(pageUrl, settings.excludedSites)) return t('popupPausedHere');
   if (status.state === 'unsupported') return t('popupUnsupported');
-  if (status.state === 'not-article') return t('popupNotArticle');
+  if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;
   const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''];
   return lines.filter(Boolean).join(' ') || t('popupNothingLikeIt');
 }
 
-async function render(tabId: number): Promise<void> {
-  const [status, settings] = await Promise.all([send('popup:tabStatus', { tabId }), loadSettings()]);
+/**
+ * The reader forgot this page (or its site) here: the page open in the tab is left unread, so the
+ * popup offers neither "Forget" nor "Not the same" for it any more (a pair would name a page the
+ * history no longer holds).
+ */
+let forgottenHere = false;
+
+/** A page still being checked is asked about again this often, a few times (a page takes about a second). */
+const CHECKING_AGAIN_MS = 400;
+const CHECKING_TRIES = 25;
+
+/**
+ * Shows the tab's status. `acted`: after the reader did something here ("not the same", forget,
+ * pause), so the toolbar button is set to tell the same.
+ */
+async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Promise<void> {
+  const [status, settings] = await Promise.all([send('popup:tabStatus', { tabId, refreshBadge: acted }), loadSettings()]);
+  if (status.state === 'not-article' && status.checking && tries > 0) {
+    statusEl.textContent = t('popupChecking');
+    await new Promise((resolve) => setTimeout(resolve, CHECKING_AGAIN_MS));
+    return render(tabId, acted, tries - 1);
+  }
   const page = status.state === 'checked' ? status.page : undefined;
   const url = status.state === 'checked' ? status.page.url : status.state === 'not-article' ? status.url : undefined;
   statusEl.textContent = statusText(status, settings, url);
@@ -106,10 +128,10 @@ async function render(tabId: number): Promise<void> {
   linksEl.hidden = linksRead === 0;
   const now = Date.now();
   const matches = status.state === 'checked' ? status.matches : [];
-  const notSame = page && !(status.state === 'checked' && status.unrecorded)
+  const notSame = page && !forgottenHere && !(status.state === 'checked' && status.unrecorded)
     ? async (m: MatchSummary) => {
         await send('popup:notSame', { url: page.url, other: m.url });
-        await render(tabId);
+        await render(tabId, true);
         statusEl.textContent = t('popupNotSameDone');
         statusEl.focus();
       }
@@ -118,12 +140,15 @@ async function render(tabId: number): Promise<void> {
   listEl.hidden = matches.length === 0;
 
   const forget = $<HTMLButtonElement>('forget');
-  forget.hidden = !page;
+  forget.hidden = !page || forgottenHere;
   forget.onclick = () => {
     if (!page) return;
     confirmThen(forget, localizedNodes('popupForgetConfirm', [isolated(page.title || page.url)]), t('popupForgetYes'), async () => {
       await send('popup:forgetPage', { url: page.url });
-      forget.hidden = true;
+      // Not recorded again at the end of its dwell time, by the page still open in the tab.
+      await sendToTab(tabId, 'background:leaveUnread', { url: page.url }).catch(() => undefined);
+      forgottenHere = true;
+      await render(tabId, true);
       statusEl.textContent = t('popupForgotten');
     });
   };
@@ -136,19 +161,25 @@ async function render(tabId: number): Promise<void> {
     if (!site) return;
     confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(site)]), t('popupForgetSiteYes'), async () => {
       const { forgotten } = await send('popup:forgetSite', { site });
-      forgetSite.hidden = forget.hidden = true;
+      await sendToTab(tabId, 'background:leaveUnread', { site }).catch(() => undefined);
+      forgottenHere = true;
+      // Its pages go from the list of matches too.
+      await render(tabId, true);
+      forgetSite.hidden = true;
       statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [forgotten, isolated(site)]));
     });
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');
   const excludedHere = url !== undefined && isExcluded(url, settings.excludedSites);
-  pauseSite.hidden = !site || (excludedHere && !settings.excludedSites.includes(site));
+  // The exclusions of this site as the list holds them, "www." or not (they exclude alike): Resume takes them all away.
+  const thisSite = (s: string) => site !== null && s.replace(/^www\./, '') === site;
+  pauseSite.hidden = !site || (excludedHere && !settings.excludedSites.some(thisSite));
   pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [isolated(site ?? '')]));
   pauseSite.onclick = async () => {
     if (!site) return;
     try {
-      await saveSettings((now) => ({ excludedSites: excludedHere ? now.excludedSites.filter((s) => s !== site) : [...now.excludedSites, site] }));
-      await render(tabId);
+      await saveSettings((now) => ({ excludedSites: excludedHere ? now.excludedSites.filter((s) => !thisSite(s)) : [...now.excludedSites, site] }));
+      await render(tabId, true);
     } catch (e) {
       statusEl.textContent = errorText(e);
     }
@@ -159,7 +190,7 @@ async function render(tabId: number): Promise<void> {
   pauseAll.onclick = async () => {
     try {
       await saveSettings({ paused: !settings.paused });
-      await render(tabId);
+      await render(tabId, true);
     } catch (e) {
       statusEl.textContent = errorText(e);
     }

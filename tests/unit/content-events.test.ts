@@ -4,7 +4,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { message } from './messages';
 
-const fake = vi.hoisted(() => ({ sent: [] as Array<{ type: string }> }));
+const fake = vi.hoisted(() => ({
+  sent: [] as Array<{ type: string }>,
+  routes: [] as Array<(message: unknown, sender: unknown) => Promise<unknown> | undefined>,
+}));
 
 vi.mock('../../src/ext', () => ({
   default: {
@@ -20,11 +23,11 @@ vi.mock('../../src/ext', () => ({
       onMessage: { addListener: () => undefined },
     },
   },
-  answerMessages: () => undefined,
+  answerMessages: (route: (typeof fake.routes)[number]) => void fake.routes.push(route),
 }));
 vi.mock('../../src/settings/settings-store', async () => {
   const { DEFAULT_SETTINGS } = await import('../../src/settings/settings');
-  return { loadSettings: async () => ({ ...DEFAULT_SETTINGS, linkMarks: 'off', dwellSeconds: 60 }), onSettingsChanged: () => undefined };
+  return { loadSettings: async () => ({ ...DEFAULT_SETTINGS, linkMarks: 'off', dwellSeconds: 1, showNotice: false }), onSettingsChanged: () => undefined };
 });
 vi.mock('../../src/content/extract-off-page', () => ({
   extractOffPage: async () => ({
@@ -33,8 +36,34 @@ vi.mock('../../src/content/extract-off-page', () => ({
   }),
 }));
 
+const asked = (type: string) => fake.sent.filter((m) => m.type === type).length;
+/** The content script of this page, loaded anew, once it has checked the page (and the answer is taken). */
+async function loaded(): Promise<void> {
+  vi.resetModules();
+  fake.sent = [];
+  fake.routes = [];
+  await import('../../src/content/index');
+  await vi.waitFor(() => expect(asked('content:pageSeen')).toBe(1), { timeout: 5000 });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+/** A message to the content script from the popup (an extension page), through its routers. */
+const fromPopup = (type: string, req: unknown) => Promise.all(fake.routes.map((route) => route({ type, req }, { id: 'ext', url: 'chrome-extension://ext/src/popup/index.html' })));
+
 describe('the content script', () => {
+  it('records the page at the end of its dwell time, unless the reader forgot it from the popup meanwhile', async () => {
+    expect(document.visibilityState).toBe('visible');
+    await loaded();
+    await vi.waitFor(() => expect(asked('content:pageRead')).toBe(1), { timeout: 3000 });
+    await loaded();
+    expect(await fromPopup('background:leaveUnread', { url: 'https://elsewhere.example/' })).toContainEqual({ ok: { left: false } });
+    expect(await fromPopup('background:leaveUnread', { url: location.href })).toContainEqual({ ok: { left: true } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(asked('content:pageRead')).toBe(0);
+  }, 15_000);
+
   it('asks about its page once, however many "back from the cache" events the page makes up', async () => {
+    vi.resetModules();
+    fake.sent = [];
     await import('../../src/content/index');
     const asked = () => fake.sent.filter((m) => m.type === 'content:pageSeen').length;
     await vi.waitFor(() => expect(asked()).toBe(1), { timeout: 5000 });

@@ -1,0 +1,185 @@
+// @vitest-environment jsdom
+// The popup as a reader uses it, against a real background on fake-indexeddb: what it says after
+// each action, and that the toolbar button and the page open in the tab follow.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { digestArticle } from '../../src/core';
+import { fromTab, makeBackground, type TabPages } from './helpers';
+import { message } from './messages';
+
+const fake = vi.hoisted(() => ({
+  call: null as null | ((type: string, req: unknown) => Promise<unknown>),
+  stored: {} as Record<string, unknown>,
+  listeners: [] as Array<(changes: Record<string, { newValue: unknown }>, area: string) => void>,
+  toTabs: [] as Array<{ tabId: number; type: string; req: unknown }>,
+}));
+
+vi.mock('../../src/ext', () => ({
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
+    runtime: {
+      id: 'ext',
+      sendMessage: async (m: { type: string; req: unknown }) => {
+        try {
+          return { ok: await fake.call?.(m.type, m.req) };
+        } catch (e) {
+          return { error: { name: (e as Error).name, message: (e as Error).message } };
+        }
+      },
+      openOptionsPage: async () => undefined,
+      getURL: (p: string) => `chrome-extension://ext/${p}`,
+    },
+    tabs: {
+      query: async () => [{ id: 7 }],
+      create: async () => undefined,
+      sendMessage: async (tabId: number, m: { type: string; req: unknown }) => {
+        fake.toTabs.push({ tabId, ...m });
+        return { ok: { left: true } };
+      },
+    },
+    storage: {
+      sync: {
+        get: async () => fake.stored,
+        set: async (items: Record<string, unknown>) => {
+          Object.assign(fake.stored, items);
+          for (const l of fake.listeners) l({ settings: { newValue: items.settings } }, 'sync');
+        },
+      },
+      onChanged: { addListener: (l: (typeof fake.listeners)[number]) => void fake.listeners.push(l) },
+    },
+  },
+}));
+
+const library = JSON.parse(readFileSync(join(process.cwd(), 'tests/fixtures/articles/en-library.json'), 'utf8')) as { paragraphs: string[] };
+const report = (url: string, title: string) => ({ url, title, digest: digestArticle(library.paragraphs.join('\n\n')), lang: 'en' });
+const copy = report('https://b.example/copy', 'Copy');
+const inTab = (): TabPages => ({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp } } });
+
+const status = () => document.getElementById('status')?.textContent ?? '';
+const button = (id: string) => document.getElementById(id) as HTMLButtonElement;
+const settled = () => vi.waitFor(() => expect(status()).not.toMatch(/^(Checking this page…)?$/));
+
+async function openPopup(): Promise<void> {
+  const parsed = new DOMParser().parseFromString(readFileSync(join(process.cwd(), 'src/popup/index.html'), 'utf8'), 'text/html');
+  document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+  await import('../../src/popup/main');
+  await settled();
+}
+
+function confirm(id: string): void {
+  button(id).click();
+  button('confirm-yes').click();
+}
+
+beforeEach(() => {
+  vi.resetModules();
+  fake.stored = {};
+  fake.listeners = [];
+  fake.toTabs = [];
+});
+afterEach(() => {
+  document.documentElement.replaceChildren();
+  fake.call = null;
+});
+
+describe('the popup', () => {
+  it('says so when a forget fails, rather than nothing', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://a.example/story', 'Story'));
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = async (type, req) => {
+      if (type === 'popup:forgetPage') throw Object.assign(new Error('disk I/O error'), { name: 'UnknownError' });
+      return bg.call(type as never, req as never);
+    };
+    await openPopup();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    confirm('forget');
+    await vi.waitFor(() => expect(status()).toMatch(/went wrong.*UnknownError/));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('forgets the page open in the tab: not recorded at the end of its dwell, no "Not the same" for it, and the toolbar button follows', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://a.example/story', 'Story'));
+    // Checked (the button says 1), the dwell time not reached yet.
+    await bg.handlers['content:pageSeen'](copy, fromTab(7, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(document.querySelectorAll('#matches button.not-same')).toHaveLength(1);
+    const shown = bg.shown.length;
+    confirm('forget');
+    await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
+    // The page open in the tab is told to leave this visit unread.
+    expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { url: copy.url } }]);
+    expect(button('forget').hidden).toBe(true);
+    // The match is still listed (another page), but no pair naming the forgotten page can be made.
+    expect(document.querySelectorAll('#matches li')).toHaveLength(1);
+    expect(document.querySelectorAll('#matches button.not-same')).toHaveLength(0);
+    expect(bg.shown.length).toBeGreaterThan(shown);
+  });
+
+  it('after "Forget all of <site>", lists no page of that site', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://b.example/story', 'Story on the same site'));
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(document.querySelectorAll('#matches li')).toHaveLength(1);
+    confirm('forget-site');
+    await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
+    expect(document.querySelectorAll('#matches li')).toHaveLength(0);
+    expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { site: 'b.example' } }]);
+    // The toolbar button counts no match any more.
+    expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
+  });
+
+  it('takes the dismissed match off the toolbar button after "Not the same"', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://a.example/story', 'Story'));
+    await bg.read(copy, fromTab(7, copy.url));
+    expect(bg.shown.at(-1)?.[1].matches).toHaveLength(1);
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    document.querySelector<HTMLButtonElement>('#matches button.not-same')?.click();
+    await vi.waitFor(() => expect(status()).toBe('These two will not be shown as the same again.'));
+    expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
+  });
+
+  it('says "Checking this page…" while the page is still being checked (just resumed), then what it found', async () => {
+    const tabs: TabPages = { 7: { url: copy.url, page: null, checking: true } };
+    const bg = makeBackground(tabs);
+    await bg.read(report('https://a.example/story', 'Story'));
+    fake.call = async (type, req) => {
+      const answer = await bg.call(type as never, req as never);
+      // The content script's check ends after the popup asked twice.
+      if (type === 'popup:tabStatus' && (fake.toTabs.push({ tabId: 0, type, req }), fake.toTabs.length === 2)) tabs[7] = inTab()[7];
+      return answer;
+    };
+    loadPopupHtmlOnly();
+    await import('../../src/popup/main');
+    await vi.waitFor(() => expect(status()).toBe('Checking this page…'));
+    await vi.waitFor(() => expect(status()).toBe("You've read this before, elsewhere:"));
+  });
+
+  it('offers Resume on a site excluded as "www.example.com", and takes that exclusion away', async () => {
+    const tabs: TabPages = { 7: { url: 'https://www.example.com/a', page: null } };
+    const bg = makeBackground(tabs);
+    fake.stored = { settings: { excludedSites: ['www.example.com', 'other.example'] } };
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe('Déjà Read is paused on this site.');
+    expect(button('pause-site').hidden).toBe(false);
+    expect(button('pause-site').textContent).toContain('Resume');
+    button('pause-site').click();
+    await vi.waitFor(() => expect((fake.stored.settings as { excludedSites: string[] }).excludedSites).toEqual(['other.example']));
+  });
+});
+
+function loadPopupHtmlOnly(): void {
+  const parsed = new DOMParser().parseFromString(readFileSync(join(process.cwd(), 'src/popup/index.html'), 'utf8'), 'text/html');
+  document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+}
