@@ -48,17 +48,31 @@ let noticeDecided = false;
 let heldBySettings = false;
 /** Checks under way (one, or two overlapping in a single-page app): the popup says "checking" meanwhile. */
 let checking = 0;
+/** The number of the latest check: one that a later check replaced (the page moved on meanwhile) leaves everything to it. */
+let generation = 0;
+/**
+ * The article whose visit this page load recorded last (its text hash): met again without another
+ * article between (the same view after a look that found nothing, the page resumed after a
+ * pause), it is not a new visit.
+ */
+let recordedTextHash = '';
+/** Addresses the reader forgot from the popup in this page load (and whether the whole site was): never recorded now. */
+const leftUnread = new Set<string>();
+let siteLeftUnread = false;
 
 /** Takes down the notice, if one was drawn. */
 const removeNotice = () => drawingLoaded()?.removeNotice();
 
-/** What a check found: the page held by the settings, no article, the article shown before, or another. */
-type Outcome = 'held' | 'none' | 'same' | 'new';
+/** What a check found: the page held by the settings, no article, the article shown before, or another; or a later check replaced it. */
+type Outcome = 'held' | 'none' | 'same' | 'new' | 'replaced';
 
 async function check(settingsNow = loadSettings()): Promise<Outcome> {
+  const mine = ++generation;
+  const replaced = () => mine !== generation;
   const url = location.href;
   checkedAddress = pageAddress(url);
   const settings = await settingsNow;
+  if (replaced()) return 'replaced';
   // Excluded sites and a paused extension are not even read.
   heldBySettings = settings.paused || isExcluded(url, settings.excludedSites);
   if (heldBySettings) {
@@ -66,6 +80,8 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
     return 'held';
   }
   const extraction = await extractOffPage(document, MIN_RECORDED_WORDS);
+  // The page moved on while it was read (a slow page, a single-page app): the later check decides.
+  if (replaced()) return 'replaced';
   if (!extraction.ok) {
     forgetView();
     removeNotice();
@@ -82,17 +98,32 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   removeNotice();
   checkedTextHash = digest.textHash;
   const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document), passages };
-  // Another check since (another article, or none) replaces this one; a new address with the same article does not.
-  const stillHere = () => checkedTextHash === digest.textHash;
-  const verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: stillHere });
-  if (!stillHere() || verdict.skipped) return 'new'; // navigated on while we waited
+  let verdict: PageSeenAnswer;
+  try {
+    verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: () => !replaced() });
+  } catch (e) {
+    // Not checked: a later look at this article asks again, rather than taking it for the view checked.
+    if (!replaced()) forgetView();
+    throw e;
+  }
+  if (replaced()) return 'replaced';
+  // The background holds the page (paused, or an excluded site, as it read the settings): resumed, it is checked again.
+  if (verdict.skipped) {
+    heldBySettings = true;
+    forgetView();
+    return 'held';
+  }
   checked = { ...report, fp: verdict.fp };
   listenForReturn();
+  // Recorded once in a page load, and never once the reader forgot it from the popup.
+  if (digest.textHash === recordedTextHash || leftUnread.has(checkedAddress) || siteLeftUnread) return 'new';
   const visitId = randomId();
   const dwell = visibleTimer(document, settings.dwellSeconds, () => {
+    recordedTextHash = digest.textHash;
     void recordVisit({ ...report, visitId });
-    // In a task of its own: drawing the notice is the page's work, not the report's.
-    setTimeout(() => showNoticeOnce(verdict, settings.showNotice, locators), 0);
+    // In a task of its own: drawing the notice is the page's work, not the report's; as the settings
+    // say now (the reader may have turned the notice off while the page waited).
+    setTimeout(() => void loadSettings().then((now) => showNoticeOnce(verdict, now.showNotice && !now.paused, locators), () => undefined), 0);
   });
   pauseDwell = dwell.pause;
   resumeDwell = dwell.resume;
@@ -171,7 +202,10 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
 
 function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefined> {
   checking++;
-  return check(settingsNow)
+  // Nothing is checked before the page is shown (a prerendered page that changes its address or
+  // hears of a change of the settings waits as its first check does).
+  return shown
+    .then(() => check(settingsNow))
     .catch((e: unknown) => {
       if (e instanceof ExtensionGoneError) shutDown();
       else console.info('Déjà Read: page not checked:', e instanceof Error ? e.message : e);
@@ -186,8 +220,12 @@ function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefin
  */
 function leaveUnread({ url, site }: { url?: string; site?: string }): { left: boolean } {
   const here = location.hostname.replace(/^www\./, '');
-  const mine = (url !== undefined && pageAddress(url) === checkedAddress) || (site !== undefined && here === site.replace(/^www\./, ''));
-  if (!mine) return { left: false };
+  const page = url !== undefined && pageAddress(url) === checkedAddress;
+  const onSite = site !== undefined && here === site.replace(/^www\./, '');
+  if (!page && !onSite) return { left: false };
+  // A check still under way for it does not start a dwell either.
+  if (page) leftUnread.add(checkedAddress);
+  if (onSite) siteLeftUnread = true;
   stopDwell();
   pauseDwell = resumeDwell = stopDwell = () => undefined;
   return { left: true };
@@ -302,16 +340,17 @@ function addressMayHaveChanged(): void {
   checkAgain(0);
 }
 function checkAgain(step: number): void {
-  const address = pageAddress(location.href);
   pending = setTimeout(
     () => {
       pending = undefined;
+      // The address this look is at (the page may have changed it again meanwhile: a slug written after the push).
+      const address = pageAddress(location.href);
       void checkSafely().then((outcome) => {
         const unsettled = outcome === 'none' || outcome === 'same';
         if (unsettled && step + 1 < RECHECK_AFTER_MS.length && !pending && !gone && pageAddress(location.href) === address) checkAgain(step + 1);
       });
       // "Search engines only" may start or stop with the new address.
-      void loadSettings().then(markLinksAsSettingsSay, () => undefined);
+      void shown.then(() => loadSettings()).then(markLinksAsSettingsSay, () => undefined);
     },
     RECHECK_AFTER_MS[step],
   );
@@ -321,15 +360,21 @@ function checkAgain(step: number): void {
 // changes, hence the timer. Where a browser lacks it, the address is polled once a second.
 // Resumed (everywhere, or on this site) while the page is open: it is checked now, not at the next load.
 onSettingsChanged((settings) => {
-  if (gone) return;
-  markLinksAsSettingsSay(settings);
-  const held = settings.paused || isExcluded(location.href, settings.excludedSites);
-  if (heldBySettings && !held) checkSafely();
-  // Paused (everywhere, or on this site) while the page is being read: it is left unread, and no notice comes.
-  else if (held && !heldBySettings) {
-    heldBySettings = true;
-    forgetView();
-  }
+  // A prerendered page hears of it once it is shown.
+  void shown.then(() => {
+    if (gone) return;
+    markLinksAsSettingsSay(settings);
+    const held = settings.paused || isExcluded(location.href, settings.excludedSites);
+    if (heldBySettings && !held) checkSafely();
+    // Paused (everywhere, or on this site) while the page is being read: it is left unread (a check
+    // under way too), and its notice goes.
+    else if (held && !heldBySettings) {
+      heldBySettings = true;
+      generation++;
+      forgetView();
+      removeNotice();
+    }
+  });
 });
 
 const navigation = (window as { navigation?: EventTarget }).navigation;
