@@ -70,7 +70,14 @@ export function directoryBytes(dir: string): number {
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) total += directoryBytes(path);
-    else if (e.isFile()) total += statSync(path).size;
+    else if (e.isFile()) {
+      // LevelDB may delete a file (a compaction) between the listing and its stat: it no longer counts.
+      try {
+        total += statSync(path).size;
+      } catch {
+        // gone meanwhile
+      }
+    }
   }
   return total;
 }

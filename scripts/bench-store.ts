@@ -703,6 +703,22 @@ const PAGE_SEEN_TIMES = `async (requests) => {
   return out;
 }`;
 
+/**
+ * The same round trip with nothing to do: a message the background's router refuses at once from
+ * a content script (an extension page's, options:wake), answered with an error and no work. What
+ * any lookup costs before it does anything, on this machine: the floor under the lookups' times.
+ */
+const FLOOR_TIMES = `async (n) => {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    const reply = await chrome.runtime.sendMessage({ type: 'options:wake', req: {} });
+    out.push(performance.now() - start);
+    if (!reply || !('error' in reply) || reply.error.name !== 'Forbidden') throw new Error('options:wake from a content script: not refused at once');
+  }
+  return out;
+}`;
+
 interface Timed {
   ms: number;
   match: string | null;
@@ -891,6 +907,9 @@ interface Result {
   findP95Ms: number;
   /** The same by kind of page asked about: read before, an edited copy, a page holding one, a new page. */
   findByKindMs: Record<QueryKind, { p50: number; p95: number }>;
+  /** A round trip from the same world that the background answers at once (an unknown message): the floor under every lookup on this machine. */
+  messageFloorP50Ms: number;
+  messageFloorP95Ms: number;
   /** The same, each with the background's worker just restarted. */
   coldFindP50Ms: number;
   coldFindP95Ms: number;
@@ -1008,6 +1027,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   const byKind = spreadByKind(warmQueries, warm);
   const warmByKind = `p50 / p95 by kind: ${QUERY_KINDS.map((k) => `${k} ${byKind[k].p50.toFixed(1)} / ${byKind[k].p95.toFixed(1)}`).join(', ')}`;
   log(`content:pageSeen, warm: ${warm.length} queries, p50 ${find.p50.toFixed(2)} ms, p95 ${find.p95.toFixed(2)} ms; ${foundWarm}; ${warmByKind}`);
+  const floor = spread((await world.call<number[]>(FLOOR_TIMES, WARMUP + opts.queries)).slice(WARMUP));
+  log(`a message the background answers at once, from the same world: ${opts.queries} round trips, p50 ${floor.p50.toFixed(2)} ms, p95 ${floor.p95.toFixed(2)} ms (the floor under the lookups above)`);
   const coldQueries = reports.slice(WARMUP + opts.queries);
   const cold: Timed[] = [];
   for (const q of coldQueries) {
@@ -1144,6 +1165,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       dbMBAfterImport: round(dbAfterImport.bytes / 1e6, 1),
       findP50Ms: round(find.p50, 3),
       findP95Ms: round(find.p95, 3),
+      messageFloorP50Ms: round(floor.p50, 3),
+      messageFloorP95Ms: round(floor.p95, 3),
       findByKindMs: Object.fromEntries(QUERY_KINDS.map((k) => [k, { p50: round(byKind[k].p50, 3), p95: round(byKind[k].p95, 3) }])) as Result['findByKindMs'],
       coldFindP50Ms: round(coldFind.p50, 1),
       coldFindP95Ms: round(coldFind.p95, 1),
