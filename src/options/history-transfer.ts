@@ -65,6 +65,17 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
 export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
 
 /**
+ * The import failed once its commit was sent: the background may have begun to apply it, and then
+ * completes it whenever it can, so the history may have changed. `cause` says what went wrong.
+ */
+export class ImportInterruptedError extends Error {
+  override name = 'ImportInterruptedError';
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/**
  * Imports a history file: read a slice at a time and checked in a worker, its records sent in
  * chunks as they are checked, which the background parks apart from the history; then committed.
  * Until the commit the history is untouched: a file found bad part-way (its last record, say), or
@@ -147,6 +158,8 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       await send('options:importRollback', { importId }).catch(() => undefined);
     }
     if (e instanceof FileProblemError) return { state: 'invalid', error: e.problem };
+    // After the commit was sent, "your history was not changed" may not be true.
+    if (!staging) throw new ImportInterruptedError(e);
     throw e;
   } finally {
     reading.close();

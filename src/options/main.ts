@@ -7,7 +7,7 @@ import { errorText } from '../ui/error-text';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
-import { exportHistory, importHistory, type Progress } from './history-transfer';
+import { exportHistory, importHistory, ImportInterruptedError, type Progress } from './history-transfer';
 import { BulkPort } from '../messaging/bulk';
 
 /** Chunks of an export or import cross to the background as bulk parcels: cloned, not turned into JSON (messaging/bulk.ts). */
@@ -49,7 +49,7 @@ async function busy(label: string, failed: 'exportFailed' | 'importFailed' | 'cl
     if (typeof result === 'string') status.textContent = result;
     else status.replaceChildren(...result);
   } catch (e) {
-    status.textContent = t(failed, errorText(e));
+    status.textContent = e instanceof ImportInterruptedError ? t('importInterrupted', errorText(e.cause)) : t(failed, errorText(e));
   } finally {
     buttons.forEach((b) => (b.disabled = false));
     fileInput.disabled = false;

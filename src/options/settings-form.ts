@@ -15,6 +15,11 @@ function fill(s: Settings): void {
   minWords.placeholder = String(SENSITIVITY[s.sensitivity].minWords);
   $('min-words-hint').textContent = t('optionsMinWordsHint', SENSITIVITY[s.sensitivity].minWords);
   $<HTMLInputElement>('dwell').value = String(s.dwellSeconds);
+  // The number fields now show what is saved: one refused before is no longer marked so.
+  for (const field of [minWords, $<HTMLInputElement>('dwell')]) {
+    field.removeAttribute('aria-invalid');
+    field.removeAttribute('aria-describedby');
+  }
   $<HTMLInputElement>('show-notice').checked = s.showNotice;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')) radio.checked = radio.value === s.linkMarks;
   $<HTMLInputElement>('record-private').checked = s.recordPrivate;

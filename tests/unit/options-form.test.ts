@@ -68,6 +68,19 @@ describe('the options form', () => {
     expect(fake.saves).toMatchObject([{ dwellSeconds: 12 }]);
   });
 
+  it('no longer marks a refused number once another change puts the saved value back in its field', async () => {
+    const { status } = await form();
+    const dwell = document.getElementById('dwell') as HTMLInputElement;
+    dwell.value = '-3';
+    dwell.dispatchEvent(new Event('change'));
+    expect(dwell.getAttribute('aria-invalid')).toBe('true');
+    (document.querySelector('input[name="sensitivity"][value="strict"]') as HTMLInputElement).click();
+    await vi.waitFor(() => expect(status()).toBe('Saved.'));
+    expect(dwell.value).toBe('5');
+    expect(dwell.hasAttribute('aria-invalid')).toBe(false);
+    expect(dwell.hasAttribute('aria-describedby')).toBe(false);
+  });
+
   it('takes an empty minimum length as the default, and refuses one out of range', async () => {
     const { status, type } = await form();
     await type('min-words', '99999');

@@ -6,7 +6,7 @@ import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportHistory, IMPORT_CHUNK, importHistory as importWith, type Progress } from '../../src/options/history-transfer';
+import { exportHistory, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
@@ -404,6 +404,25 @@ describe('export and import through the background', () => {
     const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
     expect(await db.db.count('staging')).toBe(0);
     expect(await db.db.count('importRuns')).toBe(0);
+  });
+
+  it('says the import was interrupted, not that nothing changed, when it fails once its commit was sent', async () => {
+    const bg = await withHistory();
+    bg.clock.now = Date.UTC(2026, 1, 1);
+    const file = new Blob([syntheticFile(7)]);
+    // The background applied the file, then its answer was an error (the disk filled as it went on, say).
+    const failing: typeof bg.call = async (type, req) => {
+      const answer = await bg.call(type, req);
+      if (type === 'options:importCommit') throw Object.assign(new Error('quota'), { name: 'StorageFullError' });
+      return answer;
+    };
+    const e = await importHistory(failing, file, () => undefined).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ImportInterruptedError);
+    expect((e as ImportInterruptedError).cause).toMatchObject({ name: 'StorageFullError' });
+    expect((await history(bg)).length).toBe(4 + 7);
+    // Imported again, as the message says it safely may be: nothing more changes.
+    expect(await importHistory(bg.call, file, () => undefined)).toEqual({ state: 'already-imported' });
+    expect((await history(bg)).length).toBe(4 + 7);
   });
 
   it('refuses a file that is not UTF-8, and the history stays as it was', async () => {
