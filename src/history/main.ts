@@ -101,10 +101,13 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
  * newest first, each grouped with its own copies.
  */
 async function forgetPage(li: HTMLLIElement, url: string, copies: string[]): Promise<void> {
+  const shown = generation;
   await send('popup:forgetPage', { url });
   onScreen.delete(url);
   for (const c of copies) onScreen.delete(c);
   const { items } = copies.length ? await send('history:items', { urls: copies }) : { items: [] };
+  // A search started meanwhile has drawn the list anew, from the history as it is now.
+  if (shown !== generation) return;
   const now = Date.now();
   const groups: HTMLLIElement[] = [];
   for (const item of items.sort((a, b) => b.lastSeen - a.lastSeen)) {
@@ -168,17 +171,21 @@ async function load(reset: boolean): Promise<void> {
     done = res.done || !res.next;
   }
   await showSummary();
+  if (mine !== generation) return; // a newer search started while the count was asked
   more.hidden = done;
   if (moreHadFocus) (list.children[firstNew]?.querySelector('a') ?? (done ? summary : more)).focus();
 }
 
 localizePage();
 /** A load that failed says why, and leaves "Show more" to try again. */
-const loadOrSay = (reset: boolean) =>
-  load(reset).catch((e: unknown) => {
+const loadOrSay = (reset: boolean) => {
+  const mine = generation + 1; // the number load() takes at once
+  return load(reset).catch((e: unknown) => {
+    if (mine !== generation) return; // a newer search says how it went
     showError(e);
     more.hidden = false;
   });
+};
 more.addEventListener('click', () => void loadOrSay(false));
 let debounce: ReturnType<typeof setTimeout> | undefined;
 $<HTMLInputElement>('search').addEventListener('input', (e) => {

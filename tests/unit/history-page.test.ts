@@ -156,3 +156,27 @@ describe('the history page', () => {
     await vi.waitFor(() => expect(summary()).toBe('Showing 5 of 5 pages.'));
   });
 });
+
+describe('the history page, when the reader searches while it loads', () => {
+  it('lets a load that a search replaced go: neither its "Show more" nor its error is shown over the search', async () => {
+    const bg = await historyWithCopies();
+    // The first listing's count comes late, then fails; the search is answered at once.
+    let first = true;
+    fake.call = async (type, req) => {
+      if (type === 'options:stats' && first) {
+        first = false;
+        await new Promise((r) => setTimeout(r, 600));
+        throw Object.assign(new Error('the database could not be opened'), { name: 'UnknownError' });
+      }
+      return bg.call(type as never, req as never);
+    };
+    const html = readFileSync(join(process.cwd(), 'src/history/index.html'), 'utf8');
+    const parsed = new DOMParser().parseFromString(html, 'text/html');
+    document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
+    await import('../../src/history/main');
+    await search('Hammers');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(summary()).toMatch(/^1 matching page/);
+    expect((document.getElementById('more') as HTMLButtonElement).hidden).toBe(true);
+  });
+});
