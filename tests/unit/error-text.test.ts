@@ -2,7 +2,7 @@
 // record found by the background in the words of the import's other problems, and anything else
 // by its name only, never in the background's English.
 import { describe, expect, it, vi } from 'vitest';
-import { checkPages, StorageFullError } from '../../src/storage';
+import { checkPages, LIMITS, StorageFullError } from '../../src/storage';
 import { DeliveryError } from '../../src/messaging/retry';
 import { message } from './messages';
 
@@ -34,6 +34,6 @@ describe('errorText', () => {
     } catch (e) {
       thrown = e;
     }
-    expect(errorText(crossed(thrown as Error))).toBe('没有导入任何内容：第 \u20681\u2069 个页面："\u2068url\u2069" 必须是不超过 \u20688192\u2069 个字符的 http(s) 网址。');
+    expect(errorText(crossed(thrown as Error))).toBe(`没有导入任何内容：第 \u20681\u2069 个页面："\u2068url\u2069" 必须是不超过 \u2068${LIMITS.urlLength}\u2069 个字符的 http(s) 网址。`);
   });
 });
