@@ -464,6 +464,17 @@ describe('Chromium, what the reader sees', () => {
     await reading.bringToFront();
     await new Promise((r) => setTimeout(r, 3500));
     expect(await recordedPages()).toBe(before + 1);
+    // Forgotten from the popup within its dwell time, a page is not recorded when the time is up.
+    await reading.goto(`${site.url('dwell')}?part=2`);
+    const { tabId } = await toolbarOf(reading);
+    const popup = await popupPage(tabId);
+    await popup.getByRole('button', { name: 'Forget this page' }).click();
+    await popup.getByRole('button', { name: 'Forget it' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('This page was forgotten.');
+    await popup.close();
+    await reading.bringToFront();
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(await recordedPages()).toBe(before + 1);
     await reading.close();
     await setInOptions((o) => o.getByLabel(/counts as read after/).fill('0').then(() => o.getByLabel(/counts as read after/).press('Enter')));
   });
