@@ -4,6 +4,8 @@ import type { PageRecord } from './schema';
 
 /** How many visit ids a record remembers: enough for the tabs that may retry at once. */
 export const KEPT_VISIT_IDS = 16;
+/** Visits a record counts at most: what an import takes back (history-import.ts LIMITS.visits). */
+export const MAX_VISITS = 1e9;
 
 /**
  * Two histories of one page as one: earliest firstSeen, latest lastSeen, visits added; title,
@@ -19,7 +21,7 @@ export function combinePages(a: PageRecord, b: PageRecord): PageRecord {
     url: a.url,
     firstSeen: Math.min(a.firstSeen, b.firstSeen),
     lastSeen: Math.max(a.lastSeen, b.lastSeen),
-    visits: a.visits + b.visits,
+    visits: Math.min(a.visits + b.visits, MAX_VISITS),
     ...(visitIds.length ? { visitIds } : {}),
   };
 }
@@ -27,17 +29,31 @@ export function combinePages(a: PageRecord, b: PageRecord): PageRecord {
 /**
  * An imported record joining the stored one of the same page. Returns `existing` itself when the
  * incoming record is the same history (the reader's own export imported back), so re-importing
- * changes nothing; otherwise combinePages. Where the two share a visit (by its id), they are one
- * history at two moments (a backup restored after more reading, or a later backup into an
- * earlier restore): only the incoming visits not known here are added, and one adding none and
- * seen no later is the same history.
+ * changes nothing; otherwise combinePages. Two records are one history at two moments (a backup
+ * restored after more reading, or a later backup into an earlier restore) when they share a visit
+ * (by its id: ids are kept in the order of the visits, the latest 16), or, both with ids but none
+ * shared any more, when they began with the very same visit (the same first time, to the
+ * millisecond): then only the incoming visits made after the last one both know are added.
  */
 export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecord {
   if (incoming.firstSeen === existing.firstSeen && incoming.lastSeen === existing.lastSeen && incoming.visits === existing.visits) return existing;
   const known = new Set(existing.visitIds);
   const ids = incoming.visitIds ?? [];
-  if (!ids.some((id) => known.has(id))) return combinePages(existing, incoming);
-  const unknown = ids.filter((id) => !known.has(id)).length;
-  if (unknown === 0 && incoming.lastSeen <= existing.lastSeen) return existing;
-  return { ...combinePages(existing, incoming), visits: existing.visits + unknown };
+  let lastShared = -1;
+  ids.forEach((id, i) => {
+    if (known.has(id)) lastShared = i;
+  });
+  if (lastShared >= 0) {
+    const later = ids.slice(lastShared + 1).filter((id) => !known.has(id)).length;
+    if (later === 0 && incoming.lastSeen <= existing.lastSeen) return existing;
+    return { ...combinePages(existing, incoming), visits: Math.min(existing.visits + later, MAX_VISITS) };
+  }
+  // Both with visit ids, none shared any more (more than 16 visits since), and the same first
+  // visit: the one seen later holds the other's visits (a backup is an earlier moment of the
+  // history it was made from). Records without ids (older files, CSV) are added as before.
+  if (ids.length > 0 && known.size > 0 && incoming.firstSeen === existing.firstSeen) {
+    if (incoming.lastSeen <= existing.lastSeen && incoming.visits <= existing.visits) return existing;
+    return { ...combinePages(existing, incoming), visits: Math.max(existing.visits, incoming.visits) };
+  }
+  return combinePages(existing, incoming);
 }

@@ -13,7 +13,7 @@ import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
 import type { NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
-import { KEPT_VISIT_IDS } from './merge';
+import { KEPT_VISIT_IDS, MAX_VISITS } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
 import type { DejaReadDB, PageRecord } from './schema';
 
@@ -422,7 +422,7 @@ export class PageRepository {
         b3: 0,
         firstSeen: previous ? Math.min(previous.firstSeen, now) : now,
         lastSeen: now,
-        visits: (previous?.visits ?? 0) + 1,
+        visits: Math.min((previous?.visits ?? 0) + 1, MAX_VISITS),
         ...(visitIds ? { visitIds } : {}),
         ...(changed ? { changed } : {}),
       });
