@@ -1,12 +1,23 @@
 // Checks what a content script sent before anything is matched or stored: a page is untrusted
 // input, and a broken or hostile one must not reach the database.
-import { decodePassages, decodeSketch, fromBase64, isReadSetBytes, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
+import { decodePassages, decodeSketch, fromBase64, isReadSetBytes, wellFormed, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from '../content/extract-limits';
 import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
 import { LIMITS, VISIT_ID } from '../storage/history-import';
 
 export const MAX_TITLE_LENGTH = 500;
+
+/**
+ * A title as kept: white space as one space, at most MAX_TITLE_LENGTH code units, never cut
+ * between the two halves of a character, and no half of one left alone (a file written as UTF-8,
+ * a CSV export, holds U+FFFD in its place: the title would not come back as it was).
+ */
+export function keptTitle(title: string): string {
+  let t = title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_LENGTH);
+  if (/[\uD800-\uDBFF]$/.test(t)) t = t.slice(0, -1);
+  return wellFormed(t);
+}
 /** Far more than an encoded sketch or passage signature takes (about 350 and 390 characters). */
 const MAX_ENCODED_LENGTH = 1024;
 
@@ -58,7 +69,7 @@ export function parsePageReport(input: unknown, { readSet = true } = {}): PageRe
   if (!parsed) throw new TypeError('page report: only http(s) pages of a sane URL length are recorded');
   return {
     url: parsed.href,
-    title: typeof title === 'string' ? title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_LENGTH) : '',
+    title: typeof title === 'string' ? keptTitle(title) : '',
     digest: parseDigest(digest, readSet),
     lang: langTag(lang, ''),
     canonical: Array.isArray(canonical) ? canonical.filter((c): c is string => typeof c === 'string' && c.length <= MAX_URL_LENGTH).slice(0, 4) : [],

@@ -5,3 +5,8 @@
 export function normalizeText(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
+
+/** The text with each lone surrogate (half of a character, as a cut may leave one) as U+FFFD, as UTF-8 writes it. */
+export function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}

@@ -2,11 +2,11 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_STORED_URL_LENGTH, siteOf } from '../core';
+import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_STORED_URL_LENGTH, siteOf, wellFormed } from '../core';
 import { storedValue, type StoredPage } from './layout';
 import { COLUMNS, type NotSamePair } from './history-file';
 import type { PageRecord } from './schema';
-import { KEPT_VISIT_IDS } from './merge';
+import { KEPT_VISIT_IDS, MAX_VISITS } from './merge';
 
 export const LIMITS = {
   urlLength: MAX_STORED_URL_LENGTH,
@@ -14,7 +14,7 @@ export const LIMITS = {
   langLength: 35,
   sketchLength: 1024,
   readSetLength: MAX_READ_SET_LENGTH,
-  visits: 1e9,
+  visits: MAX_VISITS,
   records: 5_000_000,
   /** "Not the same" pairs a file may bring (a reader marks a few a week). */
   notSame: 1_000_000,
@@ -122,12 +122,13 @@ function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown)
 }
 
 /** What is wrong with a record's length, language, dates and visits, or null. */
-function countsProblem(r: Record<string, unknown>, now: number): RecordProblem | null {
+function countsProblem(r: Record<string, unknown>): RecordProblem | null {
   if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
   if (typeof r.lang !== 'string') return wrong('lang', 'importPageLang');
   if (!isTime(r.firstSeen)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
   if (!isTime(r.lastSeen)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
-  if (asKept(r.firstSeen, now) > asKept(r.lastSeen, now)) return wrong('firstSeen', 'importPageSeenOrder');
+  // In order as written (a time ahead of the clock is taken as now below, which may put first after last).
+  if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
   if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
   return null;
 }
@@ -156,14 +157,15 @@ function checkFields(raw: unknown, now: number): Checked | RecordProblem {
   if (passages === null) return wrong('passages', 'importPagePassages');
   const readSet = r.readSet === undefined ? undefined : decoded(r.readSet, LIMITS.readSetLength, (bytes) => (isReadSetBytes(bytes) ? bytes : null));
   if (readSet === null) return wrong('readSet', 'importPageReadSet');
-  const counts = countsProblem(r, now);
+  const counts = countsProblem(r);
   if (counts) return counts;
   // Checked by countsProblem: a length, a language tag, two times and a count of visits. A tag too
   // long to be one (as an earlier version could record from a page) is left out, not the record.
   const c = r as { textLength: number; lang: string; firstSeen: number; lastSeen: number; visits: number };
   const lang = c.lang.length > LIMITS.langLength ? '' : c.lang;
   return {
-    plain: { url, title: r.title, fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: c.textLength, lang, firstSeen: asKept(c.firstSeen, now), lastSeen: asKept(c.lastSeen, now), visits: c.visits },
+    // A lone half of a character (an earlier version cut titles anywhere) as the UTF-8 of a CSV file has it.
+    plain: { url, title: wellFormed(r.title as string), fp: r.fp, algo: r.algo, ...(r.textHash !== undefined ? { textHash: r.textHash as string } : {}), textLength: c.textLength, lang, firstSeen: Math.min(asKept(c.firstSeen, now), asKept(c.lastSeen, now)), lastSeen: asKept(c.lastSeen, now), visits: c.visits },
     canonicalUrl,
     blocks,
     encoded: { ...(sketch ? { sketch } : {}), ...(passages ? { passages } : {}), ...(readSet ? { readSet } : {}) },
@@ -224,7 +226,7 @@ const isAddress = (v: unknown): v is string => typeof v === 'string' && v.length
 const isEncodedValue = (v: unknown, key: keyof typeof ENCODED_CHARS) => (v instanceof Uint8Array ? v.byteLength <= (ENCODED_CHARS[key] / 4) * 3 : typeof v === 'string' && v.length <= ENCODED_CHARS[key]);
 
 /** What is wrong with the shape of a page sent to be staged, or null. */
-function stagedProblem(r: Record<string, unknown>, now: number): RecordProblem | null {
+function stagedProblem(r: Record<string, unknown>): RecordProblem | null {
   if (!isAddress(r.url)) return wrong('url', 'importPageUrl', 'url', LIMITS.urlLength);
   if (r.canonicalUrl !== undefined && !isAddress(r.canonicalUrl)) return wrong('canonicalUrl', 'importPageUrl', 'canonicalUrl', LIMITS.urlLength);
   if (typeof r.title !== 'string' || r.title.length > LIMITS.titleLength) return wrong('title', 'importPageTitle', LIMITS.titleLength);
@@ -234,7 +236,7 @@ function stagedProblem(r: Record<string, unknown>, now: number): RecordProblem |
   if (r.sketch !== undefined && !isEncodedValue(r.sketch, 'sketch')) return wrong('sketch', 'importPageSketch');
   if (r.passages !== undefined && !isEncodedValue(r.passages, 'passages')) return wrong('passages', 'importPagePassages');
   if (r.readSet !== undefined && !isEncodedValue(r.readSet, 'readSet')) return wrong('readSet', 'importPageReadSet');
-  return countsProblem(r, now);
+  return countsProblem(r);
 }
 
 /** A stored page's fields, in the order toStored writes them (pages read back alike share one shape). */
@@ -253,7 +255,7 @@ export function checkStaged(raw: unknown, now: number): StoredPage[] {
   return raw.map((r: unknown, i) => {
     if (!r || typeof r !== 'object' || Array.isArray(r)) throw new FileProblemError(problem('importPageNotObject', i + 1));
     const p = r as Record<string, unknown>;
-    const wrongShape = stagedProblem(p, now);
+    const wrongShape = stagedProblem(p);
     if (wrongShape) throw new FileProblemError(problem(wrongShape.key, i + 1, ...wrongShape.subs));
     const page: Record<string, unknown> = {};
     for (const key of STAGED_KEYS) if (p[key] !== undefined) page[key] = p[key];

@@ -131,6 +131,8 @@ export class HistoryReader<T = PageRecord> {
   }
 
   private row(row: string[]): void {
+    // A blank line (an editor's at the end of the file) holds no record.
+    if (row.length === 1 && row[0] === '') return;
     if (row.length !== COLUMNS.length) fail(problem('importCsvFields', this.count + 1, row.length, COLUMNS.length));
     this.record(csvRecord(row));
   }

@@ -101,6 +101,7 @@ describe('export and import through the background', () => {
     expect(await visits(restored)).toBe(3);
     // Another browser's visits of the page, none shared: added.
     const elsewhere = makeBackground();
+    elsewhere.clock.now += 86_400_000; // read there another day (one history began at the same millisecond would be taken for this one)
     await visit(elsewhere, 'visit-there-1');
     await importHistory(here.call, (await exportHistory(elsewhere.call, 'json', () => undefined)).blob, () => undefined);
     expect(await visits(here)).toBe(4);
@@ -108,6 +109,72 @@ describe('export and import through the background', () => {
     const csv = (await exportHistory(elsewhere.call, 'csv', () => undefined)).blob;
     await importHistory(restored.call, csv, () => undefined);
     expect(await visits(restored)).toBe(4);
+  });
+
+  it("counts a backup's visits once past the 16 ids a record keeps: a window slid on, or none left in common", async () => {
+    const digest = digestArticle(article('en-library'));
+    for (const [before, after] of [
+      [17, 1],
+      [3, 16],
+    ]) {
+      const bg = makeBackground();
+      const url = 'https://often.example/story';
+      let k = 0;
+      const visit = () => bg.read({ url, title: 'Often', digest, lang: 'en', visitId: `visit-often-${String(++k).padStart(3, '0')}` });
+      for (let i = 0; i < before; i++) await visit();
+      const backup = (await exportHistory(bg.call, 'json', () => undefined)).blob;
+      for (let i = 0; i < after; i++) await visit();
+      await importHistory(bg.call, backup, () => undefined);
+      expect((await (await bg.repository).get(url))?.visits, `${before} then ${after}`).toBe(before + after);
+    }
+  });
+
+  it('restores a history recorded while the clock ran ahead, and a title cut inside a character as CSV', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    const digest = digestArticle(article('en-library'));
+    const T = 1_700_000_000_000;
+    const v = { url: 'https://clock.example/a', title: 'Clock', fp: digest.fp, algo: 'dr1', textLength: digest.words, lang: 'en' };
+    await repo.recordVisit(v, T + 12 * 3600_000); // 12 hours ahead: kept as it is
+    await repo.recordVisit(v, T + 3 * 86_400_000); // 3 days ahead: taken as now at import
+    // A title of 499 letters and an emoji: cut at 500 code units, inside the emoji.
+    await bg.read({ url: 'https://emoji.example/a', title: `${'a'.repeat(499)}😀 and more`, digest, lang: 'en' });
+    bg.clock.now = T;
+    const before = await history(bg);
+    expect(before.find((p) => p.url === 'https://emoji.example/a')?.title).toBe('a'.repeat(499));
+    for (const format of ['json', 'csv'] as const) {
+      const { blob } = await exportHistory(bg.call, format, () => undefined);
+      const other = makeBackground();
+      other.clock.now = T;
+      expect(await importHistory(other.call, blob, () => undefined), format).toMatchObject({ state: 'imported', pages: 2 });
+      const after = await history(other);
+      expect(after.map((p) => p.title)).toEqual(before.map((p) => p.title));
+      const clock = after.find((p) => p.url === v.url);
+      expect(clock && clock.firstSeen <= clock.lastSeen).toBe(true);
+    }
+  });
+
+  it('counts visits up to what an import takes back (10^9), so the export of a page read that often still imports', async () => {
+    const bg = makeBackground();
+    const page = { url: 'https://often.example/', title: 'Often', digest: digestArticle(article('en-library')), lang: 'en' };
+    await bg.read(page);
+    const text = (await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()).replace('"visits":1', '"visits":1000000000');
+    await bg.call('options:clear', {});
+    expect(await importHistory(bg.call, new Blob([text]), () => undefined)).toMatchObject({ state: 'imported' });
+    await bg.read(page);
+    // Merged with another history of it, too: the sum is held at the limit.
+    await importHistory(bg.call, new Blob([text.replace(/"firstSeen":\d+/, '"firstSeen":1')]), () => undefined);
+    expect((await (await bg.repository).get(page.url))?.visits).toBe(1e9);
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    await bg.call('options:clear', {});
+    expect(await importHistory(bg.call, blob, () => undefined)).toMatchObject({ state: 'imported', pages: 1 });
+  });
+
+  it('reads a CSV with a blank line at its end, as an editor leaves it', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'csv', () => undefined);
+    await bg.call('options:clear', {});
+    expect(await importHistory(bg.call, new Blob([await blob.text(), '\r\n\r\n']), () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
   });
 
   it('keeps the "changed" marks and the "Not the same" pairs through export, clear and import (JSON)', async () => {
@@ -423,6 +490,23 @@ describe('export and import through the background', () => {
     // Imported again, as the message says it safely may be: nothing more changes.
     expect(await importHistory(bg.call, file, () => undefined)).toEqual({ state: 'already-imported' });
     expect((await history(bg)).length).toBe(4 + 7);
+  });
+
+  it('drops what it staged and says what went wrong when the commit itself is refused (a full disk): the history was not changed', async () => {
+    const bg = await withHistory();
+    bg.clock.now = Date.UTC(2026, 1, 1);
+    const before = await history(bg);
+    const file = new Blob([syntheticFile(7)]);
+    const refusing: typeof bg.call = async (type, req) => {
+      if (type === 'options:importCommit') throw Object.assign(new Error('quota'), { name: 'StorageFullError' });
+      return bg.call(type, req);
+    };
+    const e = await importHistory(refusing, file, () => undefined).catch((x: unknown) => x);
+    expect(e).not.toBeInstanceOf(ImportInterruptedError);
+    expect(e).toMatchObject({ name: 'StorageFullError' });
+    expect(await history(bg)).toEqual(before);
+    const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
   });
 
   it('refuses a file that is not UTF-8, and the history stays as it was', async () => {
