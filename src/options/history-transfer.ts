@@ -99,8 +99,9 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     bulk,
   );
   const importId = crypto.randomUUID();
-  // Until the commit, what was staged is dropped if the import goes no further.
+  // Until the commit is answered, what was staged is dropped if the import goes no further.
   let staging = true;
+  let commitSent = false;
   const sending: Array<Promise<unknown>> = [];
   try {
     report();
@@ -139,11 +140,12 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       await send('options:importRollback', { importId }).catch(() => undefined);
       return { state: 'already-imported' };
     }
-    staging = false;
     // The pairs go with the commit until one is answered: the first answer means they are kept.
     let notSame = next.notSame.length > 0 ? { notSame: next.notSame } : {};
     for (;;) {
+      commitSent = true;
       const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages, ...notSame }), RELIABLY);
+      staging = false;
       notSame = {};
       applied = seq === 0 ? 1 : step.applied / seq;
       read = 1;
@@ -155,7 +157,12 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   } catch (e) {
     if (staging) {
       await Promise.allSettled(sending);
-      await send('options:importRollback', { importId }).catch(() => undefined);
+      const rolledBack = await send('options:importRollback', { importId }).then(
+        (r) => r.discarded,
+        () => false,
+      );
+      // A commit sent and not undone (the background refuses once it is applying): part may be in.
+      if (commitSent && !rolledBack) throw new ImportInterruptedError(e);
     }
     if (e instanceof FileProblemError) return { state: 'invalid', error: e.problem };
     // After the commit was sent, "your history was not changed" may not be true.

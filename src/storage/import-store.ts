@@ -93,6 +93,15 @@ export class ImportStore {
   }
 
   private async begin(importId: string, digest: string, chunks: number, pages: number, now: number, notSame: readonly NotSamePair[]): Promise<ImportRun> {
+    try {
+      return await this.beginIn(importId, digest, chunks, pages, now, notSame);
+    } catch (e) {
+      // A full disk is told as such (the reader can make room), as a write's is.
+      throw e instanceof ImportIncompleteError ? e : asStorageError(e);
+    }
+  }
+
+  private async beginIn(importId: string, digest: string, chunks: number, pages: number, now: number, notSame: readonly NotSamePair[]): Promise<ImportRun> {
     const tx = this.db.transaction(['staging', 'importRuns', 'imports', 'dismissals'], 'readwrite');
     const runs = tx.objectStore('importRuns');
     const run = await runs.get(importId);
@@ -142,7 +151,8 @@ export class ImportStore {
       const forgottenPages = new Set(run.forgotten?.pages);
       const forgottenSites = new Set(run.forgotten?.sites);
       // What the reader forgot while the import was applying stays forgotten.
-      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url) })))).filter(
+      // Chunks staged by versions 3 to 5 kept addresses as written: both are taken to identities (no tracking parameter kept).
+      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url), canonicalUrl: pageIdentity(p.canonicalUrl ?? p.url) })))).filter(
         (page) => !forgottenPages.has(page.url) && !(forgottenSites.size > 0 && forgottenSites.has(siteOfIdentity(page.url))),
       );
       const existing = await w.findAll(incoming.map((p) => p.url));

@@ -123,6 +123,19 @@ describe('schema version 5: one record per page', () => {
     expect(await r.count()).toBe(3);
   });
 
+  it('applies a chunk staged by version 4 with its addresses as identities, its canonical address too', async () => {
+    const u = 'https://news.example/story?id=1&utm_source=nl&fbclid=IwAR0';
+    const staged = { importId: 'import-v4', seq: 0, pages: [rec(u, { firstSeen: 1, lastSeen: 2, visits: 1 })] };
+    const run = { importId: 'import-v4', state: 'applying', digest: '1'.repeat(64), chunks: 1, applied: 0, pages: 1, outcome: { added: 0, merged: 0, unchanged: 0 }, at: 9 };
+    await seedV4(async (db) => {
+      await db.put('staging', staged);
+      await db.put('importRuns', run);
+    });
+    const r = new PageRepository(await openDejaReadDB());
+    await r.imports.recover(1000);
+    expect(await r.get('https://news.example/story?id=1')).toMatchObject({ url: 'https://news.example/story?id=1', canonicalUrl: 'https://news.example/story?id=1' });
+  });
+
   it('opens a version 4 database with no variants unchanged', async () => {
     const pages = [rec(X, { firstSeen: 1, lastSeen: 2, visits: 1 }), rec(Y, { firstSeen: 3, lastSeen: 4, visits: 2, visitIds: ids(1, 2) }), rec('http://plain.example:8080/a?b=c%20d', { firstSeen: 5, lastSeen: 6, visits: 3 })];
     await seedV4(async (db) => {
