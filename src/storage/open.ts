@@ -145,6 +145,8 @@ interface JournalEntryV2 {
 async function undoJournaledImports(tx: IDBPTransaction<unknown, string[], 'versionchange'>): Promise<void> {
   const pages = tx.objectStore('pages');
   const entries = (await tx.objectStore('journal').getAll()) as JournalEntryV2[];
+  // Newest first: a page two imports merged into is taken back to the state before the first.
+  entries.sort((a, b) => b.at - a.at);
   for (const entry of entries) {
     const untouched = async (url: string) => {
       const now = (await pages.get(url)) as PageRecord | undefined;

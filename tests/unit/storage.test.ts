@@ -362,6 +362,9 @@ describe('schema upgrades', () => {
     await v2.put('pages', rec('https://imp.example/a', 300, 2));
     await v2.put('pages', rec('https://imp.example/visited-since', 9500, 3));
     await v2.put('journal', { importId: 'old-import', first: 'https://imp.example/a', added: ['https://imp.example/a', 'https://imp.example/visited-since'], before: [rec('https://mine.example/merged', 200, 1, 'Mine'), rec('https://mine.example/visited-since', 200, 1)], at: 5000 });
+    // A second import, under way at the same time, merged into the same page after the first (its
+    // key sorts last): both are undone, newest first, to the page as it was before either.
+    await v2.put('journal', { importId: 'z-later-import', first: 'https://mine.example/merged', added: [], before: [rec('https://mine.example/merged', 3000, 3, 'First import')], at: 5500 });
     await v2.put('imports', { digest: '0'.repeat(64), at: 1, pages: 9 });
     v2.close();
 
