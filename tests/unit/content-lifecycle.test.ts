@@ -122,6 +122,12 @@ async function boot(opts: { prerendering?: boolean } = {}): Promise<void> {
   installMocks();
   await import('../../src/content/index');
 }
+/** A fresh page load whose first view, article X, is checked and recorded. */
+async function bootAndRead(): Promise<void> {
+  await boot();
+  (await extraction(1)).resolve(X);
+  await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+}
 const extraction = async (n: number) => {
   await vi.waitFor(() => expect(fake.extractions.length).toBeGreaterThanOrEqual(n), { timeout: 8000, interval: 20 });
   return fake.extractions[n - 1];
@@ -133,9 +139,7 @@ afterEach(() => {
 
 describe('the content script, over a page load', () => {
   it('checks a plain page once and records it once after the dwell time', async () => {
-    await boot();
-    (await extraction(1)).resolve(X);
-    await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+    await bootAndRead();
     expect(seens()).toHaveLength(1);
     await sleep(1500);
     expect(reads()).toHaveLength(1);
@@ -182,9 +186,7 @@ describe('the content script, over a page load', () => {
   }, 20_000);
 
   it('looks again at a slow view whose address changed twice within the first look (a push, then its slug)', async () => {
-    await boot();
-    (await extraction(1)).resolve(X);
-    await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+    await bootAndRead();
     go('/b');
     await sleep(100);
     go('/b/its-title', true);
@@ -194,9 +196,7 @@ describe('the content script, over a page load', () => {
   }, 20_000);
 
   it('counts the same article once when a look at it between two addresses found nothing', async () => {
-    await boot();
-    (await extraction(1)).resolve(X);
-    await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+    await bootAndRead();
     go('/a?view=comments');
     (await extraction(2)).resolve({ ok: false, reason: 'extraction stopped' });
     (await extraction(3)).resolve(X);
@@ -205,9 +205,7 @@ describe('the content script, over a page load', () => {
   }, 20_000);
 
   it('counts a page read once when it is paused and resumed afterwards', async () => {
-    await boot();
-    (await extraction(1)).resolve(X);
-    await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+    await bootAndRead();
     const { DEFAULT_SETTINGS } = await import('../../src/settings/settings');
     fake.settingsListener!({ ...DEFAULT_SETTINGS, paused: true, dwellSeconds: 1, linkMarks: 'off' });
     fake.settingsListener!({ ...DEFAULT_SETTINGS, dwellSeconds: 1, linkMarks: 'off' });

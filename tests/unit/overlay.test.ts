@@ -13,6 +13,18 @@ const seenByPage = (d: Document) => {
   return { tag: host.tagName, attributes: [...host.attributes].map((a) => `${a.name}=${a.value}`), shadow: host.shadowRoot, children: host.childElementCount, html: serialised(d) };
 };
 
+/** A page whose closed shadow roots the test can reach (captured as they are attached). */
+function pageKeepingRoot() {
+  const d = page();
+  const win = d.defaultView as Window & typeof globalThis;
+  let root: ShadowRoot | undefined;
+  const attach = win.Element.prototype.attachShadow;
+  win.Element.prototype.attachShadow = function (init) {
+    return (root = attach.call(this, init));
+  };
+  return { d, win, root: () => root };
+}
+
 describe('the overlay', () => {
   it('is one host with a closed root, fixed, taking no pointer events', () => {
     const d = page();
@@ -39,17 +51,12 @@ describe('the overlay', () => {
   });
 
   it('holds no text node: labels and tips are drawn as generated content, which window.find cannot search', () => {
-    const d = page();
-    const win = d.defaultView as Window & typeof globalThis;
-    let root: ShadowRoot | undefined;
-    const attach = win.Element.prototype.attachShadow;
-    win.Element.prototype.attachShadow = function (init) {
-      return (root = attach.call(this, init));
-    };
+    const { d, root: shadow } = pageKeepingRoot();
     const o = createOverlay(d);
     const links = [...d.querySelectorAll('a')];
     o.set('links', links.map((anchor, i) => ({ anchor, label: 'read', shown: i === 0 })));
     o.showTip(links[0], 'Read on Nov 3, 2025 · a copy of \u2068Another title\u2069');
+    const root = shadow();
     if (!root) throw new Error('no shadow root');
     const texts: string[] = [];
     const walker = d.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
@@ -72,18 +79,12 @@ describe('the overlay', () => {
   });
 
   it('keeps the marks it is asked for again drawn, with no frame without them, and drops the others', async () => {
-    const d = page();
-    const win = d.defaultView as Window & typeof globalThis;
-    let root: ShadowRoot | undefined;
-    const attach = win.Element.prototype.attachShadow;
-    win.Element.prototype.attachShadow = function (init) {
-      return (root = attach.call(this, init));
-    };
+    const { d, win, root: shadow } = pageKeepingRoot();
     const links = [...d.querySelectorAll('a')];
     // jsdom lays nothing out: each link gets a rect in view.
     links.forEach((a, i) => (a.getClientRects = () => [new win.DOMRect(10 + 40 * i, 10, 30, 16)] as unknown as DOMRectList));
     const o = createOverlay(d);
-    const labels = () => [...(root?.querySelectorAll('.label') ?? [])] as HTMLElement[];
+    const labels = () => [...(shadow()?.querySelectorAll('.label') ?? [])] as HTMLElement[];
     const frame = () => new Promise((resolve) => win.requestAnimationFrame(resolve));
 
     o.set('links', links.map((anchor) => ({ anchor, label: 'read', shown: true })));
