@@ -28,6 +28,8 @@ export interface BackgroundDeps {
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
   /** Whether a tab is in a private window (false when the browser does not say). */
   tabIsPrivate?(tabId: number): Promise<boolean>;
+  /** How many pages the tab has started loading since the background started: a check answered after it changed was of a page the tab no longer shows. */
+  tabLoads?(tabId: number): number;
   /** Large payloads of imports and exports, from and to the extension's pages (messaging/bulk.ts). */
   bulk?: BulkHandle;
 }
@@ -117,6 +119,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
   return {
     async 'content:pageSeen'(req, sender) {
       const report = reportFrom(req, sender, { readSet: false });
+      const tabId = sender.tab?.id;
+      const loads = tabId === undefined ? undefined : deps.tabLoads?.(tabId);
       const settings = await deps.settings();
       // The page reported and the page the sender is on (a report may name another path of its site).
       const skipped = skipReason(settings, report.url, senderPage(sender));
@@ -130,7 +134,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
-      if (sender.tab?.id !== undefined) void deps.showOnTab(sender.tab.id, verdict).catch(() => undefined);
+      // Not once the tab has started loading another page: its button is that page's now.
+      if (tabId !== undefined && deps.tabLoads?.(tabId) === loads) void deps.showOnTab(tabId, verdict).catch(() => undefined);
       // In a private window that is not recorded, the page is told nothing of the history (no
       // notice): the badge and the popup, which the page cannot see, still tell the reader.
       const told = unrecordedPrivate(sender, settings) ? { ...verdict, matches: [] } : verdict;

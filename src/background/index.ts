@@ -24,6 +24,9 @@ function openRepository(): Promise<PageRepository> {
   return opening;
 }
 
+/** Pages each tab has started loading since the background started (below). */
+const tabLoads = new Map<number, number>();
+
 const handlers = createHandlers({
   repository: openRepository,
   now: () => Date.now(),
@@ -33,6 +36,7 @@ const handlers = createHandlers({
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
   tabIsPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
+  tabLoads: (tabId) => tabLoads.get(tabId) ?? 0,
   bulk: new BulkInbox(),
 });
 
@@ -57,10 +61,14 @@ listenForShortcut();
 // The history is the reader's: the browser must not clear it to make room (./persistence.ts).
 void keepFromEviction().catch((e: unknown) => console.warn('Déjà Read: could not mark the history as persistent storage:', e));
 
-// A tab that starts loading another page no longer shows the last page's verdict.
+// A tab that starts loading another page no longer shows the last page's verdict, nor one of a
+// check the last page asked for that is answered after this (handlers' tabLoads).
 browser.tabs.onUpdated.addListener((tabId, change) => {
-  if (change.status === 'loading') void clearTab(tabId);
+  if (change.status !== 'loading') return;
+  tabLoads.set(tabId, (tabLoads.get(tabId) ?? 0) + 1);
+  void clearTab(tabId);
 });
+browser.tabs.onRemoved.addListener((tabId) => void tabLoads.delete(tabId));
 
 browser.runtime.onInstalled.addListener(({ reason }) => {
   if (reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });

@@ -11,6 +11,20 @@ const text = (a: { paragraphs: string[] }) => a.paragraphs.join('\n\n');
 const report = (url: string, a = en, title = a.title, body = text(a)) => ({ url, title, digest: digestArticle(body), lang: 'en' });
 
 describe('checking and recording a page', () => {
+  it('leaves the toolbar button alone when the tab has started loading another page before the check is answered', async () => {
+    const bg = makeBackground();
+    await bg.read(report('https://a.example/story'), fromTab(1, 'https://a.example/story'));
+    const copy = report('https://b.example/repost');
+    // The reader follows a link while the copy is being looked up: the tab starts loading the next page.
+    const answer = bg.handlers['content:pageSeen'](copy, fromTab(2, copy.url));
+    bg.loads[2] = 1;
+    expect(await answer).toMatchObject({ match: { url: 'https://a.example/story' } });
+    expect(bg.shown.filter(([tab]) => tab === 2)).toEqual([]);
+    // The page the tab now shows is checked in its turn, and its button set.
+    await bg.handlers['content:pageSeen'](copy, fromTab(2, copy.url));
+    expect(bg.shown.filter(([tab]) => tab === 2).map(([, v]) => v.matches.length)).toEqual([1]);
+  });
+
   it('checks a page without recording it; records it once read; flags its copy at another URL', async () => {
     const bg = makeBackground();
     const first = await bg.handlers['content:pageSeen'](report('https://a.example/story'), fromTab(1, 'https://a.example/story'));

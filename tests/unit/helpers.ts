@@ -13,6 +13,8 @@ let databases = 0;
 
 export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle, privateTab?: (tabId: number) => boolean) {
   const shown: Array<[number, PageVerdict]> = [];
+  /** Pages each tab has started loading (the browser's tabs.onUpdated "loading"), as a test sets them. */
+  const loads: Record<number, number> = {};
   const clock = { now: 1_700_000_000_000 };
   // Each background has a database of its own, as two browsers would.
   const database = openDejaReadDB(`deja-read-test-${++databases}`);
@@ -26,6 +28,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     message: (key, ...subs) => message(key, subs),
     settings: async () => parseSettings({ dwellSeconds: 0, ...settings }),
     showOnTab: async (tabId, verdict) => void shown.push([tabId, verdict]),
+    tabLoads: (tabId) => loads[tabId] ?? 0,
     askTab: async (tabId) => {
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
       return tabPages[tabId];
@@ -50,6 +53,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     call,
     read,
     shown,
+    loads,
     get repository() {
       return repository;
     },
