@@ -15,7 +15,7 @@ export function tokenize(text: string, into: Tokens = { hashes: [], lengths: [] 
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i);
     let cls: number;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       c = ((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000;
       i++;
       cls = astralClass(c);

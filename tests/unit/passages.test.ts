@@ -22,6 +22,7 @@ import {
   textHash,
   textStats,
   toBase64,
+  wellFormed,
   whatsNew,
 } from '../../src/core';
 import { serialize } from 'node:v8';
@@ -116,6 +117,39 @@ describe('cutting text into passages', () => {
   it('gives nothing for text without words', () => {
     expect(cutPassages('')).toEqual([]);
     expect(cutPassages(' \n… !! ?')).toEqual([]);
+  });
+
+  it('reads a row of terminals once: a megabyte of dots inside a word is one passage, and ends one before a space', () => {
+    // Each dot of the row looked for the row's end again: 80,000 dots took 39 s to cut.
+    const dots = '.'.repeat(1_000_000);
+    expect(pieces(`a${dots}b`)).toEqual([`a${dots}b`]);
+    expect(pieces(`a${dots} b`)).toEqual([`a${dots}`, 'b']);
+    expect(pieces(`你${'。'.repeat(100_000)}好`)).toEqual([`你${'。'.repeat(100_000)}`, '好']);
+    expect(digestArticle(`Rows ${'.”'.repeat(200_000)}inside a word.`).words).toBeGreaterThan(0);
+  });
+
+  it('never cuts a character outside the BMP in half', () => {
+    // 400 Han characters of Extension B, no sentence end: cut by length or content, after whole characters.
+    const text = Array.from({ length: 400 }, (_, k) => String.fromCodePoint(0x20000 + k * 37)).join('');
+    const ps = cutPassages(text);
+    expect(ps.length).toBeGreaterThan(1);
+    for (const p of ps) expect(wellFormed(text.slice(p.start, p.end))).toBe(text.slice(p.start, p.end));
+    expect(ps.reduce((n, p) => n + p.chars, 0)).toBe(400);
+  });
+
+  it('keeps a sentence whose words appear only in NFKC form: mathematical bold letters, circled digits', () => {
+    const bold = '𝐓𝐡𝐢𝐬 𝐢𝐬 𝐚 𝐧𝐞𝐰 𝐬𝐞𝐧𝐭𝐞𝐧𝐜𝐞 𝐢𝐧 𝐛𝐨𝐥𝐝.';
+    expect(hashes(bold)).toEqual(hashes('This is a new sentence in bold.'));
+    expect(hashes('①②③.')).toEqual(hashes('123.'));
+    const w = whatsNew('Hello there my friend.', `Hello there my friend. ${bold}`);
+    expect(w.passages.map((p) => p.isNew)).toEqual([false, true]);
+  });
+
+  it('keeps closing brackets and quotes with the sentence they close', () => {
+    expect(pieces('他说〈好。〉然后走了。')).toEqual(['他说〈好。〉', '然后走了。']);
+    expect(pieces('见〔注一。〕下文。')).toEqual(['见〔注一。〕', '下文。']);
+    expect(pieces('《书。》〖题！〗〘问？〙〚答。〛')).toEqual(['《书。》', '〖题！〗', '〘问？〙', '〚答。〛']);
+    expect(pieces('＂Ｙｅｓ.＂ ｛ｏｋ.｝ Then.')).toEqual(['＂Ｙｅｓ.＂', '｛ｏｋ.｝', 'Then.']);
   });
 });
 
@@ -292,6 +326,41 @@ describe('what is new', () => {
     expect(r.read).toBeCloseTo(1 - fresh / total, 10);
     expect(r.read).toBeGreaterThan(0.8);
     expect(r.read).toBeLessThan(1);
+  });
+
+  it('finds a short sentence read when only its punctuation changed, and new when what surrounds it is new', () => {
+    const en = whatsNew('We met; it rained.', 'We met. It rained.');
+    expect(en.passages.map((p) => p.isNew)).toEqual([false, false]);
+    expect(en.read).toBe(1);
+    const zh = whatsNew('你好吗?我很好。', '你好吗？我很好。');
+    expect(zh.read).toBe(1);
+    // A short sentence of words the earlier text holds elsewhere, but not there: new.
+    const old = 'The ferry left at dawn and the harbour was quiet. Nobody came. Gulls followed the boat out.';
+    const added = whatsNew(old, 'The ferry left at dawn and the harbour was quiet. The boat came. Gulls followed the boat out.');
+    expect(added.passages.filter((p) => p.isNew).map((p) => p.start)).toHaveLength(1);
+    expect(added.read).toBeLessThan(1);
+  });
+
+  it('reads past a half character (a lone surrogate) in the earlier text as past any other mark', () => {
+    const newText = 'The committee met on Monday to discuss the budget for next year and the new school.';
+    const clean = 'The committee met on Monday to discuss the budget for next year and the new library.';
+    expect(whatsNew(clean.replace('budget', '\ud800budget'), newText).read).toBe(whatsNew(clean, newText).read);
+    expect(whatsNew(clean, newText).read).toBeGreaterThan(0.8);
+  });
+
+  it('compares two long unrelated texts in one pass: nothing read, every passage new', () => {
+    // Each passage not found whole was compared with all of the earlier text again: 22 s for two texts of 200 KB.
+    const made = (seed: number) => {
+      let s = seed;
+      const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+      let t = '';
+      while (t.length < 200_000) t += `${Array.from({ length: 3 + Math.floor(next() * 7) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join('')}${next() < 0.08 ? '.' : ''} `;
+      return t;
+    };
+    const r = whatsNew(made(1), made(2));
+    expect(r.passages.length).toBeGreaterThan(1000);
+    expect(r.passages.every((p) => p.isNew)).toBe(true);
+    expect(r.read).toBe(0);
   });
 
   it('finds nothing new in a preview of what was read, and everything new in another article', () => {
