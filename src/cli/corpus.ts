@@ -1,7 +1,6 @@
 // Reads an evaluation corpus in the format of design.md: docs.jsonl, pairs.jsonl, docs/<id>.(html|txt).
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CliError, htmlToText } from './documents';
+import { CliError, htmlToText, readTextFile } from './documents';
 
 export interface CorpusDoc {
   id: string;
@@ -22,17 +21,20 @@ export interface CorpusPair {
 async function readJsonl(file: string): Promise<unknown[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new CliError(`${file}: cannot read (is this a corpus directory?)`);
+    text = await readTextFile(file);
+  } catch (e) {
+    throw e instanceof CliError ? new CliError(`${e.message} (is this a corpus directory?)`) : e;
   }
   return text.split('\n').flatMap((line, i) => {
     if (!line.trim()) return [];
+    let value: unknown;
     try {
-      return [JSON.parse(line) as unknown];
+      value = JSON.parse(line);
     } catch {
       throw new CliError(`${file}:${i + 1}: not valid JSON`);
     }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${file}:${i + 1}: not a JSON object`);
+    return [value];
   });
 }
 
@@ -60,11 +62,12 @@ export async function readCorpus(dir: string): Promise<{ docs: CorpusDoc[]; pair
  * `minWords`, as `htmlToText` takes it), plain text as it is.
  */
 export async function corpusText(doc: CorpusDoc, minWords?: number): Promise<string> {
+  // Read as every command reads a file: a binary or UTF-16 document is refused, not fingerprinted.
   let raw: string;
   try {
-    raw = await readFile(doc.path, 'utf8');
-  } catch {
-    throw new CliError(`${doc.path}: cannot read (listed in docs.jsonl)`);
+    raw = await readTextFile(doc.path);
+  } catch (e) {
+    throw e instanceof CliError ? new CliError(`${e.message} (listed in docs.jsonl)`) : e;
   }
   return /\.x?html?$/i.test(doc.path) ? htmlToText(raw, minWords).text : raw;
 }

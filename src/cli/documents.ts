@@ -58,25 +58,28 @@ export async function readTextFile(path: string): Promise<string> {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`);
   }
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new CliError(`${path}: UTF-16 text (save it as UTF-8)`);
   if (bytes.includes(0)) throw new CliError(`${path}: not a text file (it holds NUL bytes)`);
   try {
+    // A byte order mark (as Windows tools write UTF-8) is not text.
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new CliError(`${path}: not UTF-8 text`);
   }
 }
 
+const HTML = new Set(['.html', '.htm', '.xhtml']);
+const TEXT = new Set(['.txt', '.text', '.md']);
+
 export async function loadDocument(path: string): Promise<LoadedDocument> {
-  const raw = await readTextFile(path);
+  // The type first: a video named .mp4 is refused by its name, not after it was read whole.
   const ext = extname(path).toLowerCase();
+  if (!HTML.has(ext) && !TEXT.has(ext)) throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
+  const raw = await readTextFile(path);
   let text = raw;
   let declaredLang = '';
   let skipped: string | undefined;
-  if (ext === '.html' || ext === '.htm' || ext === '.xhtml') {
-    ({ text, lang: declaredLang, skipped } = htmlToText(raw));
-  } else if (ext !== '.txt' && ext !== '.text' && ext !== '.md') {
-    throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
-  }
+  if (HTML.has(ext)) ({ text, lang: declaredLang, skipped } = htmlToText(raw));
   const stats = textStats(text);
   return { path, text, ...textSignature(text, stats), lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
 }

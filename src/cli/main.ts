@@ -11,13 +11,14 @@ import { formatQuality, scoreCorpus, type PrintedDoc } from './bench-quality';
 import { benchVariants, formatVariants } from './bench-variants';
 import { corpusText, readCorpus } from './corpus';
 import { CliError, loadDocument, readTextFile } from './documents';
+import { printable, printableLines } from './printable';
 import { clusterPages, parseExportPages } from './scan';
 
 const USAGE = `usage: npm run cli -- <command>
   fingerprint FILE [--json]     fingerprint of a .html page (through Readability) or a .txt file
   compare A B [--json]          both fingerprints, their distance, and the extension's verdict
   whatsnew OLD NEW [--json]     which passages of NEW are not in OLD, and the share of NEW already read
-  scan EXPORT.json [--json]     clusters of near-duplicates in an exported history
+  scan EXPORT.json [--json]     clusters of near-duplicates in an exported history (within 7 bits)
   bench --corpus DIR [--json]   quality benchmark on a corpus (docs.jsonl, pairs.jsonl, docs/)
         [--features k=v,...]    measure other feature choices (wordShingle, gram, weight, gramWeight)
         [--sensitivity strict|normal|loose]   the extension's settings to apply (default normal)
@@ -26,20 +27,37 @@ const USAGE = `usage: npm run cli -- <command>
         [--read-set [S,BITS]]   with --whatsnew: score the hash-only read set (runs 1 in S, BITS-bit set) and its size
         [--variants]            instead, copies made from the corpus at run time (shorter previews, middle and
                                 end stretches, the whole inside pages 2-4 × as long), judged against their source
-        [--no-terminals]        with --variants: every text without sentence ends (as Thai, or unpunctuated text)`;
+        [--no-terminals]        with --variants: every text without sentence ends (as Thai, or unpunctuated text)
+JSON for another program: npm run -s cli -- … --json (without -s, npm prints two lines of its own first)`;
 
-function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
+/** The options of each command: a flag, one taking a value, or one whose value may be left out. */
+const OPTIONS: Record<string, Record<string, 'flag' | 'value' | 'optional'>> = {
+  fingerprint: { json: 'flag' },
+  compare: { json: 'flag' },
+  whatsnew: { json: 'flag' },
+  scan: { json: 'flag' },
+  bench: { json: 'flag', corpus: 'value', features: 'value', sensitivity: 'value', 'simhash-only': 'flag', whatsnew: 'flag', 'read-set': 'optional', variants: 'flag', 'no-terminals': 'flag' },
+};
+
+function parseArgs(command: string, argv: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
+  const known = OPTIONS[command] ?? {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (!a.startsWith('--')) positional.push(a);
-    else if (a === '--json' || a === '--simhash-only' || a === '--whatsnew' || a === '--variants' || a === '--no-terminals') flags.set(a.slice(2), true);
-    else if (a === '--read-set' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) flags.set('read-set', true);
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
+    const name = a.slice(2);
+    const kind = Object.hasOwn(known, name) ? known[name] : undefined;
+    // An option misspelt is named, not taken as one that needs a value (which would swallow the file after it).
+    if (!kind) throw new CliError(`${command} has no option ${a} (see: npm run cli -- help)`);
+    const value = argv[i + 1];
+    if (kind === 'flag' || (kind === 'optional' && (value === undefined || value.startsWith('--')))) flags.set(name, true);
     else {
-      const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new CliError(`${a} needs a value`);
-      flags.set(a.slice(2), value);
+      flags.set(name, value);
       i++;
     }
   }
@@ -72,8 +90,8 @@ async function fingerprintCommand(files: string[], json: boolean): Promise<void>
   const out = { file: d.path, fp: d.fp, algorithm: ALGORITHM, chars: d.text.length, words: d.words, lang: d.lang, ...(d.skipped ? { skipped: d.skipped } : {}) };
   if (json) console.log(JSON.stringify(out));
   else {
-    console.log(`${d.fp}  ${d.path}`);
-    console.log(`algorithm ${ALGORITHM}, ${d.text.length} characters extracted (${d.words} word-equivalents), language ${d.lang}`);
+    console.log(`${d.fp}  ${printable(d.path)}`);
+    console.log(`algorithm ${ALGORITHM}, ${d.text.length} characters extracted (${d.words} word-equivalents), language ${printable(d.lang)}`);
     if (d.skipped) console.log(`no article found: ${d.skipped} — the extension would not check this page`);
   }
 }
@@ -101,21 +119,23 @@ async function compareCommand(files: string[], json: boolean): Promise<void> {
     );
     return;
   }
-  console.log(`${a.fp}  ${a.path}\n${b.fp}  ${b.path}`);
+  console.log(`${a.fp}  ${printable(a.path)}\n${b.fp}  ${printable(b.path)}`);
   console.log(`distance ${v.distance} of 64 bits (retrieved at ≤ ${settings.maxDistance}); resemblance ${pct(v.resemblance)}, containment ${pct(v.containment)}: ${label}`);
 }
 
 async function whatsNewCommand(files: string[], json: boolean): Promise<void> {
   if (files.length !== 2) throw new CliError('whatsnew needs two files: OLD NEW');
   const [before, after] = await Promise.all(files.map(loadDocument));
+  // A page without an article has nothing to compare (the extension would not check it): said, not reported as all new.
+  for (const d of [before, after]) if (d.skipped) throw new CliError(`${d.path}: no article found (${d.skipped}): whatsnew compares the articles of two pages`);
   const r = whatsNew(before.text, after.text);
   const fresh = r.passages.filter((p) => p.isNew).map((p) => after.text.slice(p.start, p.end));
   if (json) {
     console.log(JSON.stringify({ read: r.read, newPassages: fresh }));
     return;
   }
-  console.log(`${Math.round(100 * r.read)}% of ${after.path} was already in ${before.path}; ${fresh.length} of ${r.passages.length} passages are new${fresh.length ? ':' : '.'}`);
-  for (const p of fresh) console.log(`\n+ ${p}`);
+  console.log(`${Math.round(100 * r.read)}% of ${printable(after.path)} was already in ${printable(before.path)}; ${fresh.length} of ${r.passages.length} passages are new${fresh.length ? ':' : '.'}`);
+  for (const p of fresh) console.log(`\n+ ${printableLines(p)}`);
 }
 
 async function scanCommand(files: string[], json: boolean): Promise<void> {
@@ -129,7 +149,7 @@ async function scanCommand(files: string[], json: boolean): Promise<void> {
   console.log(`${pages.length} pages, ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of near-duplicates`);
   clusters.forEach((c, i) => {
     console.log(`\n#${i + 1} (${c.length} pages)`);
-    for (const p of c) console.log(`  ${p.fp}  ${p.title || '(untitled)'}\n                    ${p.url}`);
+    for (const p of c) console.log(`  ${p.fp}  ${printable(p.title) || '(untitled)'}\n                    ${printable(p.url)}`);
   });
 }
 
@@ -213,7 +233,8 @@ async function benchWhatsNewCommand(dir: string, json: boolean, readSet: string 
 export async function main(argv: string[]): Promise<number> {
   try {
     const [command, ...rest] = argv;
-    const { positional, flags } = parseArgs(rest);
+    if (command !== undefined && command !== 'help' && command !== '--help' && !Object.hasOwn(OPTIONS, command)) throw new CliError(`unknown command "${command}" (see: npm run cli -- help)`);
+    const { positional, flags } = parseArgs(command ?? 'help', rest);
     const json = flags.has('json');
     switch (command) {
       case 'fingerprint':
@@ -241,11 +262,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (e) {
+    // A message may name a file or quote it (a parser's "Unexpected token" shows the file's first bytes).
     if (e instanceof CliError) {
-      console.error(`deja-read: ${e.message}`);
+      console.error(`deja-read: ${printable(e.message)}`);
       return 2;
     }
-    console.error(`deja-read: unexpected error: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(`deja-read: unexpected error: ${printable(e instanceof Error ? e.message : String(e))}`);
     return 1;
   }
 }

@@ -1,6 +1,6 @@
 // Clusters of near-duplicates in an exported history: pages linked when their fingerprints are
 // within the decision's distance, found through the same four-block pigeonhole as the extension.
-import { blocksOf, hamming, isFingerprintHex } from '../core';
+import { blocksOf, hamming, isFingerprintHex, probeKeys } from '../core';
 import { CliError } from './documents';
 
 export interface ScannedPage {
@@ -35,7 +35,12 @@ export function parseExportPages(json: string, source: string): ScannedPage[] {
   });
 }
 
-/** Groups of two or more pages linked by distance ≤ maxDistance (≤ 3), largest first. */
+/**
+ * Groups of two or more pages linked by distance ≤ maxDistance (at most 7), largest first. Of two
+ * fingerprints within 7 bits, one of the four 16-bit blocks differs in at most one bit (within 3,
+ * one is equal): each page looks in the buckets of its blocks and, past 3, of their one-bit
+ * neighbours, as the extension's lookup does (core's probeKeys).
+ */
 export function clusterPages(pages: ScannedPage[], maxDistance: number): ScannedPage[][] {
   const parent = pages.map((_, i) => i);
   const root = (i: number): number => {
@@ -43,23 +48,25 @@ export function clusterPages(pages: ScannedPage[], maxDistance: number): Scanned
     return i;
   };
   const buckets = [new Map<string, number[]>(), new Map<string, number[]>(), new Map<string, number[]>(), new Map<string, number[]>()];
+  const blocks = pages.map((p) => blocksOf(p.fp));
   pages.forEach((p, i) => {
-    blocksOf(p.fp).forEach((block, b) => {
+    blocks[i].forEach((block, b) => {
       const key = `${p.algo}:${block}`;
       const list = buckets[b].get(key);
       if (list) list.push(i);
       else buckets[b].set(key, [i]);
     });
   });
-  for (const bucket of buckets) {
-    for (const list of bucket.values()) {
-      for (let x = 0; x < list.length; x++) {
-        for (let y = x + 1; y < list.length; y++) {
-          if (hamming(pages[list[x]].fp, pages[list[y]].fp) <= maxDistance) parent[root(list[x])] = root(list[y]);
+  const neighbours = maxDistance > 3;
+  pages.forEach((p, i) => {
+    blocks[i].forEach((block, b) => {
+      for (const probe of probeKeys(block, neighbours)) {
+        for (const j of buckets[b].get(`${p.algo}:${probe}`) ?? []) {
+          if (j > i && root(i) !== root(j) && hamming(p.fp, pages[j].fp) <= maxDistance) parent[root(i)] = root(j);
         }
       }
-    }
-  }
+    });
+  });
   const groups = new Map<number, ScannedPage[]>();
   pages.forEach((p, i) => {
     const r = root(i);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,7 +7,7 @@ import { fingerprint } from '../../src/core';
 import { loadArticle, renderPage, type PageName } from '../e2e/site';
 
 const dir = mkdtempSync(join(tmpdir(), 'deja-read-cli-'));
-const file = (name: string, content: string) => {
+const file = (name: string, content: string | Buffer) => {
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
@@ -60,7 +60,7 @@ describe('cli fingerprint and compare', () => {
       [['compare', join(dir, 'a.txt')], /compare needs two files/],
       [['frobnicate'], /unknown command "frobnicate"/],
       [['bench'], /bench needs --corpus DIR/],
-      [['bench', '--corpus', join(dir, 'nowhere')], /docs\.jsonl: cannot read/],
+      [['bench', '--corpus', join(dir, 'nowhere')], /docs\.jsonl: no such file \(is this a corpus directory\?\)/],
       [['scan', file('bad.json', '{"format": "deja-read-history", "pages": [')], /bad\.json: not valid JSON/],
       [['scan', file('other.json', '{"format": "something-else"}')], /not a Déjà Read history export/],
       [['fingerprint', binary('program.html', [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x3c, 0x70, 0x3e])], /program\.html: not a text file/],
@@ -208,5 +208,122 @@ describe('cli bench --variants', () => {
     expect(table.out).toContain('every text without sentence ends');
     expect(table.out).toMatch(/preview, first 30 % +\d/);
     expect((await run('bench', '--corpus', corpus, '--no-terminals')).err).toContain('--no-terminals goes with --variants');
+  }, 30_000);
+});
+
+/** C0 and C1 controls but line feed and tab (ESC, BEL…), and bidirectional overrides, isolates and marks. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/;
+/** Sets the terminal's title, clears the screen, turns red, reverses the line. */
+const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u001b[31mred\u202eevil\u202c';
+const prose = loadArticle('en-library').paragraphs;
+const articleHtml = (lang: string, ps: string[]) => `<!doctype html><html lang="${lang}"><body><article>\n${ps.map((p) => `<p>${p}</p>`).join('\n')}\n</article></body></html>`;
+
+describe('cli: what a file holds reaches the terminal as text, never as commands', () => {
+  it('scan shows hostile titles and addresses with their control characters escaped', async () => {
+    const pages = [
+      { url: `https://a.example/1${HOSTILE}`, title: `Title ${HOSTILE}`, fp: '0123456789abcdef', algo: 'dr1' },
+      { url: 'https://a.example/2', title: 'Plain', fp: '0123456789abcdee', algo: 'dr1' },
+    ];
+    const r = await run('scan', file('hostile-export.json', JSON.stringify({ format: 'deja-read-history', version: 1, pages })));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Plain');
+    expect(r.out).toContain('Title \\u{1b}]0;pwned\\u{7}');
+    expect(r.out).not.toMatch(UNSAFE);
+  });
+
+  it('whatsnew shows a new passage of a text file or a page with its control characters escaped', async () => {
+    const added = `A new sentence with ${HOSTILE} inside it.`;
+    for (const [old, fresh] of [
+      [file('old.txt', prose.slice(0, 3).join('\n\n')), file('new.txt', [...prose.slice(0, 3), added].join('\n\n'))],
+      [file('old.html', articleHtml('en', prose.slice(0, 3))), file('new.html', articleHtml('en', [...prose.slice(0, 3), added]))],
+    ]) {
+      const r = await run('whatsnew', old, fresh);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/1 of \d+ passages are new:\n\n\+ A new sentence with \\u\{1b\}/);
+      expect(r.out).not.toMatch(UNSAFE);
+    }
+  }, 30_000);
+
+  it("fingerprint shows a page's declared language with its control characters escaped", async () => {
+    const r = await run('fingerprint', file('hostile-lang.html', articleHtml(HOSTILE, prose)));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^[0-9a-f]{16} {2}/);
+    expect(r.out).not.toMatch(UNSAFE);
+  }, 30_000);
+
+  it('does not quote a file\'s bytes back in a "not valid JSON" message', async () => {
+    const r = await run('scan', file('escapes.json', `${HOSTILE} not json`));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/escapes\.json: not valid JSON/);
+    expect(r.err).not.toMatch(UNSAFE);
+  });
+});
+
+describe('cli scan', () => {
+  it("links every pair within the decision's distance (7 bits), not only pairs that share a 16-bit block", async () => {
+    const pages = [
+      { url: 'https://a.example/base', title: 'base', fp: '0000000000000000', algo: 'dr1' },
+      // 4 bits from base, one in each block: no block in common.
+      { url: 'https://a.example/d4', title: 'distance 4', fp: '0001000100010001', algo: 'dr1' },
+      // 7 bits from base, 3 from d4's nearest block… and 8 from nothing else.
+      { url: 'https://a.example/d7', title: 'distance 7', fp: '000000000000007f', algo: 'dr1' },
+      // 8 bits from base (two in each block), 4 from d4: in the group through d4.
+      { url: 'https://a.example/d8', title: 'distance 8', fp: '0003000300030003', algo: 'dr1' },
+    ];
+    const r = await run('scan', file('pigeonhole.json', JSON.stringify({ format: 'deja-read-history', version: 1, pages })), '--json');
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.out) as { clusters: Array<Array<{ url: string }>> };
+    expect(result.clusters.map((c) => c.map((p) => p.url).sort())).toEqual([['https://a.example/base', 'https://a.example/d4', 'https://a.example/d7', 'https://a.example/d8']]);
+  });
+});
+
+describe('cli: files and options of the wrong kind', () => {
+  it('refuses a file by its type before reading it, and names UTF-16 text as such', async () => {
+    const pdf = await run('fingerprint', file('report.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n%'), Buffer.from([0xe2, 0xe3, 0xcf, 0xd3, 0x0a, 0x00, 0x01])])));
+    expect([pdf.code, pdf.err]).toEqual([2, expect.stringMatching(/report\.pdf: unsupported file type "\.pdf"/)]);
+    const utf16 = await run('fingerprint', file('utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(prose.join('\n\n'), 'utf16le')])));
+    expect([utf16.code, utf16.err]).toEqual([2, expect.stringMatching(/utf16\.txt: UTF-16 text \(save it as UTF-8\)/)]);
+  });
+
+  it('whatsnew says a page has no article rather than reporting everything new', async () => {
+    const r = await run('whatsnew', file('empty.html', ''), page('enA'));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/empty\.html: no article found/);
+    expect(r.out).toBe('');
+  }, 30_000);
+
+  it('names an option it does not know, without taking the file after it as its value', async () => {
+    const txt = file('plain.txt', prose.join('\n\n'));
+    for (const args of [['fingerprint', txt, '--JSON'], ['fingerprint', '--jsno', txt], ['scan', txt, '--sensitivity', 'strict']]) {
+      const r = await run(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`${args[0]} has no option ${args.find((a) => a.startsWith('--'))}`));
+    }
+    expect((await run('fingerprint', txt, '--json')).code).toBe(0);
+  });
+});
+
+describe('cli bench: a corpus is read as any file is', () => {
+  const corpus = (docsJsonl: string, docs: Record<string, string | Buffer>, pairs = '') => {
+    const root = mkdtempSync(join(dir, 'corpus-'));
+    mkdirSync(join(root, 'docs'));
+    for (const [name, content] of Object.entries(docs)) writeFileSync(join(root, 'docs', name), content);
+    writeFileSync(join(root, 'docs.jsonl'), docsJsonl);
+    writeFileSync(join(root, 'pairs.jsonl'), pairs);
+    return root;
+  };
+  const line = (id: string) => JSON.stringify({ id, path: `docs/${id}.txt`, lang: 'en', group: 'g' });
+
+  it('takes a docs.jsonl with a byte order mark, names a line that is not an object, refuses a binary document', async () => {
+    const bom = await run('bench', '--corpus', corpus(`\ufeff${line('a')}\n${line('b')}\n`, { 'a.txt': prose.join('\n\n'), 'b.txt': prose.slice(1).join('\n\n') }), '--json');
+    expect([bom.code, bom.err]).toEqual([0, '']);
+    const nullDoc = await run('bench', '--corpus', corpus('null\n', { 'a.txt': prose.join('\n\n') }));
+    expect([nullDoc.code, nullDoc.err]).toEqual([2, expect.stringMatching(/docs\.jsonl:1: not a JSON object/)]);
+    const nullPair = await run('bench', '--corpus', corpus(`${line('a')}\n`, { 'a.txt': prose.join('\n\n') }, 'null\n'));
+    expect([nullPair.code, nullPair.err]).toEqual([2, expect.stringMatching(/pairs\.jsonl:1: not a JSON object/)]);
+    const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0xff, 0xfe, 0x00, 0x00]);
+    const binary = await run('bench', '--corpus', corpus(`${line('a')}\n${line('b')}\n`, { 'a.txt': elf, 'b.txt': prose.join('\n\n') }, JSON.stringify({ a: 'a', b: 'b', label: 'duplicate' })), '--json');
+    expect([binary.code, binary.err]).toEqual([2, expect.stringMatching(/a\.txt: not a text file \(it holds NUL bytes\) \(listed in docs\.jsonl\)/)]);
   }, 30_000);
 });
