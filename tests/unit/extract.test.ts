@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { fingerprint, hamming } from '../../src/core';
+import { cutPassages, fingerprint, hamming, textHash } from '../../src/core';
 import { declaredUrls } from '../../src/content/declared-urls';
 import { extractArticle } from '../../src/content/extract';
 import { loadArticle, PAGES, renderPage } from '../e2e/site';
@@ -18,6 +18,27 @@ describe('extractArticle', () => {
     expect(a.article.text).toContain(article.paragraphs[2]);
     expect(b.article.text).not.toMatch(/Sign in|Borrowed a ladder|登录|借过一次梯子/);
     expect(hamming(fingerprint(a.article.text), fingerprint(b.article.text))).toBeLessThanOrEqual(3);
+  });
+
+  it.each(['en', 'zh'] as const)('gives the same %s text, passages and fingerprint whether or not the HTML has whitespace between its tags', (lang) => {
+    // Pages rendered by script frameworks have none: "…hold it.</p><p>A new…".
+    const html = renderPage(`${lang}A`);
+    const minified = html.replace(/>\s+</g, '><');
+    expect(minified).not.toBe(html);
+    const a = extractArticle(doc(html), 80);
+    const b = extractArticle(doc(minified), 80);
+    if (!a.ok || !b.ok) throw new Error('not extracted');
+    expect(b.article.text.split(/\s+/)).toEqual(a.article.text.split(/\s+/));
+    expect(cutPassages(b.article.text).map((p) => p.hash)).toEqual(cutPassages(a.article.text).map((p) => p.hash));
+    expect([fingerprint(b.article.text), textHash(b.article.text), b.article.words]).toEqual([fingerprint(a.article.text), textHash(a.article.text), a.article.words]);
+  });
+
+  it('keeps a heading apart from the paragraph after it, and list items and cells apart', () => {
+    const prose = loadArticle('en-library').paragraphs;
+    const r = extractArticle(doc(`<html><body><article><h2>Tools</h2><p>${prose[0]}</p><ul><li>Ladders</li><li>Drills</li></ul><p>${prose[1]}</p><table><tr><td>Saws</td><td>Rakes</td></tr></table><p>${prose[2]}</p></article></body></html>`), 30);
+    if (!r.ok) throw new Error('not extracted');
+    expect(r.article.text).not.toMatch(/ToolsT|LaddersDrills|SawsRakes/);
+    expect(r.article.text.split(/\s+/)).toEqual(expect.arrayContaining(['Tools', 'Ladders', 'Drills']));
   });
 
   it('skips pages with too little prose', () => {
