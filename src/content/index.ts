@@ -89,9 +89,12 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   }
   const { title, digest, lang, passages, locators } = extraction.article;
   // A single-page app that only changed the query (?view=2) shows the same article: the view goes
-  // on, its dwell time where it was, its notice (if one was shown) still there.
+  // on, its dwell time where it was, its notice (if one was shown) still there. The toolbar button
+  // is told again: Chrome takes an address changed by the page's script (pushState, replaceState)
+  // for a load, and the background cleared the button then.
   if (digest.textHash === checkedTextHash) {
     resumeDwell();
+    tellAgain();
     return 'same';
   }
   forgetView();
@@ -144,10 +147,16 @@ function listenForReturn(): void {
   listeningForReturn = true;
   window.addEventListener('pageshow', (e) => {
     // The browser's event only: one the page makes up would ask the background again at its will.
-    if (!e.isTrusted || !e.persisted || !checked || gone) return;
-    const { fp: _fp, ...report } = checked;
-    void send('content:pageSeen', report).catch(() => undefined);
+    if (!e.isTrusted || !e.persisted) return;
+    tellAgain();
   });
+}
+
+/** Asks the background about the page checked last once more, so that it sets the toolbar button again (nothing else changes). */
+function tellAgain(): void {
+  if (!checked || gone) return;
+  const { fp: _fp, ...report } = checked;
+  void send('content:pageSeen', report).catch(() => undefined);
 }
 
 /**

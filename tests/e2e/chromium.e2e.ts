@@ -173,6 +173,12 @@ describe.each([
     expect(popup.links).toEqual([site.url(A)]);
   });
 
+  it('keeps the toolbar button when the page rewrites its own address (Chrome takes that for a load)', async () => {
+    await page.evaluate(() => history.replaceState(null, '', `${location.pathname}?utm_source=feed`));
+    await page.waitForTimeout(3000);
+    expect((await toolbarOf(page)).text).toBe('1');
+  });
+
   it('does not flag an unrelated article', async () => {
     await openAndSettle(page, site.url(C));
     expect(await noticeText(page)).toBeNull();

@@ -195,6 +195,16 @@ describe('the content script, over a page load', () => {
     await vi.waitFor(() => expect(reads()).toHaveLength(2), { timeout: 4000 });
   }, 20_000);
 
+  it('tells the background again about an article whose address the page changed (its toolbar button was cleared), and records it once', async () => {
+    await bootAndRead();
+    go('/a?utm_source=feed', true);
+    (await extraction(2)).resolve(X);
+    await vi.waitFor(() => expect(seens()).toHaveLength(2), { timeout: 4000 });
+    expect(seens()[1].req).toMatchObject({ url: seens()[0].req.url, title: 'Article X' });
+    await sleep(1500);
+    expect(reads()).toHaveLength(1);
+  }, 20_000);
+
   it('counts the same article once when a look at it between two addresses found nothing', async () => {
     await bootAndRead();
     go('/a?view=comments');
