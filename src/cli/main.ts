@@ -233,8 +233,12 @@ async function benchWhatsNewCommand(dir: string, json: boolean, readSet: string 
 export async function main(argv: string[]): Promise<number> {
   try {
     const [command, ...rest] = argv;
-    if (command !== undefined && command !== 'help' && command !== '--help' && !Object.hasOwn(OPTIONS, command)) throw new CliError(`unknown command "${command}" (see: npm run cli -- help)`);
-    const { positional, flags } = parseArgs(command ?? 'help', rest);
+    if (command === undefined || command === 'help' || command === '--help') {
+      console.log(USAGE);
+      return command === undefined ? 1 : 0;
+    }
+    if (!Object.hasOwn(OPTIONS, command)) throw new CliError(`unknown command "${command}" (see: npm run cli -- help)`);
+    const { positional, flags } = parseArgs(command, rest);
     const json = flags.has('json');
     switch (command) {
       case 'fingerprint':
@@ -252,11 +256,6 @@ export async function main(argv: string[]): Promise<number> {
       case 'bench':
         await benchCommand(flags, json);
         break;
-      case undefined:
-      case 'help':
-      case '--help':
-        console.log(USAGE);
-        return command === undefined ? 1 : 0;
       default:
         throw new CliError(`unknown command "${command}" (see: npm run cli -- help)`);
     }

@@ -13,5 +13,5 @@ const escape = (c: string) => `\\u{${c.charCodeAt(0).toString(16)}}`;
 /** Text for one line of a terminal. */
 export const printable = (text: string): string => text.replace(UNSAFE, escape);
 
-/** Text that may span lines (a passage of a page): line feeds and tabs kept. */
-export const printableLines = (text: string): string => text.replace(UNSAFE_IN_LINES, escape);
+/** Text that may span lines (a passage of a page): line feeds and tabs kept, a Windows line end (CR LF) as a line feed. */
+export const printableLines = (text: string): string => text.replace(/\r\n/g, '\n').replace(UNSAFE_IN_LINES, escape);

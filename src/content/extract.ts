@@ -49,12 +49,12 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
 }
 
 /** Elements whose text stands apart from the text around it, whatever whitespace the page's HTML has between them. */
-const BLOCKS = new Set('address article aside blockquote br caption dd details div dl dt figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table td th tr ul'.split(' '));
+const BLOCKS = new Set('address article aside blockquote caption dd details div dl dt figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table td th tr ul'.split(' '));
 /** Where a block ends, in blockText's list of what is left to read. */
 const BLOCK_END = null;
 
 /**
- * The article's text (its textContent) with a line break around each block. textContent runs the
+ * The article's text (its textContent) with a line break around each block, a space for each br. textContent runs the
  * blocks of HTML written without whitespace between its tags together, as pages rendered by
  * script frameworks are: "…hold it.</p><p>A new…" gave "hold it.A new", one sentence, and
  * "<h2>Tools</h2><p>Members…" the word "ToolsMembers". The same article written with line breaks
@@ -73,7 +73,10 @@ function blockText(article: Element): string {
     else if (node === undefined) break;
     else if (node.nodeType === 3 || node.nodeType === 4) parts.push((node as CharacterData).data);
     else if (node.nodeType === 1) {
-      if (BLOCKS.has((node as Element).localName)) {
+      const name = (node as Element).localName;
+      // A line break inside a paragraph keeps the words apart, and starts no paragraph (core's PagePassage.para).
+      if (name === 'br') parts.push(' ');
+      else if (BLOCKS.has(name)) {
         parts.push('\n');
         left.push(BLOCK_END);
       }

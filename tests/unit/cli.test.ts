@@ -245,6 +245,14 @@ describe('cli: what a file holds reaches the terminal as text, never as commands
     }
   }, 30_000);
 
+  it('whatsnew shows a passage of a Windows text file (CR LF line ends) as its lines', async () => {
+    const crlf = (ps: string[]) => ps.map((p) => p.replace(/, /g, ',\r\n')).join('\r\n\r\n');
+    const r = await run('whatsnew', file('old-crlf.txt', crlf(prose.slice(0, 2))), file('new-crlf.txt', crlf([...prose.slice(0, 2), 'Later, the library opened a second branch in a former bank on the square.'])));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('+ Later,\nthe library');
+    expect(r.out).not.toContain('\\u{d}');
+  });
+
   it("fingerprint shows a page's declared language with its control characters escaped", async () => {
     const r = await run('fingerprint', file('hostile-lang.html', articleHtml(HOSTILE, prose)));
     expect(r.code).toBe(0);
@@ -301,6 +309,7 @@ describe('cli: files and options of the wrong kind', () => {
       expect(r.err).toMatch(new RegExp(`${args[0]} has no option ${args.find((a) => a.startsWith('--'))}`));
     }
     expect((await run('fingerprint', txt, '--json')).code).toBe(0);
+    expect((await run('help', '--json')).code).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { cutPassages, fingerprint, hamming, textHash } from '../../src/core';
+import { cutPassages, fingerprint, hamming, pagePassages, textHash } from '../../src/core';
 import { declaredUrls } from '../../src/content/declared-urls';
 import { extractArticle } from '../../src/content/extract';
 import { loadArticle, PAGES, renderPage } from '../e2e/site';
@@ -39,6 +39,17 @@ describe('extractArticle', () => {
     if (!r.ok) throw new Error('not extracted');
     expect(r.article.text).not.toMatch(/ToolsT|LaddersDrills|SawsRakes/);
     expect(r.article.text.split(/\s+/)).toEqual(expect.arrayContaining(['Tools', 'Ladders', 'Drills']));
+  });
+
+  it('keeps the words around a line break (br) apart, without starting a paragraph there', () => {
+    const prose = loadArticle('en-library').paragraphs;
+    const html = `<html><body><article>${prose.map((p) => `<p>${p.replace(/\. /, '.<br>')}</p>`).join('\n')}</article></body></html>`;
+    const r = extractArticle(doc(html), 30);
+    if (!r.ok) throw new Error('not extracted');
+    expect(pagePassages(r.article.text).filter((p) => p.para)).toHaveLength(prose.length);
+    const glued = extractArticle(doc('<html><body><article><p>' + `${prose[0]} Line one<br>line two. ${prose[1]}` + '</p></article></body></html>'), 30);
+    if (!glued.ok) throw new Error('not extracted');
+    expect(glued.article.text).toContain('one line two');
   });
 
   it('skips pages with too little prose', () => {
