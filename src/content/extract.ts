@@ -37,15 +37,14 @@ export function extractArticle(doc: Document, minWords: number): Extraction {
   } catch (e) {
     return { ok: false, reason: `readability failed: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const text = parsed?.textContent?.trim() ?? '';
+  const text = parsed?.content ? blockText(parsed.content) : '';
   const words = wordCount(text);
   if (words < minWords) return { ok: false, reason: 'not an article' };
   // Search results, link lists, category pages: plenty of text, but in short items, each a link away.
   if (parsed?.content && isList(listShape(parsed.content, wordCount))) return { ok: false, reason: 'a list of links, not an article' };
   const title = articleTitle(parsed?.title || doc.title || '', doc);
   const lang = (doc.documentElement.getAttribute('lang') ?? '').trim();
-  const separated = parsed?.content ? blockText(parsed.content) : text;
-  return { ok: true, article: { title, text: separated, lang, words: wordCount(separated) } };
+  return { ok: true, article: { title, text, lang, words } };
 }
 
 /** Elements whose text stands apart from the text around it, whatever whitespace the page's HTML has between them. */

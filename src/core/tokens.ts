@@ -50,15 +50,31 @@ export function runHash(hashes: number[], at: number, n: number): number {
   return h >>> 0;
 }
 
-/** Which tokens of `b` lie in a run of `n` consecutive tokens that `a` also holds. */
-export function coveredTokens(a: Tokens, b: Tokens, n: number): Uint8Array {
-  const covered = new Uint8Array(b.hashes.length);
-  if (a.hashes.length < n || b.hashes.length < n) {
-    if (a.hashes.length === b.hashes.length && a.hashes.every((h, k) => h === b.hashes[k])) covered.fill(1);
+/**
+ * Which tokens of `b` lie in a run of `n` consecutive tokens that `a` also holds. With `parts` (the
+ * first token of each part of `b`, ascending, from 0), a run counts for the tokens of the part it
+ * lies within, and for every token of a part shorter than `n` that it runs through. When either
+ * has fewer than `n` tokens, all of `b` is covered if the two are the same, else none of it.
+ */
+export function coveredTokens(a: Tokens, b: Tokens, n: number, parts: readonly number[] = [0]): Uint8Array {
+  const length = b.hashes.length;
+  const covered = new Uint8Array(length);
+  if (a.hashes.length < n || length < n) {
+    if (a.hashes.length === length && a.hashes.every((h, k) => h === b.hashes[k])) covered.fill(1);
     return covered;
   }
+  const part = new Int32Array(length);
+  const short: boolean[] = parts.map((from, k) => {
+    const to = parts[k + 1] ?? length;
+    part.fill(k, from, to);
+    return to - from < n;
+  });
   const seen = new Set<number>();
   for (let i = 0; i + n <= a.hashes.length; i++) seen.add(runHash(a.hashes, i, n));
-  for (let i = 0; i + n <= b.hashes.length; i++) if (seen.has(runHash(b.hashes, i, n))) covered.fill(1, i, i + n);
+  for (let i = 0; i + n <= length; i++) {
+    if (!seen.has(runHash(b.hashes, i, n))) continue;
+    const within = part[i] === part[i + n - 1];
+    for (let t = i; t < i + n; t++) if (within || short[part[t]]) covered[t] = 1;
+  }
   return covered;
 }

@@ -9,7 +9,7 @@
 // rained."), and new where what surrounds it there is not.
 import { normalizeText } from './normalize';
 import { cutPassages, type Passage } from './passages';
-import { runHash, tokenize, type Tokens } from './tokens';
+import { coveredTokens, tokenize, type Tokens } from './tokens';
 
 /** Words (or Han/kana characters) per run when an edited passage is compared with the earlier text. */
 export const EDIT_RUN = 6;
@@ -34,14 +34,16 @@ export function whatsNew(oldText: string, newText: string): WhatsNew {
     tokenize(normalizeText(newText.slice(p.start, p.end)), newTokens);
     return at;
   });
-  const covered = coveredInPassages(oldTokens, newTokens, firstToken);
+  // Runs within a passage, and across the ends of one shorter than a run; the old text's runs are
+  // gathered once (once per passage, it took seconds for two texts of 100 KB).
+  const covered = coveredTokens(oldTokens, newTokens, EDIT_RUN, firstToken);
   let total = 0;
   let read = 0;
   const passages = cut.map((p, k) => {
     let readChars = p.chars;
     if (!seen.has(p.hash)) {
       readChars = 0;
-      const end = k + 1 < cut.length ? firstToken[k + 1] : newTokens.hashes.length;
+      const end = firstToken[k + 1] ?? newTokens.hashes.length;
       for (let t = firstToken[k]; t < end; t++) if (covered[t]) readChars += newTokens.lengths[t];
     }
     total += p.chars;
@@ -51,28 +53,3 @@ export function whatsNew(oldText: string, newText: string): WhatsNew {
   return { read: total ? read / total : 0, passages };
 }
 
-/**
- * Which tokens of the new text lie in a run of EDIT_RUN tokens that the old text also holds: a run
- * within one passage, or, for a passage of fewer tokens than a run, any run through it. The old
- * text's runs are gathered once (once per passage, it took seconds for two texts of 100 KB). When
- * either text has fewer tokens than a run, a token is read only if the two texts are the same.
- */
-function coveredInPassages(old: Tokens, current: Tokens, firstToken: number[]): Uint8Array {
-  const n = current.hashes.length;
-  const covered = new Uint8Array(n);
-  if (old.hashes.length < EDIT_RUN || n < EDIT_RUN) {
-    if (old.hashes.length === n && old.hashes.every((h, k) => h === current.hashes[k])) covered.fill(1);
-    return covered;
-  }
-  const passage = new Int32Array(n);
-  firstToken.forEach((from, k) => passage.fill(k, from, k + 1 < firstToken.length ? firstToken[k + 1] : n));
-  const short = (k: number) => (k + 1 < firstToken.length ? firstToken[k + 1] : n) - firstToken[k] < EDIT_RUN;
-  const runs = new Set<number>();
-  for (let i = 0; i + EDIT_RUN <= old.hashes.length; i++) runs.add(runHash(old.hashes, i, EDIT_RUN));
-  for (let i = 0; i + EDIT_RUN <= n; i++) {
-    if (!runs.has(runHash(current.hashes, i, EDIT_RUN))) continue;
-    const within = passage[i] === passage[i + EDIT_RUN - 1];
-    for (let t = i; t < i + EDIT_RUN; t++) if (within || short(passage[t])) covered[t] = 1;
-  }
-  return covered;
-}
