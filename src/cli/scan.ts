@@ -12,6 +12,7 @@ export interface ScannedPage {
 }
 
 export function parseExportPages(json: string, source: string): ScannedPage[] {
+  if (json.trim() === '') throw new CliError(`${source}: the file is empty (expected a history exported by Déjà Read)`);
   let doc: unknown;
   try {
     doc = JSON.parse(json);

@@ -81,6 +81,8 @@ export class HistoryReader<T = PageRecord> {
   /** The file is over: checks what could only be checked at its end. */
   end(): { count: number } {
     if (this.kind === 'sniff') {
+      // Nothing but white space (or nothing at all): an empty file, not broken JSON.
+      if (this.sniffed.trim() === '') fail(problem('importEmptyFile'));
       this.sniff(true);
       const text = this.sniffed;
       this.sniffed = '';

@@ -67,6 +67,7 @@ describe('cli fingerprint and compare', () => {
       [['fingerprint', binary('latin1.txt', [0x63, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x6f, 0x69, 0x72])], /latin1\.txt: not UTF-8 text/],
       [['scan', binary('program.json', [0x7b, 0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a])], /program\.json: not a text file/],
       [['scan', join(dir, 'missing.json')], /missing\.json: no such file/],
+      [['scan', file('empty.json', '\n')], /empty\.json: the file is empty/],
     ] as const) {
       const r = await run(...args);
       expect(r.code, args.join(' ')).toBe(2);

@@ -106,6 +106,14 @@ describe('a history file read in pieces', () => {
     expect(readInPieces(files[21][1], 4096)).toEqual({ error: 'Page 2: the record is larger than any a history holds (at most 1024 KiB).' });
   });
 
+  it('says an empty file is empty, not broken JSON: nothing, white space, or a byte order mark alone', () => {
+    for (const text of ['', '   \n\r\n\t', '\uFEFF', '\uFEFF\n\n']) {
+      for (const size of [1, 1000]) expect(readInPieces(text, size), JSON.stringify(text)).toEqual({ error: expect.stringMatching(/^The file is empty/) });
+    }
+    // A file with anything in it is judged as before.
+    expect(readInPieces(' x', 1)).not.toEqual({ error: expect.stringMatching(/empty/) });
+  });
+
   it('places a break in the JSON where parsing the whole file places it', () => {
     // Many small corruptions of an export: a character dropped, doubled or replaced anywhere in it.
     const text = exportText(hostile());
