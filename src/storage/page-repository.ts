@@ -663,10 +663,12 @@ export class PageRepository {
     if (!q) {
       // The last visits (extra) and which numbers hold a page (keys' flags).
       const columns = await this.columns(['fp', 'keys', 'extra']);
-      const numbers = columns.recent(limit, after);
+      // One more than asked for tells whether any remain: with exactly `limit` left, this is the last step.
+      const numbers = columns.recent(limit + 1, after);
+      const done = numbers.length <= limit;
+      if (!done) numbers.pop();
       const items = (await this.pagesAt(numbers)).map(({ page }) => fromStored(page));
       const last = numbers[numbers.length - 1];
-      const done = numbers.length < limit;
       return { items, ...(!done && last !== undefined ? { next: [columns.lastSeen(last), last] as ListCursor } : {}), done };
     }
     const meta = (await this.db.get('meta', META_KEY)) ?? emptyMeta();

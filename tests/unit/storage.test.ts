@@ -112,6 +112,12 @@ describe('PageRepository: forgetting and listing', () => {
     expect(new Set(seen).size).toBe(25);
     const times = await Promise.all(seen.map(async (u) => (await r.get(u))!.lastSeen));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+    // With exactly a step's worth left, the step says it is the last ("Show more" is not offered for nothing).
+    const first = await r.listRecent(20);
+    expect(first.done).toBe(false);
+    const rest = await r.listRecent(5, first.next);
+    expect([rest.items.length, rest.done, rest.next]).toEqual([5, true, undefined]);
+    expect((await r.listRecent(25)).done).toBe(true);
   });
 
   it('searches titles and URLs in steps, so a rare query never reads the whole history at once', async () => {
