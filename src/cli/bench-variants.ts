@@ -76,7 +76,15 @@ export function variantsOf(text: string, filler: (chars: number, seed: number) =
     ['whole, inside a page 2 × as long', around(2)],
     ['whole, inside a page 3 × as long', around(3)],
     ['whole, inside a page 4 × as long', around(4)],
+    // Reposts re-punctuated: Chinese and Japanese full-width punctuation typed or converted half-width (no change elsewhere).
+    ['preview, first 30 %, half-width punctuation', halfWidth(part(0, 0.3))],
+    ['whole, inside a page 3 × as long, half-width punctuation', halfWidth(around(3))],
   ];
+}
+
+/** Full-width punctuation as half-width: 。．→ . and ，、！？：；（）as , , ! ? : ; ( ) — no space after, as such reposts write it. */
+export function halfWidth(text: string): string {
+  return text.replace(/[。．，、！？：；（）]/g, (c) => '..,,!?:;()'['。．，、！？：；（）'.indexOf(c)]);
 }
 
 const isCjk = (lang: string) => /^(zh|ja)/.test(lang);

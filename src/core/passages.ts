@@ -3,7 +3,8 @@
 //
 // Cutting depends only on the characters, never on line or paragraph breaks (extracted HTML wraps
 // lines wherever its source did): a passage ends after a sentence terminal (. ! ? followed by a
-// space, or 。！？ and other scripts' full stops anywhere, with any closing quotes or brackets). A run without terminals (a list,
+// space or by a Han or kana character, or 。！？ and other scripts' full stops anywhere, with any
+// closing quotes or brackets). A run without terminals (a list,
 // code-like lines, a heading stuck to its first sentence, text in a script without them) is cut by
 // its content: after a candidate token (one in 16, by the token's hash) that comes at least
 // CUT_GAP_WORDS after the candidate before it. That depends only on the tokens around the cut, not
@@ -65,6 +66,39 @@ function isCjkTerminal(c: number): boolean {
   if (c < 0x700) return false;
   if (c >= 0x3002) return c === 0x3002 || c === 0xff61 || c === 0xff01 || c === 0xff1f || c === 0xa4ff || c === 0xa60e || c === 0xa60f || c === 0xa6f3 || c === 0xa9c9 || c === 0xaaf0 || c === 0xabeb;
   return c <= 0x702 || c === 0x964 || c === 0x965 || (c >= 0xf0d && c <= 0xf12) || c === 0x104b || c === 0x1362 || c === 0x1367 || c === 0x1368 || c === 0x166e || c === 0x17d4 || c === 0x17d5 || c === 0x1803 || c === 0x1809;
+}
+
+/**
+ * Han and kana put no space after a sentence, so a half-width terminal right before one ends a
+ * sentence too (since signature version 4): Chinese typed with half-width punctuation
+ * (他来了.我走了!你呢?好), Japanese with ．, also before an opening quote or bracket and one.
+ * Only a row (from `i`, closers included, to `j`) of one
+ * full stop, or of ! and ? alone, after a letter, a digit, a Han or kana character or a closer:
+ * ... and ?. in Chinese text are an ellipsis and code inside a sentence (每个...的值, 运算符?.有),
+ * and so is punctuation after punctuation (#!命令, ，?是).
+ */
+function endsBetweenHan(text: string, i: number, j: number): boolean {
+  if (i === 0) return false;
+  let next = j;
+  while (next < text.length && isOpener(text.charCodeAt(next))) next++;
+  if (!isHanOrKana(text.charCodeAt(next))) return false;
+  const before = text.charCodeAt(i - 1);
+  if (!isHanOrKana(before) && !isCloser(before) && !(before < 0x80 && BMP_CLASS[before] === WORD)) return false;
+  let terminals = 0;
+  let stops = 0;
+  for (let k = i; k < j; k++) {
+    const t = text.charCodeAt(k);
+    if (isCloser(t)) continue;
+    terminals++;
+    if (t === 0x2026) return false;
+    if (t === 0x2e || t === 0xff0e) stops++;
+  }
+  return stops === 0 || terminals === 1;
+}
+
+/** Opening quotes and brackets: “ ‘ ( and the CJK 〈《「『【〔〖〘〚〝（［｛｢. */
+function isOpener(c: number): boolean {
+  return c === 0x201c || c === 0x2018 || c === 0x28 || (c >= 0x3008 && c <= 0x301a && c % 2 === 0 && c !== 0x3012) || c === 0x301d || c === 0xff08 || c === 0xff3b || c === 0xff5b || c === 0xff62;
 }
 
 /** Closing quotes and brackets that belong to the sentence they follow. */
@@ -178,6 +212,8 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
   let lastCandidate = -GAP_UNITS;
   /** Where the row of terminals and closers that a terminal at or before i starts ends (0: none found yet). */
   let rowEnd = 0;
+  /** Where that row starts. */
+  let rowStart = 0;
   // The counts of textStats: cheap to keep in the loop, written out at the end if asked for.
   let latinWords = 0;
   let hanKana = 0;
@@ -263,11 +299,12 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
       // end, or at once for a CJK full stop. Every terminal of one row of them has the row's end
       // as its own: it is found once (a row of 80,000 dots inside a word was read 80,000 times).
       if (rowEnd <= i) {
+        rowStart = i;
         rowEnd = i + 1;
         while (rowEnd < len && (isCloser(text.charCodeAt(rowEnd)) || isLatinTerminal(text.charCodeAt(rowEnd)) || isCjkTerminal(text.charCodeAt(rowEnd)))) rowEnd++;
       }
       const j = rowEnd;
-      if (isCjkTerminal(c) || j >= len || isSpace(text.charCodeAt(j))) {
+      if (isCjkTerminal(c) || j >= len || isSpace(text.charCodeAt(j)) || endsBetweenHan(text, rowStart, j)) {
         for (let k = i + 1; k < j; k++) if (needsNormalizing(text.charCodeAt(k))) normalize = true;
         sink(text, start, j, normalize, a, words, runChars, chars, inWord);
         start = j;

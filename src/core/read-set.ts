@@ -28,8 +28,8 @@ export const READ_SET_CAP = 2048;
 export const MAX_READ_SET_LENGTH = 6000;
 /** A passage is new when less than this share of it was read (as in whatsNew). */
 const READ_SHARE = 0.5;
-/** Version 2: its passages cut as signatures of version 3 are (core/passage-signature.ts); version 1, as version 2's. Both are read alike. */
-const READ_SET_VERSION = 2;
+/** Version 3: its passages cut as signatures of version 4 are (core/passage-signature.ts); version 2, as version 3's; version 1, as version 2's. All are read alike. */
+const READ_SET_VERSION = 3;
 /** Keeps a run key apart from a passage hash with the same value. */
 const RUN_SALT = 0x5f1d3c2b;
 
@@ -168,7 +168,7 @@ export function decodeReadSet(encoded: string): ReadSet | null {
 
 /** A read set's header: its Golomb-Rice bits, log2 of its run sample + 1, and its count of keys; or null. */
 function readSetHeader(bytes: Uint8Array): { bits: number; sampleLog: number; n: number } | null {
-  if (bytes.length < 4 || (bytes[0] !== 1 && bytes[0] !== READ_SET_VERSION)) return null;
+  if (bytes.length < 4 || (bytes[0] < 1 || bytes[0] > READ_SET_VERSION)) return null;
   const bits = bytes[1] >>> 4;
   return bits < 1 || bits > 12 ? null : { bits, sampleLog: bytes[1] & 15, n: (bytes[2] << 8) | bytes[3] };
 }

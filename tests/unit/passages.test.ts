@@ -64,6 +64,18 @@ describe('cutting text into passages', () => {
     expect(ps.filter((p) => !/[。！？][”」]?$/.test(zh.slice(p.start, p.end))).every((p) => p.words >= MIN_CUT_WORDS)).toBe(true);
   });
 
+  it('cuts Chinese typed with half-width punctuation, and Japanese with ．, as with full-width: the same passages', () => {
+    expect(pieces('今天下雨了.我们去图书馆借书吧!好不好?「好.」他说')).toEqual(['今天下雨了.', '我们去图书馆借书吧!', '好不好?', '「好.」', '他说']);
+    expect(pieces('本研究では，川沿いの道を調べた．次に，結果を示す．')).toEqual(['本研究では，川沿いの道を調べた．', '次に，結果を示す．']);
+    // A sentence ending in a Latin word or a number ends there too; so does one of ?! or !!.
+    expect(pieces('我们用的是Vue.它很好用?!真的吗!!是的')).toEqual(['我们用的是Vue.', '它很好用?!', '真的吗!!', '是的']);
+    const half = (t: string) => t.replace(/。/g, '.').replace(/！/g, '!').replace(/？/g, '?').replace(/，/g, ',');
+    expect(half(zh)).not.toBe(zh);
+    expect(hashes(half(zh))).toEqual(hashes(zh));
+    // Inside a sentence: an ellipsis, code (?. ... #! after punctuation), numbers and names.
+    for (const inside of ['每个...的值都相同', '链判断运算符?.有三种写法', '会把#!理解成注释', '扩展运算符（...）也会调用', '版本1.2发布了', '他说…我不知道']) expect(pieces(inside)).toEqual([inside]);
+  });
+
   it('cuts Hindi at the danda, Burmese at ။ and Khmer at ។', () => {
     expect(pieces('मैं सुबह बाजार गया। वहाँ बहुत भीड़ थी॥ फिर मैं घर लौटा।')).toEqual(['मैं सुबह बाजार गया।', 'वहाँ बहुत भीड़ थी॥', 'फिर मैं घर लौटा।']);
     expect(pieces('ကျွန်တော် ဈေးသွားတယ်။ လူတွေများတယ်။')).toEqual(['ကျွန်တော် ဈေးသွားတယ်။', 'လူတွေများတယ်။']);
@@ -173,16 +185,20 @@ describe('the passage signature', () => {
     expect(decodePassages(encoded.slice(4))).toBeNull();
     expect(decodePassages('not base64!')).toBeNull();
     expect(decodePassages('')).toBeNull();
-    expect(decodePassages(`B${encoded.slice(1)}`)).toBeNull(); // another version byte
+    expect(decodePassages(`C${encoded.slice(1)}`)).toBeNull(); // another version byte (8)
   });
 
-  it('reads a signature of version 2 as one of version 3 (the same hashes, the same form)', () => {
+  it('reads a signature of version 2 or 3 as one of version 4 (the same hashes, the same form)', () => {
     const s = passageSignature(en);
     const bytes = fromBase64(encodePassages(s));
-    expect(bytes?.[0]).toBe(3);
+    expect(bytes?.[0]).toBe(4);
     if (!bytes) return;
-    bytes[0] = 2;
-    expect(decodePassages(toBase64(bytes))).toEqual({ count: s.count, hashes: s.hashes, bits: 32 });
+    for (const version of [2, 3]) {
+      bytes[0] = version;
+      expect(decodePassages(toBase64(bytes))).toEqual({ count: s.count, hashes: s.hashes, bits: 32 });
+    }
+    bytes[0] = 5;
+    expect(decodePassages(toBase64(bytes))).toBeNull();
   });
 
   it('reads a signature of version 1 (24-bit hashes) and compares it with one of version 2 on 24 bits', () => {

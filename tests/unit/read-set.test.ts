@@ -113,6 +113,21 @@ describe('the read set as stored', () => {
     expect(decodeReadSet('AAAA')).toBeNull();
   });
 
+  it('reads a read set of an earlier version (1, 2) as one of this version (3), and refuses a later one', () => {
+    const text = loadArticle('zh-library').paragraphs.join('\n\n');
+    const bytes = fromBase64(readSetOf(text))!;
+    expect(bytes[0]).toBe(3);
+    const set = decodeReadSetBytes(bytes)!;
+    const keys = Array.from({ length: 1 << 12 }, (_, k) => k * 4099).filter((k) => set.has(k));
+    for (const version of [1, 2]) {
+      bytes[0] = version;
+      const earlier = decodeReadSetBytes(bytes)!;
+      expect(Array.from({ length: 1 << 12 }, (_, k) => k * 4099).filter((k) => earlier.has(k))).toEqual(keys);
+    }
+    bytes[0] = 4;
+    expect(decodeReadSetBytes(bytes)).toBeNull();
+  });
+
   it('is told a read set without decoding it, exactly as the decoder tells one', () => {
     const text = loadArticle('en-library').paragraphs.join('\n\n');
     const real = fromBase64(readSetOf(text))!;
@@ -123,7 +138,7 @@ describe('the read set as stored', () => {
     const cases: Uint8Array[] = Array.from({ length: real.length + 1 }, (_, i) => real.slice(0, i));
     for (let i = 0; i < 4000; i++) {
       const bytes = Uint8Array.from({ length: next() % 12 }, next);
-      if (bytes.length > 1 && i % 2) bytes[0] = 1 + (i % 4 === 1 ? 1 : 0);
+      if (bytes.length > 1 && i % 2) bytes[0] = 1 + (i % 8 >> 1);
       if (bytes.length > 3 && i % 8 === 1) bytes.fill(0xff, 4);
       cases.push(bytes);
     }
