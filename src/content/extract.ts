@@ -68,7 +68,7 @@ function blockText(article: Element): string {
   for (let c = article.lastChild; c; c = c.previousSibling) left.push(c);
   while (left.length) {
     const node = left.pop();
-    if (node === BLOCK_END) parts.push('\n');
+    if (node === BLOCK_END) parts.push('\n\n');
     else if (node === undefined) break;
     else if (node.nodeType === 3 || node.nodeType === 4) parts.push((node as CharacterData).data);
     else if (node.nodeType === 1) {
@@ -76,7 +76,7 @@ function blockText(article: Element): string {
       // A line break inside a paragraph keeps the words apart, and starts no paragraph (core's PagePassage.para).
       if (name === 'br') parts.push(' ');
       else if (BLOCKS.has(name)) {
-        parts.push('\n');
+        parts.push('\n\n');
         left.push(BLOCK_END);
       }
       for (let c = node.lastChild; c; c = c.previousSibling) left.push(c);

@@ -22,6 +22,10 @@ export const PROBE_COUNT = 3;
 /** ...and compares every hash it keeps with each earlier page's smallest this many: the page's leads. */
 export const LEAD_COUNT = 2;
 /**
+ * Version 5 holds the same as version 4, of passages cut at paragraph ends too (a blank line: the
+ * extraction writes one around every block), so that a line without a sentence end (a heading, a
+ * caption, an inserted "Related:" or 关注公众号 line) stands alone rather than changing the hash of
+ * the sentence after it. Signatures of version 4 are read and compared alike.
  * Version 4 holds the same as version 3, of passages cut as core/passages.ts cuts them since then: a
  * half-width . ! ? right before a Han or kana character ends a sentence (Chinese typed with
  * half-width punctuation shared 47 % of its passages with the same text in full-width, 95 % since).
@@ -37,9 +41,9 @@ export const LEAD_COUNT = 2;
  * shared by several unrelated pages, so the passage index returned strangers for every lookup.
  * Signatures of version 1 are still read, and compared with others on 24 bits.
  */
-const SIGNATURE_VERSION = 4;
+const SIGNATURE_VERSION = 5;
 /** Versions read: those of 32-bit hashes, and 1. */
-const READ_VERSIONS = new Set([1, 2, 3, SIGNATURE_VERSION]);
+const READ_VERSIONS = new Set([1, 2, 3, 4, SIGNATURE_VERSION]);
 
 export interface PassageSignature {
   /** Distinct passages of the page at least PASSAGE_MIN_WORDS long. */

@@ -96,6 +96,16 @@ function endsBetweenHan(text: string, i: number, j: number): boolean {
   return stops === 0 || terminals === 1;
 }
 
+/** Whether only spaces, tabs and carriage returns come from `k` to the next line feed: a blank line. */
+function blankLineAfter(text: string, k: number): boolean {
+  for (; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x0a) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0xa0 && c !== 0x3000) return false;
+  }
+  return false;
+}
+
 /** Opening quotes and brackets: “ ‘ ( and the CJK 〈《「『【〔〖〘〚〝（［｛｢. */
 function isOpener(c: number): boolean {
   return c === 0x201c || c === 0x2018 || c === 0x28 || (c >= 0x3008 && c <= 0x301a && c % 2 === 0 && c !== 0x3012) || c === 0x301d || c === 0xff08 || c === 0xff3b || c === 0xff5b || c === 0xff62;
@@ -294,6 +304,16 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
         if (c <= 0xe4e) thai++;
       }
       if (c >= 0x3041 && c <= 0x30ff) kana++;
+    } else if (c === 0x0a && blankLineAfter(text, i + 1)) {
+      // A paragraph ends here (a blank line: the extraction writes one around every block), so a
+      // line with no sentence end (a heading, a caption, an inserted "Related:") stands alone
+      // rather than joining the sentence after it. A single line break is ignored: text wraps anywhere.
+      sink(text, start, i, normalize, a, words, runChars, chars, inWord);
+      start = i;
+      normalize = inWord = false;
+      a = SEED_A;
+      words = runChars = chars = 0;
+      continue;
     } else if (cls === 0 && (isLatinTerminal(c) || isCjkTerminal(c))) {
       // A sentence terminal, with the closers after it, ends the passage before a space, at the
       // end, or at once for a CJK full stop. Every terminal of one row of them has the row's end

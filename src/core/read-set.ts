@@ -28,8 +28,12 @@ export const READ_SET_CAP = 2048;
 export const MAX_READ_SET_LENGTH = 6000;
 /** A passage is new when less than this share of it was read (as in whatsNew). */
 const READ_SHARE = 0.5;
-/** Version 3: its passages cut as signatures of version 4 are (core/passage-signature.ts); version 2, as version 3's; version 1, as version 2's. All are read alike. */
-const READ_SET_VERSION = 3;
+/**
+ * Version 4: its passages cut as signatures of version 5 are (core/passage-signature.ts), at
+ * paragraph ends too; version 3, as version 4's; version 2, as version 3's; version 1, as version
+ * 2's. All are read alike, but that a short paragraph of its own not in a set of version 4 is new.
+ */
+const READ_SET_VERSION = 4;
 /** Keeps a run key apart from a passage hash with the same value. */
 const RUN_SALT = 0x5f1d3c2b;
 
@@ -53,7 +57,7 @@ export interface PagePassage {
   runs: number[];
   /** Its tokens (words, Han/kana characters): it has tokens − READ_RUN + 1 runs in all. */
   tokens: number;
-  /** It starts a paragraph: a line break (or nothing) comes before it in the text. */
+  /** It starts a paragraph: a blank line (or nothing) comes before it in the text. */
   para: boolean;
 }
 
@@ -79,7 +83,7 @@ export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinit
   let previousEnd = 0;
   const cut = cutPassages(text);
   return (cut.length > max ? cut.slice(0, max) : cut).map((p) => {
-    const para = previousEnd === 0 || text.slice(previousEnd, p.start).includes('\n');
+    const para = previousEnd === 0 || BLANK_LINE.test(text.slice(previousEnd, p.start));
     previousEnd = p.end;
     const { keys, tokens } = runKeys(normalizeText(text.slice(p.start, p.end)));
     return { hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs: runSample ? keys.filter((k) => sampled(k, runSample)) : [], tokens, para };
@@ -112,10 +116,15 @@ export function readSetOfKeys(keys24: readonly number[], runSample = RUN_SAMPLE,
   return encodeReadSet(keys24.slice(0, READ_SET_CAP), bits, runSample);
 }
 
+/** A paragraph break: a blank line (the extraction writes one around every block; a single line break only wraps). */
+const BLANK_LINE = /\n[ \t\r\u00a0\u3000]*\n/;
+
 /** A decoded read set. */
 export interface ReadSet {
   /** Run sample rate the set was made with (0: no runs). */
   runSample: number;
+  /** Its passages were cut at paragraph ends too (version 4): a paragraph of its own not in it is new. */
+  paragraphs: boolean;
   has(key24: number): boolean;
 }
 
@@ -211,7 +220,7 @@ export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
     slots.add(value);
   }
   if (slots.size === 0 && n > 0) return null;
-  return { runSample: sampleLog ? 2 ** (sampleLog - 1) : 0, has: (key24) => slots.has(slot(key24, n, bits)) };
+  return { runSample: sampleLog ? 2 ** (sampleLog - 1) : 0, paragraphs: bytes[0] >= 4, has: (key24) => slots.has(slot(key24, n, bits)) };
 }
 
 export interface PassageVerdict {
@@ -244,16 +253,18 @@ const MAX_PREVIEW = 0.9;
  * passage whose hash is in the set was read; any other was read in the share of its sampled runs
  * found in the set, and is new when less than half was. A short passage may have no sampled run
  * (and a changed hash: cut differently, a word changed): it goes with its neighbours, read when the
- * nearest passages before and after it with evidence were both read, else new.
+ * nearest passages before and after it with evidence were both read, else new; unless it is a
+ * paragraph of its own and the set was cut at paragraphs too (version 4): then it is new.
  */
 export function whatsNewByHashes(set: ReadSet, passages: PagePassage[]): HashedWhatsNew {
   // The share read of each passage, or -1 when there is no evidence. From the share f of its
   // sampled runs found: its f·R runs (of R) were read, and a block of read runs covers READ_RUN − 1
   // tokens more than it has runs, as whatsNew counts the tokens of a shared run.
-  const shares = passages.map((p) => {
+  const shares = passages.map((p, k) => {
     if (set.has(p.hash)) return 1;
     const runs = set.runSample ? p.runs.filter((k) => sampled(k, set.runSample)) : [];
-    if (!runs.length) return -1;
+    // A short paragraph of its own (a heading, a caption, an inserted line), cut alike in both pages: not read.
+    if (!runs.length) return set.paragraphs && p.para && (k + 1 === passages.length || passages[k + 1].para) ? 0 : -1;
     const f = runs.filter((k) => set.has(k >>> 8)).length / runs.length;
     const all = p.tokens - READ_RUN + 1;
     return f === 0 || all <= 0 ? f : Math.min(1, (f * all + READ_RUN - 1) / p.tokens);

@@ -41,6 +41,17 @@ describe('extractArticle', () => {
     expect(r.article.text.split(/\s+/)).toEqual(expect.arrayContaining(['Tools', 'Ladders', 'Drills']));
   });
 
+  it.each(['en', 'zh'] as const)('keeps the %s passages of a repost that puts a caption or "Related" line after every paragraph', (lang) => {
+    // A line without a sentence end is a paragraph of its own, not the start of the sentence after it.
+    const prose = loadArticle(`${lang}-library`).paragraphs;
+    const page = (inserted: (k: number) => string) => `<html><body><article><h1>${lang === 'en' ? 'Tool libraries' : '工具图书馆'}</h1>${prose.map((p, k) => `<p>${p}</p>${inserted(k)}`).join('')}</article></body></html>`;
+    const a = extractArticle(doc(page(() => '')), 30);
+    const b = extractArticle(doc(page((k) => (lang === 'en' ? `<p>RELATED: Our guide to tools, part ${k}</p><figure><figcaption>Photo by a reader</figcaption></figure>` : `<p>相关阅读：工具指南第${k}篇</p><figure><figcaption>图片来源：读者</figcaption></figure>`))), 30);
+    if (!a.ok || !b.ok) throw new Error('not extracted');
+    const inB = new Set(cutPassages(b.article.text).map((p) => p.hash));
+    expect(cutPassages(a.article.text).filter((p) => !inB.has(p.hash))).toEqual([]);
+  });
+
   it('keeps the words around a line break (br) apart, without starting a paragraph there', () => {
     const prose = loadArticle('en-library').paragraphs;
     const html = `<html><body><article>${prose.map((p) => `<p>${p.replace(/\. /, '.<br>')}</p>`).join('\n')}</article></body></html>`;

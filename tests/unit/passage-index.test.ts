@@ -79,7 +79,7 @@ describe('passage signatures in history files', () => {
   it.each([
     ['not base64', 'not base64!'],
     ['cut short', encodePassages(sig).slice(0, 12)],
-    ['another version', `B${encodePassages(sig).slice(1)}`],
+    ['another version', `C${encodePassages(sig).slice(1)}`],
     ['not a string', 42 as unknown as string],
   ])('refuses a signature that is %s, naming the page and the field', (_, passages) => {
     const v = validateHistoryFile(file([page({ url: 'https://news.example/ok' }), page({ passages })]), NOW);

@@ -76,6 +76,15 @@ describe('cutting text into passages', () => {
     for (const inside of ['每个...的值都相同', '链判断运算符?.有三种写法', '会把#!理解成注释', '扩展运算符（...）也会调用', '版本1.2发布了', '他说…我不知道']) expect(pieces(inside)).toEqual([inside]);
   });
 
+  it('ends a passage at a blank line (a paragraph end), and never at a single line break', () => {
+    expect(pieces('Tool libraries\n\nMembers borrow a drill for a week.\n \nRelated: our guide\nto ladders\n\nThey return it')).toEqual(['Tool libraries', 'Members borrow a drill for a week.', 'Related: our guide\nto ladders', 'They return it']);
+    expect(pieces('工具图书馆\r\n\r\n会员可以借\n一把电钻。')).toEqual(['工具图书馆', '会员可以借\n一把电钻。']);
+    // A text wrapped at any width, paragraphs kept: the same passages.
+    const wrapped = zh.replace(/[^\n]{17}(?=[^\n])/g, (m) => `${m}\n`);
+    expect(wrapped).not.toBe(zh);
+    expect(hashes(wrapped)).toEqual(hashes(zh));
+  });
+
   it('cuts Hindi at the danda, Burmese at ။ and Khmer at ។', () => {
     expect(pieces('मैं सुबह बाजार गया। वहाँ बहुत भीड़ थी॥ फिर मैं घर लौटा।')).toEqual(['मैं सुबह बाजार गया।', 'वहाँ बहुत भीड़ थी॥', 'फिर मैं घर लौटा।']);
     expect(pieces('ကျွန်တော် ဈေးသွားတယ်။ လူတွေများတယ်။')).toEqual(['ကျွန်တော် ဈေးသွားတယ်။', 'လူတွေများတယ်။']);
@@ -188,16 +197,16 @@ describe('the passage signature', () => {
     expect(decodePassages(`C${encoded.slice(1)}`)).toBeNull(); // another version byte (8)
   });
 
-  it('reads a signature of version 2 or 3 as one of version 4 (the same hashes, the same form)', () => {
+  it('reads a signature of version 2, 3 or 4 as one of version 5 (the same hashes, the same form)', () => {
     const s = passageSignature(en);
     const bytes = fromBase64(encodePassages(s));
-    expect(bytes?.[0]).toBe(4);
+    expect(bytes?.[0]).toBe(5);
     if (!bytes) return;
-    for (const version of [2, 3]) {
+    for (const version of [2, 3, 4]) {
       bytes[0] = version;
       expect(decodePassages(toBase64(bytes))).toEqual({ count: s.count, hashes: s.hashes, bits: 32 });
     }
-    bytes[0] = 5;
+    bytes[0] = 6;
     expect(decodePassages(toBase64(bytes))).toBeNull();
   });
 
