@@ -171,14 +171,15 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');
   const excludedHere = url !== undefined && isExcluded(url, settings.excludedSites);
-  // The exclusions of this site as the list holds them, "www." or not (they exclude alike): Resume takes them all away.
-  const thisSite = (s: string) => site !== null && s.replace(/^www\./, '') === site;
-  pauseSite.hidden = !site || (excludedHere && !settings.excludedSites.some(thisSite));
+  // Every exclusion that covers this page, as the list holds it: the site with or without "www.", a
+  // domain above it, a path of it. Resume takes them all away, or the page would stay paused.
+  const coversHere = (s: string) => url !== undefined && isExcluded(url, [s]);
+  pauseSite.hidden = !site;
   pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [isolated(site ?? '')]));
   pauseSite.onclick = async () => {
     if (!site) return;
     try {
-      await saveSettings((now) => ({ excludedSites: excludedHere ? now.excludedSites.filter((s) => !thisSite(s)) : [...now.excludedSites, site] }));
+      await saveSettings((now) => ({ excludedSites: excludedHere ? now.excludedSites.filter((s) => !coversHere(s)) : [...now.excludedSites, site] }));
       await render(tabId, true);
     } catch (e) {
       statusEl.textContent = errorText(e);

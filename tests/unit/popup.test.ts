@@ -177,6 +177,20 @@ describe('the popup', () => {
     button('pause-site').click();
     await vi.waitFor(() => expect((fake.stored.settings as { excludedSites: string[] }).excludedSites).toEqual(['other.example']));
   });
+
+  it('resumes a page excluded by a path of its site and by a domain above it, taking both away, and no other', async () => {
+    const tabs: TabPages = { 7: { url: 'https://news.example.com/reads/night-bus', page: null } };
+    const bg = makeBackground(tabs);
+    fake.stored = { settings: { excludedSites: ['news.example.com/reads', 'example.com', 'news.example.com/sport', 'other.example'] } };
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe('Déjà Read is paused on this site.');
+    expect(button('pause-site').hidden).toBe(false);
+    expect(button('pause-site').textContent).toContain('Resume on');
+    button('pause-site').click();
+    await vi.waitFor(() => expect((fake.stored.settings as { excludedSites: string[] }).excludedSites).toEqual(['news.example.com/sport', 'other.example']));
+    await vi.waitFor(() => expect(status()).not.toBe('Déjà Read is paused on this site.'));
+  });
 });
 
 function loadPopupHtmlOnly(): void {
