@@ -97,6 +97,9 @@ export function normalizeSitePattern(input: string): string | null {
   }
   // Labels not empty ("example..com"), a port a URL can have (1 to 65535).
   if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(host) || host.length + port.length > LIMITS.siteLength) return null;
+  // One label is a host of a local network (localhost, intranet): not after "*." (*.example would be
+  // every site of a top-level domain), and not a word in another script (不是网站 becomes xn--…).
+  if (!host.includes('.') && (/^\*\./.test(given0.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^/@]*@/, '')) || host.startsWith('xn--'))) return null;
   if (port && !(Number(port.slice(1)) >= 1 && Number(port.slice(1)) <= 65_535)) return null;
   return `${host}${port}${pathname}`;
 }
