@@ -16,10 +16,7 @@ function fill(s: Settings): void {
   $('min-words-hint').textContent = t('optionsMinWordsHint', SENSITIVITY[s.sensitivity].minWords);
   $<HTMLInputElement>('dwell').value = String(s.dwellSeconds);
   // The number fields now show what is saved: one refused before is no longer marked so.
-  for (const field of [minWords, $<HTMLInputElement>('dwell')]) {
-    field.removeAttribute('aria-invalid');
-    field.removeAttribute('aria-describedby');
-  }
+  for (const field of [minWords, $<HTMLInputElement>('dwell')]) accepted(field);
   $<HTMLInputElement>('show-notice').checked = s.showNotice;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')) radio.checked = radio.value === s.linkMarks;
   $<HTMLInputElement>('record-private').checked = s.recordPrivate;
@@ -75,25 +72,40 @@ async function save(changes: Parameters<typeof saveSettings>[0]): Promise<boolea
   }
 }
 
+/** A number field no longer marked as refused: its message under it hidden. */
+function accepted(input: HTMLInputElement): void {
+  input.removeAttribute('aria-invalid');
+  input.removeAttribute('aria-describedby');
+  const error = document.getElementById(`${input.id}-error`);
+  if (error) {
+    error.hidden = true;
+    error.textContent = '';
+  }
+}
+
 /**
- * The whole number in a number field, or null (the field then says what it takes, and nothing is
- * saved): no silent clamping of -3 to 5, and an empty field is 0 only where the reader wrote 0.
+ * The whole number in a number field, or null (the field then says what it takes, right under it
+ * and in the status line, and nothing is saved): no silent clamping of -3 to 5, and an empty field
+ * is 0 only where the reader wrote 0.
  */
 function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
   const text = input.value.trim();
   const n = Number(text);
   const ok = text !== '' && /^\d+$/.test(text) && n <= max;
   if (ok) {
-    input.removeAttribute('aria-invalid');
-    input.removeAttribute('aria-describedby');
+    accepted(input);
     return n;
   }
+  const message = t('optionsNumberRange', 0, max);
   input.setAttribute('aria-invalid', 'true');
-  // The field is described by what it takes (the status line), and shows that it was refused.
-  input.setAttribute('aria-describedby', 'settings-status');
-  // At once (a "Saved." on its way is dropped): the field is described by it already.
+  // The field is described by what it takes, shown under it, and shows that it was refused.
+  const error = $(`${input.id}-error`);
+  error.textContent = message;
+  error.hidden = false;
+  input.setAttribute('aria-describedby', error.id);
+  // The status line says it too, at once (a "Saved." on its way is dropped).
   ++said;
-  $('settings-status').textContent = t('optionsNumberRange', 0, max);
+  $('settings-status').textContent = message;
   return null;
 }
 
@@ -107,8 +119,7 @@ export async function initSettingsForm(): Promise<void> {
     const input = e.target as HTMLInputElement;
     // Empty: the sensitivity's own default.
     if (input.value.trim() === '' && !input.validity.badInput) {
-      input.removeAttribute('aria-invalid');
-      input.removeAttribute('aria-describedby');
+      accepted(input);
       return void save({ minWords: null });
     }
     const n = wholeNumberIn(input, LIMITS.minWords);

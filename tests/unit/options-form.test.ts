@@ -56,6 +56,9 @@ describe('the options form', () => {
     const input = await type('dwell', value);
     expect(status()).toBe('Not saved: enter a whole number from 0 to 600.');
     expect(input.getAttribute('aria-invalid')).toBe('true');
+    // Said right under the field too, where the reader is looking, and the field is described by it.
+    const error = document.getElementById(input.getAttribute('aria-describedby') ?? '');
+    expect([error?.textContent, error?.hidden, error?.previousElementSibling?.contains(input)]).toEqual(['Not saved: enter a whole number from 0 to 600.', false, true]);
     expect(fake.saves).toEqual([]);
   });
 
@@ -65,6 +68,7 @@ describe('the options form', () => {
     const input = await type('dwell', '12');
     await vi.waitFor(() => expect(status()).toBe('Saved.'));
     expect(input.hasAttribute('aria-invalid')).toBe(false);
+    expect(document.getElementById('dwell-error')?.hidden).toBe(true);
     expect(fake.saves).toMatchObject([{ dwellSeconds: 12 }]);
   });
 
