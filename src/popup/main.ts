@@ -10,7 +10,7 @@ import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
-import { isOpenableUrl, siteOf } from '../ui/site';
+import { isOpenableUrl, placeOf, siteOf } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
 import { errorText } from '../ui/error-text';
 
@@ -57,7 +57,13 @@ function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: str
   noButton.focus();
 }
 
-function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => Promise<void>): HTMLLIElement {
+/** `m`'s place as the list shows it: its site, or with its path where another match is on the same site (they would look the same). */
+function placeIn(m: MatchSummary, all: readonly MatchSummary[]): string {
+  const site = siteOf(m.url);
+  return all.some((o) => o !== m && siteOf(o.url) === site) ? placeOf(m.url) : site;
+}
+
+function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: MatchSummary) => Promise<void>): HTMLLIElement {
   const li = document.createElement('li');
   const link = document.createElement('a');
   link.append(isolated(m.title || m.url));
@@ -71,7 +77,7 @@ function matchItem(m: MatchSummary, now: number, notSame?: (m: MatchSummary) => 
   }
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.append(isolated(siteOf(m.url)), ` · ${describeMatch(m)}${m.fresh ? ` · ${describeReadShare(m.fresh)}` : ''} · `, timeAgo(m.lastSeen, now));
+  meta.append(isolated(place), ` · ${describeMatch(m)}${m.fresh ? ` · ${describeReadShare(m.fresh)}` : ''} · `, timeAgo(m.lastSeen, now));
   if (notSame) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -136,7 +142,7 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
         statusEl.focus();
       }
     : undefined;
-  listEl.replaceChildren(...matches.map((m) => matchItem(m, now, notSame)));
+  listEl.replaceChildren(...matches.map((m) => matchItem(m, now, placeIn(m, matches), notSame)));
   listEl.hidden = matches.length === 0;
 
   const forget = $<HTMLButtonElement>('forget');

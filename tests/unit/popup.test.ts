@@ -137,6 +137,17 @@ describe('the popup', () => {
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
   });
 
+  it('tells two matches on one site apart by their paths, and names a match alone on its site by the site', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://a.example/2026/story', 'Story'));
+    await bg.read(report('https://a.example/print/story', 'Story'));
+    await bg.read(report('https://c.example/story', 'Story'));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    const places = [...document.querySelectorAll('#matches li .meta bdi')].map((b) => b.textContent).sort();
+    expect(places).toEqual(['a.example/2026/story', 'a.example/print/story', 'c.example']);
+  });
+
   it('takes the dismissed match off the toolbar button after "Not the same"', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://a.example/story', 'Story'));
