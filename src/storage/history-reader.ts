@@ -117,7 +117,7 @@ export class HistoryReader<T = PageRecord> {
     if (!start.startsWith('{') && !start.startsWith('[')) {
       const head = (newline < 0 ? text : text.slice(0, newline)).slice(0, SNIFF);
       if (head === CSV_COLUMNS) this.kind = 'csv';
-      else if (head.includes(',') && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS));
+      else if (head.includes(',') && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
     }
     if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)));
     else this.csv = new CsvRows((row) => this.row(row));

@@ -263,9 +263,11 @@ describe('import validation, CSV', () => {
     expect(!visits.ok && english(visits.error)).toBe('Page 1: "visits" must be a whole number ≥ 1.');
   });
 
-  it('says a CSV file of another program is CSV, not broken JSON', () => {
-    const v = validateHistoryFile('Title,URL,Visited\r\nHello,https://a.example/,2026-01-01\r\n', NOW);
-    expect(!v.ok && english(v.error)).toMatch(/^This is a CSV file, but not one exported by Déjà Read: its first line must name the columns url,canonicalUrl,/);
+  it('says a CSV file of another program, or text with a comma, is not a history, rather than broken JSON', () => {
+    for (const text of ['Title,URL,Visited\r\nHello,https://a.example/,2026-01-01\r\n', 'Dear reader, this is a letter.\nNothing more.\n']) {
+      const v = validateHistoryFile(text, NOW);
+      expect(!v.ok && english(v.error)).toBe('This is not a history exported by Déjà Read: the file is neither JSON nor the CSV that Export writes, whose first line names its columns (url,canonicalUrl,site…).');
+    }
   });
 
   it('refuses a quote that is never closed at a record\'s size, not at the end of a file of any size', () => {
