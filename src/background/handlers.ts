@@ -116,7 +116,7 @@ function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: s
 }
 
 export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
-  return {
+  const handlers: Handlers<Protocol> = {
     async 'content:pageSeen'(req, sender) {
       const report = reportFrom(req, sender, { readSet: false });
       const tabId = sender.tab?.id;
@@ -194,7 +194,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       if (!page || unrecordedPrivate(sender, await deps.settings())) return {};
       const repo = await deps.repository();
       // Only a page of the history can be the other of a pair: a page cannot fill the store with made-up ones.
-      if (await repo.get(other)) await repo.dismiss(page.href, other, deps.now());
+      if (await repo.get(other)) {
+        await repo.dismiss(page.href, other, deps.now());
+        // The toolbar button counts one match fewer, as the popup does once the notice said "not the same".
+        const tabId = sender.tab?.id;
+        if (tabId !== undefined) void handlers['popup:tabStatus']({ tabId, refreshBadge: true }, sender).catch(() => undefined);
+      }
       return {};
     },
 
@@ -242,4 +247,5 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk),
   };
+  return handlers;
 }

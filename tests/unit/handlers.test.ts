@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { digestArticle, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { buildExport, validateHistoryFile } from '../../src/storage';
-import { everyPage, fromTab, makeBackground } from './helpers';
+import { everyPage, fromTab, makeBackground, type TabPages } from './helpers';
 
 const en = loadArticle('en-library');
 const other = loadArticle('en-balcony');
@@ -242,6 +242,20 @@ describe('checking and recording a page', () => {
     await bg.handlers['content:notSame']({ other: 'https://a.example/1' }, { ...fromTab(2), url: 'https://b.example/2' });
     expect((await bg.read(report('https://b.example/2'), { ...fromTab(2), url: 'https://b.example/2' })).matches).toEqual([]);
     expect((await bg.read(report('https://c.example/3'))).matches).toHaveLength(2);
+  });
+
+  it('counts one match fewer on the toolbar button once the notice said "not the same"', async () => {
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    await bg.read(report('https://a.example/1'));
+    await bg.read(report('https://c.example/3'));
+    const page = report('https://b.example/2');
+    tabs[2] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    expect((await bg.read(page, fromTab(2, page.url))).matches).toHaveLength(2);
+    expect(bg.shown.at(-1)).toMatchObject([2, { matches: [{}, {}] }]);
+    await bg.handlers['content:notSame']({ other: 'https://a.example/1' }, fromTab(2, page.url));
+    await vi.waitFor(() => expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://c.example/3']));
+    expect(bg.shown.at(-1)?.[0]).toBe(2);
   });
 
   it('keeps a "not the same" pair from a page only when the other page is in the history', async () => {
