@@ -130,7 +130,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       else {
         const repo = await deps.repository();
         // The notice names the best match only, and tells what is new against it alone.
-        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best' });
+        // Asked before this view is recorded: `before` is an earlier visit, and what was read then is read.
+        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReading: () => true });
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
@@ -154,7 +155,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const repo = await deps.repository();
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best' });
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReading: () => true });
       const now = deps.now();
       try {
         await repo.recordVisit(
@@ -231,8 +232,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // A private window that is not recorded keeps nothing, not even a "not the same" pair.
       const extra = { ...links, ...(isPrivate && !settings.recordPrivate ? { unrecorded: true as const } : {}) };
       const current = currentPage(report);
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings));
-      const record = before?.url === pageIdentity(report.url) ? before : undefined;
+      const identity = pageIdentity(report.url);
+      // This page's record, when this page load has recorded the visit, holds this visit: what
+      // was read on an earlier one counts (as the notice counted it) only if there was one.
+      const thisVisit = (r: PageRecord) => answer.recorded === true && r.url === identity;
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { ownReading: (r) => !thisVisit(r) || r.visits > 1 });
+      const record = before && thisVisit(before) ? before : undefined;
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
       const visitedBefore = !record ? before !== undefined : record.visits > 1 || (await repo.findByCanonicalUrl(record.canonicalUrl)).some((r) => r.url !== record.url);

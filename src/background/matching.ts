@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -16,11 +16,21 @@ export interface CurrentPage {
   readSet?: string;
 }
 
-/** What is new in the current page against a record, when the record has a read set and the page its passages. */
-export function freshness(r: Pick<PageRecord, 'readSet'>, passages: PagePassage[] | undefined): Freshness | undefined {
+/** What the reader read of two pages at once: a key read in either was read. */
+function either(a: ReadSet, b: ReadSet | null): ReadSet {
+  if (!b) return a;
+  // Runs sampled at the larger rate are sampled at the smaller too (rates are powers of two).
+  return { runSample: Math.max(a.runSample, b.runSample), paragraphs: a.paragraphs && b.paragraphs, has: (key) => a.has(key) || b.has(key) };
+}
+
+/**
+ * What is new in the current page against a record, when the record has a read set and the page its
+ * passages; with `alsoRead`, what the reader read of this very page before counts as read too.
+ */
+export function freshness(r: Pick<PageRecord, 'readSet'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null): Freshness | undefined {
   const set = r.readSet && passages?.length ? decodeReadSet(r.readSet) : null;
   if (!set || !passages) return undefined;
-  const w = whatsNewByHashes(set, passages);
+  const w = whatsNewByHashes(either(set, alsoRead), passages);
   return { read: w.read, parts: newParts(passages, w.passages), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
 }
 
@@ -60,8 +70,11 @@ export interface LookUp {
  * What is new against each match (`fresh`) is told for every match, or with `fresh: 'best'` for the
  * best one only: the notice and the history's mark show no other, and each costs a read set's
  * decoding and a pass over the page's passages (50-200 µs in Node for 60-250 passages).
+ * With `ownReading`, what the reader read of this very page on an earlier visit (`before`'s read set)
+ * is read too: a revision read once has nothing new the next time, whatever its copy elsewhere
+ * lacks. `ownReading` says whether `before` holds such a visit (it may be this visit's own record).
  */
-export async function lookUp(repo: PageRepository, page: CurrentPage, settings: MatchSettings, { fresh = 'all' }: { fresh?: 'all' | 'best' } = {}): Promise<LookUp> {
+export async function lookUp(repo: PageRepository, page: CurrentPage, settings: MatchSettings, { fresh = 'all', ownReading }: { fresh?: 'all' | 'best'; ownReading?: (before: PageRecord) => boolean } = {}): Promise<LookUp> {
   const { signature } = page;
   const enough = signature.words >= settings.minWords;
   // Pages near in fingerprint (the same text among them) and, for a page with enough prose, pages
@@ -87,12 +100,13 @@ export async function lookUp(repo: PageRepository, page: CurrentPage, settings: 
     if (verdict.flagged) flagged.push([r, verdict]);
   }
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));
+  const before = found.own ?? found.sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+  const own = before?.readSet && flagged.length && ownReading?.(before) ? decodeReadSet(before.readSet) : null;
   const matches = flagged
     .filter(([r]) => !dismissed.has(r.url))
     .map(([r, verdict]) => ({ r, verdict, s: summary(r, verdict) }))
     .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen)
-    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages)) : s));
-  const before = found.own ?? found.sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own)) : s));
   return { ...(before ? { before } : {}), matches };
 }
 

@@ -212,7 +212,7 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 /** Messages a content script answers. */
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any (`checking` while it is still checking one). */
-  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; checking?: true; linksRead?: number; linkStats?: LinkStats } };
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; checking?: true; /** This page load has recorded the visit of `page` (its dwell time passed). */ recorded?: true; linksRead?: number; linkStats?: LinkStats } };
   /** popup → content: the reader forgot this page (or every page of this site) from the popup: this page load does not record it. */
   'background:leaveUnread': { req: { url?: string; site?: string }; res: { left: boolean } };
 }

@@ -19,6 +19,8 @@ const fake = vi.hoisted(() => ({
   extractions: [] as Array<{ url: string; resolve: (e: unknown) => void }>,
   notices: [] as Array<{ url: string; title: string; at: string }>,
   runtimeId: 'ext' as string | undefined,
+  /** The content script's answerers of the background's messages (routers). */
+  routers: [] as Array<(message: unknown, sender: unknown) => Promise<unknown> | undefined>,
 }));
 
 function installMocks(): void {
@@ -43,7 +45,9 @@ vi.doMock('../../src/ext', () => {
       },
       storage: { onChanged: { addListener: () => undefined } },
     },
-    answerMessages: () => undefined,
+    answerMessages: (router: (message: unknown, sender: unknown) => Promise<unknown> | undefined) => {
+      if (fake.gen === gen) fake.routers.push(router);
+    },
   };
 });
 vi.doMock('../../src/settings/settings-store', async () => {
@@ -107,6 +111,7 @@ const seens = () => fake.sent.filter((m) => m.type === 'content:pageSeen');
 async function boot(opts: { prerendering?: boolean } = {}): Promise<void> {
   fake.gen++;
   fake.sent = [];
+  fake.routers = [];
   fake.answer = undefined;
   fake.settings = {};
   fake.settingsListener = undefined;
@@ -143,6 +148,18 @@ describe('the content script, over a page load', () => {
     expect(seens()).toHaveLength(1);
     await sleep(1500);
     expect(reads()).toHaveLength(1);
+  }, 20_000);
+
+  it('tells the background, when asked for the page, whether this page load has recorded its visit', async () => {
+    await boot();
+    (await extraction(1)).resolve(X);
+    await vi.waitFor(() => expect(seens()).toHaveLength(1));
+    // As the background asks: from the extension's own origin.
+    const getPage = () => fake.routers.map((r) => r({ type: 'background:getPage', req: {} }, { id: 'ext', url: 'chrome-extension://ext/background.js' })).find((p) => p !== undefined);
+    await vi.waitFor(async () => expect(await getPage()).toMatchObject({ ok: { page: { url: location.href } } }));
+    expect(await getPage()).not.toMatchObject({ ok: { recorded: true } });
+    await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+    expect(await getPage()).toMatchObject({ ok: { recorded: true } });
   }, 20_000);
 
   it('checks and records a page paused while it was being read, once resumed', async () => {

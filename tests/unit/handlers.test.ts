@@ -439,6 +439,30 @@ describe("what's new since the reader read it", () => {
     ]);
   });
 
+  it('has nothing new to tell on a revision the reader read before, and the popup tells the same story at every moment of a visit', async () => {
+    const page = withPassages('https://b.example/story-updated', revised);
+    const tabs: TabPages = { 7: { url: page.url, page: { ...page, fp: page.digest.fp } } };
+    const bg = makeBackground(tabs);
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    const popupParts = async () => {
+      const popup = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+      return popup.state === 'checked' ? [popup.visitedBefore, popup.matches.map((m) => m.fresh?.parts.length)] : popup.state;
+    };
+    // The first visit: 3 new paragraphs, in the notice and in the popup, before and after the visit is recorded.
+    expect((await bg.handlers['content:pageSeen'](page, fromTab(7, page.url))).match?.fresh?.parts).toHaveLength(3);
+    expect(await popupParts()).toEqual([false, [3]]);
+    await bg.handlers['content:pageRead'](page, fromTab(7, page.url));
+    tabs[7] = { ...tabs[7], recorded: true };
+    expect(await popupParts()).toEqual([false, [3]]);
+    // The next visit: what was read then is read.
+    tabs[7] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    expect((await bg.handlers['content:pageSeen'](page, fromTab(7, page.url))).match?.fresh).toEqual({ read: 1, parts: [] });
+    expect(await popupParts()).toEqual([true, [0]]);
+    await bg.handlers['content:pageRead'](page, fromTab(7, page.url));
+    tabs[7] = { ...tabs[7], recorded: true };
+    expect(await popupParts()).toEqual([true, [0]]);
+  });
+
   it('drops passages that are malformed instead of trusting them', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));
