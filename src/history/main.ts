@@ -45,12 +45,82 @@ function link(url: string, title: string): HTMLAnchorElement {
   return a;
 }
 
+/**
+ * Asks before a page leaves the history for good: the question and a button that forgets, beside
+ * Cancel (focused, so Enter is safe; Escape cancels too), in place of the page's Forget button,
+ * which gets the focus back when cancelled.
+ */
+function confirmForget(button: HTMLButtonElement, title: string, forget: () => Promise<void>): void {
+  const box = document.createElement('span');
+  box.className = 'confirm';
+  box.setAttribute('role', 'group');
+  const question = document.createElement('span');
+  question.id = `confirm-${++confirmations}`;
+  question.textContent = t('popupForgetConfirm', isolate(title));
+  box.setAttribute('aria-labelledby', question.id);
+  const yes = document.createElement('button');
+  yes.type = 'button';
+  yes.className = 'destructive';
+  yes.textContent = t('popupForgetYes');
+  const no = document.createElement('button');
+  no.type = 'button';
+  no.textContent = t('popupCancel');
+  box.append(question, ' ', yes, ' ', no);
+  const close = () => {
+    box.remove();
+    button.hidden = false;
+  };
+  no.addEventListener('click', () => {
+    close();
+    button.focus();
+  });
+  box.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') no.click();
+  });
+  yes.addEventListener('click', () => {
+    yes.disabled = no.disabled = true;
+    void forget().catch((e: unknown) => {
+      // Not forgotten: the page stays, and its button can be tried again.
+      close();
+      button.focus();
+      showError(e);
+    });
+  });
+  button.hidden = true;
+  button.after(box);
+  no.focus();
+}
+let confirmations = 0;
+
+function forgetButton(title: string, url: string): HTMLButtonElement {
+  const forget = document.createElement('button');
+  forget.type = 'button';
+  forget.className = 'forget';
+  forget.textContent = t('historyForget');
+  forget.setAttribute('aria-label', t('historyForgetPage', isolate(title || url)));
+  return forget;
+}
+
 function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   const li = document.createElement('li');
   const label = document.createElement('span');
   label.className = 'label';
   label.append(' — ', isolated(placeOf(m.url)), ` · ${describeMatch(m)} · `, timeAgo(m.lastSeen, now));
-  li.append(link(m.url, m.title), label);
+  // A copy can be forgotten by itself: the page it is listed under stays.
+  const forget = forgetButton(m.title, m.url);
+  forget.addEventListener('click', () =>
+    confirmForget(forget, m.title || m.url, async () => {
+      await send('popup:forgetPage', { url: m.url });
+      onScreen.delete(m.url);
+      const group = li.parentElement;
+      const next = li.nextElementSibling ?? li.previousElementSibling;
+      li.remove();
+      if (group && !group.childElementCount) group.remove();
+      (next?.querySelector<HTMLElement>('a') ?? $('summary')).focus();
+      await showSummary();
+    }),
+  );
+  li.append(link(m.url, m.title), label, ' ', forget);
   if (m.changed) li.append(' ', changedMark(m.changed, now));
   return li;
 }
@@ -69,20 +139,9 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   const meta = document.createElement('span');
   meta.className = 'meta';
   meta.append(isolated(placeOf(item.url)), ' · ', timeAgo(item.lastSeen, now), item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : '');
-  const forget = document.createElement('button');
-  forget.type = 'button';
-  forget.className = 'forget';
-  forget.textContent = t('historyForget');
-  forget.setAttribute('aria-label', t('historyForgetPage', isolate(item.title || item.url)));
+  const forget = forgetButton(item.title, item.url);
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
-  forget.addEventListener('click', () => {
-    forget.disabled = true;
-    void forgetPage(li, item.url, copies.map((c) => c.url)).catch((e: unknown) => {
-      // Not forgotten: the button can be tried again.
-      forget.disabled = false;
-      showError(e);
-    });
-  });
+  forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, () => forgetPage(li, item.url, copies.map((c) => c.url))));
   li.append(link(item.url, item.title), forget, meta);
   if (item.changed) li.append(changedMark(item.changed, now));
   if (copies.length) {

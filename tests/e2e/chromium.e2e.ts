@@ -522,7 +522,12 @@ describe('Chromium, what the reader sees', () => {
     const shown = () => history.locator('#list a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href).sort());
     const shownBefore = await shown();
     const forgotten = await groups.first().locator(':scope > a').evaluate((a) => (a as HTMLAnchorElement).href);
-    await groups.first().getByRole('button', { name: /^Forget/ }).click();
+    await groups.first().locator(':scope > button.forget').click();
+    // It asks first; Cancel keeps the page.
+    await groups.first().getByRole('button', { name: 'Cancel' }).click();
+    expect(await recordedPages()).toBe(before);
+    await groups.first().locator(':scope > button.forget').click();
+    await groups.first().getByRole('button', { name: 'Forget it' }).click();
     await expect.poll(shown).toEqual(shownBefore.filter((u) => u !== forgotten));
     expect(await recordedPages()).toBe(before - 1);
     await history.close();
@@ -963,7 +968,7 @@ describe('Chromium, links read', () => {
 
     const toolbar = await toolbarOf(page);
     const popup = await popupPage(toolbar.tabId);
-    await expect.poll(() => popup.locator('#links-read').innerText()).toBe('2 links on this page lead to pages you’ve read.');
+    await expect.poll(() => popup.locator('#links-read').innerText()).toBe('Links on this page lead to 2 pages you’ve read.');
     await popup.close();
   });
 

@@ -489,7 +489,7 @@ describe('Firefox, links read', () => {
     expect(await page.evaluate(() => [document.querySelectorAll('deja-read-overlay').length, document.querySelector('deja-read-overlay')?.shadowRoot ?? null])).toEqual([1, null]);
     const popup = await popupFor(site.at(LINKS.list));
     expect(popup.status).toBeTruthy();
-    expect(await extensionPage.evaluate(() => document.getElementById('links-read')?.textContent)).toBe('2 links on this page lead to pages you’ve read.');
+    expect(await extensionPage.evaluate(() => document.getElementById('links-read')?.textContent)).toBe('Links on this page lead to 2 pages you’ve read.');
 
     await setSettings({ linkMarks: 'off' });
     await openAndSettle(page, site.at(LINKS.list));

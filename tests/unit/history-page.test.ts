@@ -92,12 +92,40 @@ describe('the history page', () => {
     const forget = groups()[0].querySelector<HTMLButtonElement>('button.forget');
     expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Shelves of Hammers and Saws\u2069');
     forget?.click();
+    // It asks first: Cancel (focused) and Escape keep the page, and give the focus back to Forget.
+    const confirm = () => groups()[0].querySelector<HTMLElement>('.confirm');
+    expect(confirm()?.textContent).toContain('Forget “\u2068Shelves of Hammers and Saws\u2069”? Its visits leave the history for good.');
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    (document.activeElement as HTMLButtonElement).click();
+    expect(confirm()).toBeNull();
+    expect(document.activeElement).toBe(forget);
+    forget?.click();
+    confirm()?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(confirm()).toBeNull();
+    expect(await (await bg.repository).get('https://library.example/tools')).toBeDefined();
+    forget?.click();
+    confirm()?.querySelector<HTMLButtonElement>('button.destructive')?.click();
     await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
     // The copies, newest first: the first is now the page the others are grouped under.
     expect(titles()).toEqual([['Reposted', 'Reposted', 'Mirror'], [balcony.title]]);
     expect(await (await bg.repository).get('https://library.example/tools')).toBeUndefined();
     // Focus is not lost with the removed button: it goes to the group in its place.
     expect(document.activeElement).toBe(groups()[0].querySelector('a'));
+  });
+
+  it('forgets a copy listed under another page by itself, after asking, and leaves the page', async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    const mirror = () => [...groups()[0].querySelectorAll<HTMLLIElement>('.copies li')].find((li) => li.querySelector('a')?.textContent === 'Mirror');
+    const forget = mirror()?.querySelector<HTMLButtonElement>('button.forget');
+    expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Mirror\u2069');
+    forget?.click();
+    mirror()?.querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
+    expect(titles()).toEqual([['Shelves of Hammers and Saws', 'Reposted', 'Reposted'], [balcony.title]]);
+    const repo = await bg.repository;
+    expect(await repo.get('https://mirror.example/copy')).toBeUndefined();
+    expect(await repo.get('https://library.example/tools')).toBeDefined();
   });
 
   it('tells two pages of one site apart by their paths', async () => {
