@@ -146,6 +146,8 @@ describe('the popup', () => {
     await openPopup();
     const places = [...document.querySelectorAll('#matches li .meta bdi')].map((b) => b.textContent).sort();
     expect(places).toEqual(['a.example/2026/story', 'a.example/print/story', 'c.example']);
+    // Pages, not times: each was read once.
+    expect(status()).toBe("You've read this before, on 3 other pages:");
   });
 
   it('takes the dismissed match off the toolbar button after "Not the same"', async () => {
