@@ -30,13 +30,16 @@ const STYLE = `
   @keyframes enter { from { opacity: 0; transform: translateY(8px); } }
 }
 .head { margin: 0 0 4px; font-weight: 600; color: #4b3596; }
-.what { margin: 0; overflow-wrap: anywhere; height: 4.35em; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
+.what { margin: -2px -3px 0; padding: 2px 3px; overflow-wrap: anywhere; height: 4.35em; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
 /* Two lines, always there (empty when nothing is known of what is new), so the size says nothing. */
 .fresh { margin: 4px 0 0; height: 2.9em; overflow: hidden; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-weight: 600; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 a { color: inherit; }
 .meta { color: #5d5870; }
-.actions { display: flex; gap: 8px; margin-top: 8px; height: 28px; overflow: hidden; flex-wrap: nowrap; }
+/* Room around the buttons for their focus rings (clipped before); two rows where one does not hold
+   them all (a narrow window), the same height whichever buttons show. */
+.actions { display: flex; gap: 8px; margin: 4px -4px 0; padding: 4px; height: 28px; overflow: hidden; flex-wrap: nowrap; }
+@media (max-width: 460px) { .actions { flex-wrap: wrap; align-content: flex-start; align-items: flex-start; height: 64px; } }
 .actions button { flex: none; }
 .primary { background: #6b4fbb; border-color: #6b4fbb; color: #fff; }
 button {
@@ -57,6 +60,8 @@ button:focus-visible, a:focus-visible { outline: 2px solid #6b4fbb; outline-offs
 ${DRAWN_TEXT_CSS}
 /* The pill's ring inside it, on its own background: outside, it would be on the page's, which may be any colour. */
 .pill:focus-visible { outline-offset: -5px; }
+/* The link's ring within the room its lines leave it (the text is clipped to three lines). */
+.what a:focus-visible { outline-offset: 0; }
 `;
 
 export interface NoticeActions {

@@ -32,7 +32,7 @@ export function describeFresh(f: Freshness): string {
   return n === 1 ? t('freshReadNewOne', percent(f.read, true)) : t('freshReadNew', percent(f.read, true), n);
 }
 
-/** The read share alone, for lists: "read 80%". */
+/** The read share alone, for lists: "read 80%"; "nothing new" where the notice says so (some words may be unread, no part is new). */
 export function describeReadShare(f: Freshness): string {
-  return t('freshReadShare', percent(f.read, f.parts.length > 0));
+  return f.parts.length === 0 ? t('freshReadAll') : t('freshReadShare', percent(f.read, true));
 }

@@ -187,7 +187,7 @@ describe('Firefox, matching layers', () => {
     const popup = await popupFor(site.url('enPreviewOfRead'));
     expect(popup.items[0]).toContain(site.title('enA'));
     expect(popup.items[0]).toContain('part of a longer page you read');
-    expect(popup.items[0]).toContain('read 100%');
+    expect(popup.items[0]).toContain('nothing new');
   });
 
   it('flags the full article after its preview was read', async () => {

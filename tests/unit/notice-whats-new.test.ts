@@ -26,6 +26,8 @@ describe('the wording of what is new', () => {
     // Never "100 %" of a page that has something new.
     expect(describeFresh({ read: 0.998, parts: parts(1) })).toBe("You've read 99% of this — 1 new paragraph");
     expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('read 80%');
+    // Where the notice says nothing is new, the popup's list does not give a share short of 100%.
+    expect(describeReadShare({ read: 0.96, parts: [] })).toBe('nothing new');
   });
 
   it('says it in Chinese', () => {
@@ -34,6 +36,7 @@ describe('the wording of what is new', () => {
     expect(describeFresh({ read: 1, parts: [] })).toBe('自你读过以来没有新内容');
     expect(describeFresh({ read: 0.35, parts: parts(2), readUpTo: 0.35 })).toBe('你读过前 35%，可从预览结束处接着读');
     expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('读过 80%');
+    expect(describeReadShare({ read: 0.96, parts: [] })).toBe('没有新内容');
   });
 });
 
