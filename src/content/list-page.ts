@@ -23,6 +23,10 @@ export interface ListShape {
   share: number;
   /** Share of the text that captions pictures (`<figcaption>`). */
   captions: number;
+  /** Share of the text that is the text of links leading away… */
+  linked: number;
+  /** …and how many such links there are. */
+  links: number;
 }
 
 /**
@@ -43,10 +47,12 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     for (let e: Element | null = block; e && !started.has(e); e = e === root ? null : e.parentElement) started.add(e);
     return first;
   };
-  const leadsAway = (node: Node): boolean => {
+  const linkOf = (node: Node): Element | null => {
     const link = node.parentElement?.closest('a[href]');
-    return !!link && root.contains(link) && !(link.getAttribute('href') ?? '').startsWith('#');
+    return link && root.contains(link) && !(link.getAttribute('href') ?? '').startsWith('#') ? link : null;
   };
+  const leadsAway = (node: Node): boolean => linkOf(node) !== null;
+  const links = new Set<Element>();
 
   let total = 0;
   let items = 0;
@@ -60,6 +66,7 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     }
   };
   let captions = 0;
+  let linked = 0;
   const walker = doc.createTreeWalker(root, 0x4); // text
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.nodeValue ?? '';
@@ -70,12 +77,26 @@ export function listShape(root: Element, words: (text: string) => number): ListS
       current = 0;
     }
     total += n;
+    const link = linkOf(node);
+    if (link) {
+      linked += n;
+      links.add(link);
+    }
     if (current >= 0) current += n;
     if (node.parentElement?.closest('figcaption')) captions += n;
   }
   close();
-  return { items, share: total ? inItems / total : 0, captions: total ? captions / total : 0 };
+  return { items, share: total ? inItems / total : 0, captions: total ? captions / total : 0, linked: total ? linked / total : 0, links: links.size };
 }
 
+/**
+ * A text this much of which is the text of links (at least LINKED_MIN_LINKS of them) is a list
+ * of links however few: an article's links sit in its sentences (at most 35 % of the text of any
+ * Readability page of ../shared/corpus; docs/extraction.md).
+ */
+export const LINKED_SHARE = 0.6;
+export const LINKED_MIN_LINKS = 3;
+
 /** Whether a text of this shape is a list of items, not an article. */
-export const isList = (shape: ListShape): boolean => (shape.items >= MIN_ITEMS && shape.share >= ITEM_SHARE) || shape.captions >= ITEM_SHARE;
+export const isList = (shape: ListShape): boolean =>
+  (shape.items >= MIN_ITEMS && shape.share >= ITEM_SHARE) || shape.captions >= ITEM_SHARE || (shape.linked >= LINKED_SHARE && shape.links >= LINKED_MIN_LINKS);
