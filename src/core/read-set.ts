@@ -14,6 +14,7 @@ import { fromBase64, toBase64 } from './base64';
 import { fmix32 } from './hash';
 import { normalizeText } from './normalize';
 import { cutPassages, type Passage } from './passages';
+import { PASSAGE_MIN_WORDS } from './passage-signature';
 import { runHash, tokenize } from './tokens';
 
 /** Tokens per run: the same as whatsNew's EDIT_RUN, so an edited passage is judged alike. */
@@ -315,7 +316,7 @@ function previewEnd(passages: PagePassage[], verdicts: PassageVerdict[], total: 
  * within one paragraph. A new paragraph is one part; a sentence added inside an old one is one too.
  * These are what the notice counts ("3 new paragraphs") and what "Show what's new" steps through.
  */
-export function newParts(passages: Array<Pick<PagePassage, 'para'>>, verdicts: PassageVerdict[]): number[][] {
+export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens'>>, verdicts: PassageVerdict[]): number[][] {
   const parts: number[][] = [];
   let current: number[] | undefined;
   verdicts.forEach((v, k) => {
@@ -323,5 +324,7 @@ export function newParts(passages: Array<Pick<PagePassage, 'para'>>, verdicts: P
     else if (current && !passages[k].para) current.push(k);
     else parts.push((current = [k]));
   });
-  return parts;
+  // A line of a few words ("Printed from example.com", a byline, "Advertisement") is no new reading
+  // matter: not counted or marked as a new part (its words still count as not read).
+  return parts.filter((part) => part.reduce((n, k) => n + passages[k].tokens, 0) >= PASSAGE_MIN_WORDS);
 }

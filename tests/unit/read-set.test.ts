@@ -131,12 +131,18 @@ describe('the read set as stored', () => {
     expect(decodeReadSetBytes(bytes)).toBeNull();
   });
 
-  it('tells a short line put between paragraphs (a caption, "Related:") as new, and what was read as read', () => {
+  it('takes a line put between paragraphs (a caption, "Related:") for not read, and what was read for read', () => {
     const old = loadArticle('en-library').paragraphs;
-    const revised = old.flatMap((p, k) => [p, `Related: part ${k}`]).join('\n\n');
+    const line = (k: number) => `Related reading: our guide to tools, part ${k}`;
+    const revised = old.flatMap((p, k) => [p, line(k)]).join('\n\n');
     const r = byHashes(old.join('\n\n'), revised);
-    expect(r.texts).toEqual(old.map((_, k) => `Related: part ${k}`));
-    const inserted = old.reduce((n, _, k) => n + `Relatedpart${k}`.length, 0);
+    expect(r.texts).toEqual(old.map((_, k) => line(k)));
+    // Lines of a few words are not read either, but make no new part ("3 new paragraphs").
+    const short = old.flatMap((p, k) => [p, `Related: part ${k}`]).join('\n\n');
+    const s = byHashes(old.join('\n\n'), short);
+    expect(s.texts).toEqual([]);
+    expect(s.read).toBeLessThan(1);
+    const inserted = old.reduce((n, _, k) => n + line(k).replace(/[^\p{L}\p{N}]/gu, '').length, 0);
     const total = revised.replace(/[^\p{L}\p{N}]/gu, '').length;
     expect(r.read).toBeCloseTo(1 - inserted / total, 2);
   });
@@ -169,8 +175,19 @@ describe('the read set as stored', () => {
 describe('new parts', () => {
   it('counts a run of new passages in one paragraph once, and new paragraphs one by one', () => {
     const v = (isNew: boolean) => ({ isNew, readChars: 0 });
-    const passages = [true, false, false, true, false, true, false].map((para) => ({ para }));
+    const passages = [true, false, false, true, false, true, false].map((para) => ({ para, tokens: 12 }));
     expect(newParts(passages, [v(false), v(true), v(true), v(true), v(true), v(false), v(true)])).toEqual([[1, 2], [3, 4], [6]]);
+  });
+
+  it('does not count a line of a few words as a new part ("Printed from example.com"), a short sentence of a new paragraph being part of it', () => {
+    const v = (isNew: boolean) => ({ isNew, readChars: 0 });
+    const passages = [
+      { para: true, tokens: 4 }, // a new line of its own
+      { para: true, tokens: 30 },
+      { para: true, tokens: 3 }, // a new paragraph's first, short sentence…
+      { para: false, tokens: 20 }, // …and the rest of it
+    ];
+    expect(newParts(passages, [v(true), v(false), v(true), v(true)])).toEqual([[2, 3]]);
   });
 });
 
