@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
-import { cutPassages, DEFAULT_MATCH_SETTINGS, fingerprint, passageSet, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageLookup, type PassageSignature, type Sketch } from '../core';
+import { cutPassages, DEFAULT_MATCH_SETTINGS, fingerprint, INVISIBLE, passageSet, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageLookup, type PassageSignature, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
 import { MAX_PAGE_PASSAGES } from '../content/extract-limits';
 
@@ -76,7 +76,8 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
   const ext = extname(path).toLowerCase();
   if (!HTML.has(ext) && !TEXT.has(ext)) throw new CliError(`${path}: unsupported file type "${ext || '(none)'}" (use .html or .txt)`);
   const raw = await readTextFile(path);
-  let text = raw;
+  // Soft hyphens and zero-width spaces left out of a text file as the extraction leaves them out of a page.
+  let text = raw.replace(INVISIBLE, '');
   let declaredLang = '';
   let skipped: string | undefined;
   if (HTML.has(ext)) ({ text, lang: declaredLang, skipped } = htmlToText(raw));

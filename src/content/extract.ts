@@ -2,7 +2,7 @@
 // parsed copy (src/background/extract-port.ts) and digests it there; the command line runs this same
 // function on jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
-import { digestArticle, pagePassages, passageLocator, wordCount, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
+import { digestArticle, INVISIBLE, pagePassages, passageLocator, wordCount, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
 import { isList, listShape } from './list-page';
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from './extract-limits';
 import { MAX_ELEMENTS } from './snapshot';
@@ -70,7 +70,10 @@ function blockText(article: Element): string {
     const node = left.pop();
     if (node === BLOCK_END) parts.push('\n\n');
     else if (node === undefined) break;
-    else if (node.nodeType === 3 || node.nodeType === 4) parts.push((node as CharacterData).data);
+    // Soft hyphens and zero-width spaces inside words (a site's hyphenation points) are left out:
+    // they split a word in two for the fingerprint and the passages, so a copy without them (or
+    // with them elsewhere) looked different, and "what's new" took its sentences for new.
+    else if (node.nodeType === 3 || node.nodeType === 4) parts.push((node as CharacterData).data.replace(INVISIBLE, ''));
     else if (node.nodeType === 1) {
       const name = (node as Element).localName;
       // A line break inside a paragraph keeps the words apart, and starts no paragraph (core's PagePassage.para).

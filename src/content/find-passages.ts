@@ -3,7 +3,7 @@
 // a slice at a time (a TreeWalker over text nodes, a few milliseconds per slice), never changed.
 // On a page with open shadow roots the text is read as it is drawn (the composed tree, as the
 // extraction read it: snapshot.ts), so passages inside web components are found too.
-import { withoutSpaces, type PassageLocator } from '../core';
+import { SKIPPED_CHAR, withoutSpaces, type PassageLocator } from '../core';
 import { composedNodes, hasShadowRoots, type Slicer } from './snapshot';
 
 /** Elements whose text is not shown as text. */
@@ -22,7 +22,8 @@ interface FlatText {
   nodes: Text[];
 }
 
-const SPACE = /\s/;
+/** Skipped as withoutSpaces skips it, so that positions in the flat text map back to the page's. */
+const SPACE = SKIPPED_CHAR;
 
 /** The text nodes and elements under `root` in tree order, SKIPPED elements and their content left out. */
 function lightNodes(root: Node): { nextNode(): Node | null } {

@@ -18,5 +18,5 @@ export { cutPassages, type Passage } from './passages';
 export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, decodePassages, encodePassages, heldIn, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSet, passageSignature, shareAnchor, type PassageLookup, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
-export { LOCATOR_CHARS, passageLocator, withoutSpaces, type PassageLocator } from './locator';
+export { INVISIBLE, LOCATOR_CHARS, passageLocator, SKIPPED_CHAR, withoutSpaces, type PassageLocator } from './locator';
 export { decodeReadSet, decodeReadSetBytes, isReadSetBytes, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_CAP, READ_SET_OPTIONS, readSetOf, readSetOfKeys, RUN_SAMPLE, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';

@@ -14,8 +14,17 @@ export interface PassageLocator {
   length: number;
 }
 
-/** The text without any space or line break: what the finder compares. */
-export const withoutSpaces = (s: string) => s.replace(/\s+/g, '');
+/**
+ * Characters that show nothing and break no word: the soft hyphen, the zero-width space, the word
+ * joiner and the zero-width no-break space. Some sites put them inside words (hyphenation points,
+ * break opportunities): the extraction leaves them out, and the finder skips them in the page.
+ */
+export const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+/** A character the finder skips in the page's text: a space, a line break or an invisible one. */
+export const SKIPPED_CHAR = /[\s\u00ad\u200b\u2060\ufeff]/;
+
+/** The text without any space, line break or invisible character: what the finder compares. */
+export const withoutSpaces = (s: string) => s.replace(/[\s\u00ad\u200b\u2060\ufeff]+/g, '');
 
 export function passageLocator(text: string, start: number, end: number): PassageLocator {
   const compact = withoutSpaces(text.slice(start, end));

@@ -40,6 +40,14 @@ describe('cli fingerprint and compare', () => {
     expect(JSON.parse(r.out)).toMatchObject({ fp: fingerprint(text), algorithm: 'dr1', chars: text.length, lang: 'zh' });
   });
 
+  it('reads a text file with soft hyphens in its words as the same text without them', async () => {
+    const text = loadArticle('en-library').paragraphs.join('\n\n');
+    const plain = JSON.parse((await run('fingerprint', file('plain.txt', text), '--json')).out);
+    const hyphenated = JSON.parse((await run('fingerprint', file('soft.txt', text.replace(/(\w{3})(\w{4,})/g, '$1\u00ad$2')), '--json')).out);
+    expect(hyphenated.fp).toBe(plain.fp);
+    expect((await run('compare', file('plain.txt', text), file('soft.txt', text.replace(/(\w{3})(\w{4,})/g, '$1\u00ad$2')))).out).toMatch(/^distance 0 of 64 bits/m);
+  });
+
   it('extracts the article of an HTML page before fingerprinting', async () => {
     const r = await run('fingerprint', page('enA'));
     expect(r.out).toMatch(/^[0-9a-f]{16} {2}/);

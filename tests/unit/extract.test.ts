@@ -52,6 +52,19 @@ describe('extractArticle', () => {
     expect(cutPassages(a.article.text).filter((p) => !inB.has(p.hash))).toEqual([]);
   });
 
+  it('reads words with soft hyphens and zero-width spaces in them (a site\'s hyphenation points) as the words themselves', () => {
+    const prose = loadArticle('en-library').paragraphs;
+    const page = (mark: (w: string) => string) => `<html><body><article><h1>Tool libraries</h1>${prose.map((p) => `<p>${p.replace(/\w{7,}/g, mark)}</p>`).join('')}</article></body></html>`;
+    const plain = extractArticle(doc(page((w) => w)), 30);
+    const hyphenated = extractArticle(doc(page((w) => `${w.slice(0, 3)}\u00ad${w.slice(3, 5)}\u00ad${w.slice(5)}`)), 30);
+    const zeroWidth = extractArticle(doc(page((w) => `${w.slice(0, 4)}\u200b${w.slice(4)}`)), 30);
+    if (!plain.ok || !hyphenated.ok || !zeroWidth.ok) throw new Error('not extracted');
+    expect(hyphenated.article.text).not.toMatch(/[\u00ad\u200b]/);
+    for (const other of [hyphenated, zeroWidth]) {
+      expect([fingerprint(other.article.text), textHash(other.article.text), cutPassages(other.article.text).map((p) => p.hash)]).toEqual([fingerprint(plain.article.text), textHash(plain.article.text), cutPassages(plain.article.text).map((p) => p.hash)]);
+    }
+  });
+
   it('keeps the words around a line break (br) apart, without starting a paragraph there', () => {
     const prose = loadArticle('en-library').paragraphs;
     const html = `<html><body><article>${prose.map((p) => `<p>${p.replace(/\. /, '.<br>')}</p>`).join('\n')}</article></body></html>`;

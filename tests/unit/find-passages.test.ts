@@ -47,6 +47,17 @@ describe('finding the new parts on the page', () => {
     }
   });
 
+  it('finds the parts in a page whose words hold soft hyphens, which the extraction left out', async () => {
+    const paragraphs = loadArticle('en-library').paragraphs;
+    const text = paragraphs.join('\n\n');
+    const passages = cutPassages(text);
+    const locators = passages.map((p) => passageLocator(text, p.start, p.end));
+    const groups = [[0], [2, 3], [passages.length - 1]];
+    const doc = page(paragraphs.map((p) => p.replace(/(\w{3})(\w{4,})/g, '$1\u00ad$2')), 'light');
+    const ranges = await findPassageGroups(doc.body, locators, groups, straight);
+    expect(ranges.map((r) => r && withoutSpaces(r.toString()))).toEqual(groups.map((g) => withoutSpaces(text.slice(passages[g[0]].start, passages[g[g.length - 1]].end))));
+  });
+
   it('draws no part that would cross into a shadow root from outside it', async () => {
     const paragraphs = loadArticle('en-library').paragraphs;
     const text = paragraphs.join('\n\n');
