@@ -1,6 +1,6 @@
 // The settings half of the options page: every change is saved at once to storage.sync.
 import { SENSITIVITY } from '../core';
-import { LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
+import { isExcluded, LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
 import { isolate, isolated, localizedNodes } from '../ui/bidi';
 import { errorText } from '../ui/error-text';
@@ -52,12 +52,14 @@ function fill(s: Settings): void {
 /** Counts what the status line was asked to say: only the latest is said. */
 let said = 0;
 /** Says `text` in the status line (emptied first, so that a screen reader says "Saved." again for the next change too). */
-async function say(text: string): Promise<void> {
+async function say(text: string | Node[]): Promise<void> {
   const mine = ++said;
   const status = $('settings-status');
   status.textContent = '';
   await new Promise((resolve) => setTimeout(resolve, 50));
-  if (mine === said) status.textContent = text;
+  if (mine !== said) return;
+  if (typeof text === 'string') status.textContent = text;
+  else status.replaceChildren(...text);
 }
 
 /** Saves, and says so; false (with the reason shown) if nothing was saved. */
@@ -144,10 +146,22 @@ export async function initSettingsForm(): Promise<void> {
       $('settings-status').replaceChildren(...localizedNodes('optionsBadSite', [isolated(input.value.slice(0, 100))]));
       return;
     }
-    // The field is emptied once the site is saved: a site that could not be added stays to be seen.
-    void save((now) => ({ excludedSites: [...now.excludedSites, site] })).then((saved) => {
-      if (saved) input.value = '';
+    void loadSettings().then((now) => {
+      // A site the list covers already (itself, or a domain or path above it): said so, rather than "Saved." for nothing.
+      if (isExcluded(`http://${site}`, now.excludedSites)) {
+        input.value = '';
+        return void say(localizedNodes('optionsSiteListed', [isolated(site)]));
+      }
+      // The field is emptied once the site is saved: a site that could not be added stays to be seen.
+      void save((latest) => ({ excludedSites: [...latest.excludedSites, site] })).then((saved) => {
+        if (saved) input.value = '';
+      });
     });
   });
-  $('add-suggested').addEventListener('click', () => void save((now) => ({ excludedSites: [...now.excludedSites, ...SUGGESTED_EXCLUSIONS] })));
+  $('add-suggested').addEventListener('click', () => {
+    void loadSettings().then((now) => {
+      if (SUGGESTED_EXCLUSIONS.every((s) => now.excludedSites.includes(s))) return void say(t('optionsSuggestedListed'));
+      void save((latest) => ({ excludedSites: [...latest.excludedSites, ...SUGGESTED_EXCLUSIONS] }));
+    });
+  });
 }

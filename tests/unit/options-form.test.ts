@@ -109,6 +109,23 @@ describe('the options form', () => {
     expect(isExcluded('http://127.0.0.1:8080/any/article', saved.excludedSites)).toBe(true);
   });
 
+  it('says a site the list covers already, and that the suggested sites are listed, rather than "Saved." for nothing', async () => {
+    const { status } = await form();
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = 'https://mail.google.com/mail/u/0/';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(status()).toBe('The list covers mail.google.com/mail/u/0 already.'));
+    expect(input.value).toBe('');
+    (document.getElementById('add-suggested') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(status()).toBe('The suggested sites are all in the list already.'));
+    expect(fake.saves).toEqual([]);
+    // With one of them taken away, the button adds it back.
+    fake.stored.settings = { excludedSites: ['other.example'] };
+    (document.getElementById('add-suggested') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(status()).toBe('Saved.'));
+    expect((fake.saves.at(-1) as { excludedSites: string[] }).excludedSites).toContain('mail.google.com');
+  });
+
   it('shows where links are marked and saves the choice', async () => {
     await form();
     const radios = [...document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')];
