@@ -101,11 +101,21 @@ function forgetButton(title: string, url: string): HTMLButtonElement {
   return forget;
 }
 
+/**
+ * How a copy stands to the page it is listed under, said of the copy: the match was judged from
+ * that page ("contains most of what you read" meant the page above holds the copy).
+ */
+function describeCopy(m: MatchSummary): string {
+  if (m.kind === 'contains-earlier') return t('historyCopyPartOf');
+  if (m.kind === 'part-of-earlier') return t('historyCopyHolds');
+  return describeMatch(m);
+}
+
 function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   const li = document.createElement('li');
   const label = document.createElement('span');
   label.className = 'label';
-  label.append(' — ', isolated(placeOf(m.url)), ` · ${describeMatch(m)} · `, timeAgo(m.lastSeen, now));
+  label.append(' — ', isolated(placeOf(m.url)), ` · ${describeCopy(m)} · `, timeAgo(m.lastSeen, now));
   // A copy can be forgotten by itself: the page it is listed under stays.
   const forget = forgetButton(m.title, m.url);
   forget.addEventListener('click', () =>

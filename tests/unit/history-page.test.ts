@@ -128,6 +128,18 @@ describe('the history page', () => {
     expect(await repo.get('https://library.example/tools')).toBeDefined();
   });
 
+  it('says how each copy stands to the page it is listed under, of the copy: a full article under its preview holds it', async () => {
+    const bg = makeBackground();
+    const read = (url: string, title: string, body: string) => bg.read({ url, title, digest: digestArticle(body), lang: 'en' });
+    await read('https://full.example/story', 'The whole story', text(library));
+    // The preview, read last, heads the group; the full article is listed under it.
+    await read('https://preview.example/story', 'A preview', library.paragraphs.slice(0, 3).join('\n\n'));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    expect(titles()[0]).toEqual(['A preview', 'The whole story']);
+    expect(groups()[0].querySelector('.copies .label')?.textContent).toMatch(/^ — full\.example\/story · holds the page above · /);
+  });
+
   it('tells two pages of one site apart by their paths', async () => {
     await historyWithCopies();
     await openHistory();
