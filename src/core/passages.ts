@@ -222,8 +222,8 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
   let lastCandidate = -GAP_UNITS;
   /** Where the row of terminals and closers that a terminal at or before i starts ends (0: none found yet). */
   let rowEnd = 0;
-  /** Where that row starts. */
-  let rowStart = 0;
+  /** Whether that row ends a sentence before a Han or kana character (endsBetweenHan): decided once a row, as its end is found. */
+  let rowBetweenHan = false;
   // The counts of textStats: cheap to keep in the loop, written out at the end if asked for.
   let latinWords = 0;
   let hanKana = 0;
@@ -319,12 +319,12 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
       // end, or at once for a CJK full stop. Every terminal of one row of them has the row's end
       // as its own: it is found once (a row of 80,000 dots inside a word was read 80,000 times).
       if (rowEnd <= i) {
-        rowStart = i;
         rowEnd = i + 1;
         while (rowEnd < len && (isCloser(text.charCodeAt(rowEnd)) || isLatinTerminal(text.charCodeAt(rowEnd)) || isCjkTerminal(text.charCodeAt(rowEnd)))) rowEnd++;
+        rowBetweenHan = endsBetweenHan(text, i, rowEnd);
       }
       const j = rowEnd;
-      if (isCjkTerminal(c) || j >= len || isSpace(text.charCodeAt(j)) || endsBetweenHan(text, rowStart, j)) {
+      if (isCjkTerminal(c) || j >= len || isSpace(text.charCodeAt(j)) || rowBetweenHan) {
         for (let k = i + 1; k < j; k++) if (needsNormalizing(text.charCodeAt(k))) normalize = true;
         sink(text, start, j, normalize, a, words, runChars, chars, inWord);
         start = j;

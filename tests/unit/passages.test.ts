@@ -145,6 +145,9 @@ describe('cutting text into passages', () => {
     const dots = '.'.repeat(1_000_000);
     expect(pieces(`a${dots}b`)).toEqual([`a${dots}b`]);
     expect(pieces(`a${dots} b`)).toEqual([`a${dots}`, 'b']);
+    // Before a Han character too (whether such a row ends a sentence is decided once a row).
+    expect(pieces(`a${dots}中文`)).toEqual([`a${dots}中文`]);
+    expect(pieces(`好${'?!'.repeat(200_000)}中文`)).toEqual([`好${'?!'.repeat(200_000)}`, '中文']);
     expect(pieces(`你${'。'.repeat(100_000)}好`)).toEqual([`你${'。'.repeat(100_000)}`, '好']);
     expect(digestArticle(`Rows ${'.”'.repeat(200_000)}inside a word.`).words).toBeGreaterThan(0);
   });
