@@ -56,6 +56,8 @@ let generation = 0;
  * pause), it is not a new visit.
  */
 let recordedTextHash = '';
+/** The article whose visit the background said it recorded in this page load (its text hash): the popup is told so. */
+let visitRecordedHash = '';
 /** Addresses the reader forgot from the popup in this page load (and whether the whole site was): never recorded now. */
 const leftUnread = new Set<string>();
 let siteLeftUnread = false;
@@ -177,7 +179,9 @@ function forgetView(): void {
 /** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
 async function recordVisit(report: PageReport): Promise<void> {
   try {
-    await deliver(() => send('content:pageRead', report), RECORD_RETRY);
+    const answer = await deliver(() => send('content:pageRead', report), RECORD_RETRY);
+    // Recorded, as the background says (not in a private window left unrecorded, nor on a full disk).
+    if (answer.recorded) visitRecordedHash = report.digest.textHash;
   } catch (e) {
     if (e instanceof ExtensionGoneError) return shutDown();
     console.info('Déjà Read: visit not recorded:', e instanceof Error ? e.message : e);
@@ -305,7 +309,7 @@ function watchForLinks(): void {
 answerMessages(
   createRouter<ContentProtocol>(
     {
-      'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(!checked && checking > 0 ? { checking: true as const } : {}), ...(checked && checkedTextHash === recordedTextHash ? { recorded: true as const } : {}), ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }),
+      'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(!checked && checking > 0 ? { checking: true as const } : {}), ...(checked && checkedTextHash === visitRecordedHash ? { recorded: true as const } : {}), ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }),
       'background:leaveUnread': (req) => Promise.resolve(leaveUnread(req ?? {})),
     },
     (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),

@@ -159,7 +159,18 @@ describe('the content script, over a page load', () => {
     await vi.waitFor(async () => expect(await getPage()).toMatchObject({ ok: { page: { url: location.href } } }));
     expect(await getPage()).not.toMatchObject({ ok: { recorded: true } });
     await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
-    expect(await getPage()).toMatchObject({ ok: { recorded: true } });
+    await vi.waitFor(async () => expect(await getPage()).toMatchObject({ ok: { recorded: true } }));
+  }, 20_000);
+
+  it('does not say the visit was recorded when the background answered that it was not (a private window left unrecorded)', async () => {
+    await boot();
+    fake.answer = async (m) => ({ ok: m.type === 'content:pageSeen' ? { fp: '0123456789abcdef', more: 0 } : { recorded: false } });
+    (await extraction(1)).resolve(X);
+    await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+    await sleep(200);
+    const answers = await Promise.all(fake.routers.map((r) => r({ type: 'background:getPage', req: {} }, { id: 'ext', url: 'chrome-extension://ext/background.js' })));
+    expect(answers.find((a) => a !== undefined)).toMatchObject({ ok: { page: { url: location.href } } });
+    expect(answers.find((a) => a !== undefined)).not.toMatchObject({ ok: { recorded: true } });
   }, 20_000);
 
   it('checks and records a page paused while it was being read, once resumed', async () => {
