@@ -97,8 +97,9 @@ export function normalizeSitePattern(input: string): string | null {
   }
   // Labels not empty ("example..com"), a port a URL can have (1 to 65535).
   if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(host) || host.length + port.length > LIMITS.siteLength) return null;
-  // One label is a host of a local network (localhost, intranet): not after "*." (*.example would be
-  // every site of a top-level domain), and not a word in another script (不是网站 becomes xn--…).
+  // One label is a host of a local network (localhost, intranet), which covers that host only
+  // (isExcluded): not after "*." (meant as every site of a top-level domain), and not a word in
+  // another script (不是网站 becomes xn--…).
   if (!host.includes('.') && (/^\*\./.test(given0.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^/@]*@/, '')) || host.startsWith('xn--'))) return null;
   if (port && !(Number(port.slice(1)) >= 1 && Number(port.slice(1)) <= 65_535)) return null;
   return `${host}${port}${pathname}`;
@@ -125,7 +126,9 @@ export function isExcluded(url: string, patterns: readonly string[]): boolean {
     const pHost = colon < 0 ? hostPort : hostPort.slice(0, colon);
     if (colon >= 0 && (u.port || (u.protocol === 'https:' ? '443' : '80')) !== hostPort.slice(colon + 1)) return false;
     const pBare = pHost.replace(/^www\./, '');
-    const hostMatches = bare === pBare || bare.endsWith(`.${pBare}`);
+    // A name of one label is a host of a local network (localhost, intranet), never a domain above
+    // others: "com" or "cn" would otherwise leave every site under them unread.
+    const hostMatches = bare === pBare || (pBare.includes('.') && bare.endsWith(`.${pBare}`));
     return hostMatches && (pPath === '' || pathname === pPath || pathname.startsWith(`${pPath}/`));
   });
 }

@@ -59,6 +59,9 @@ describe('settings', () => {
     // One label is a local host, but not after "*." (a whole top-level domain) or in another script (a word, not a site).
     expect(['localhost', 'intranet:8080', 'http://localhost/wiki'].map(normalizeSitePattern)).toEqual(['localhost', 'intranet:8080', 'localhost/wiki']);
     for (const bad of ['*.example', '*.com', 'https://*.org/', '不是网站', 'bücher']) expect(normalizeSitePattern(bad), bad).toBeNull();
+    // …and covers that host only: "com" typed alone leaves no .com site unread.
+    const com = normalizeSitePattern('COM') as string;
+    expect([isExcluded('http://com/', [com]), isExcluded('https://www.example.com/a', [com]), isExcluded('http://wiki.localhost/a', ['localhost'])]).toEqual([true, false, false]);
     for (const bad of ['', '   ', 'not a site', '*.', 'http://', 'a b.example', '[::1]', 'chrome://settings', 'mailto:someone@example.com', 'ftp://files.example', 'example.com:99999', 'example.com:0', 'example..com']) expect(normalizeSitePattern(bad), bad).toBeNull();
     // A backslash is the slash a URL parser takes it for: a path, not the whole site.
     expect(normalizeSitePattern('example.com\\Path')).toBe('example.com/path');
