@@ -79,7 +79,20 @@ export function variantsOf(text: string, filler: (chars: number, seed: number) =
     // Reposts re-punctuated: Chinese and Japanese full-width punctuation typed or converted half-width (no change elsewhere).
     ['preview, first 30 %, half-width punctuation', halfWidth(part(0, 0.3))],
     ['whole, inside a page 3 × as long, half-width punctuation', halfWidth(around(3))],
+    // A repost that puts a line of its own (a caption, "Related: …", an ad) after every paragraph.
+    ['whole, a line put after every paragraph', withLines(text, filler)],
   ];
+}
+
+/** The text with a short line after each paragraph: the start of each paragraph of other text (a caption's or a headline's length). */
+export function withLines(text: string, filler: (chars: number, seed: number) => string): string {
+  const paragraphs = text.split(/\n[ \t]*\n/);
+  const lines = filler(paragraphs.length * 400, 5)
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim().replace(/\s+/g, ' '))
+    .filter(Boolean)
+    .map((p) => (/[\u3040-\u30ff\u3400-\u9fff]/.test(p) ? p.slice(0, 14) : p.split(' ').slice(0, 7).join(' ')));
+  return paragraphs.map((p, k) => (lines.length ? `${p}\n\n${lines[k % lines.length]}` : p)).join('\n\n');
 }
 
 /** Full-width punctuation as half-width: 。．→ . and ，、！？：；（）as , , ! ? : ; ( ) — no space after, as such reposts write it. */
