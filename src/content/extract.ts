@@ -53,7 +53,8 @@ const BLOCKS = new Set('address article aside blockquote caption dd details div 
 const BLOCK_END = null;
 
 /**
- * The article's text (its textContent) with a line break around each block, a space for each br. textContent runs the
+ * The article's text (its textContent) with a blank line around each block (core's passages end
+ * there), a space for each br, and no soft hyphen or zero-width space (INVISIBLE). textContent runs the
  * blocks of HTML written without whitespace between its tags together, as pages rendered by
  * script frameworks are: "…hold it.</p><p>A new…" gave "hold it.A new", one sentence, and
  * "<h2>Tools</h2><p>Members…" the word "ToolsMembers". The same article written with line breaks

@@ -22,8 +22,6 @@ interface FlatText {
   nodes: Text[];
 }
 
-/** Skipped as withoutSpaces skips it, so that positions in the flat text map back to the page's. */
-const SPACE = SKIPPED_CHAR;
 
 /** The text nodes and elements under `root` in tree order, SKIPPED elements and their content left out. */
 function lightNodes(root: Node): { nextNode(): Node | null } {
@@ -58,7 +56,8 @@ async function flatten(root: Node, slicer: Slicer): Promise<FlatText> {
       offset = grownOffset;
     }
     for (let i = 0; i < data.length; i++) {
-      if (SPACE.test(data[i])) continue;
+      // Skipped as withoutSpaces skips it, so that positions in the flat text map back to the page's.
+      if (SKIPPED_CHAR.test(data[i])) continue;
       node[length] = index;
       offset[length++] = i;
     }

@@ -51,7 +51,6 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     const link = node.parentElement?.closest('a[href]');
     return link && root.contains(link) && !(link.getAttribute('href') ?? '').startsWith('#') ? link : null;
   };
-  const leadsAway = (node: Node): boolean => linkOf(node) !== null;
   const links = new Set<Element>();
 
   let total = 0;
@@ -72,12 +71,12 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     const text = node.nodeValue ?? '';
     if (!/\S/.test(text)) continue;
     const n = words(text);
-    if (firstInBlock(node) && leadsAway(node)) {
+    const link = linkOf(node);
+    if (firstInBlock(node) && link) {
       close();
       current = 0;
     }
     total += n;
-    const link = linkOf(node);
     if (link) {
       linked += n;
       links.add(link);

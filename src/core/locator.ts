@@ -19,12 +19,14 @@ export interface PassageLocator {
  * joiner and the zero-width no-break space. Some sites put them inside words (hyphenation points,
  * break opportunities): the extraction leaves them out, and the finder skips them in the page.
  */
-export const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+const INVISIBLE_CHARS = '\u00ad\u200b\u2060\ufeff';
+export const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'g');
 /** A character the finder skips in the page's text: a space, a line break or an invisible one. */
-export const SKIPPED_CHAR = /[\s\u00ad\u200b\u2060\ufeff]/;
+export const SKIPPED_CHAR = new RegExp(`[\\s${INVISIBLE_CHARS}]`);
+const SKIPPED_RUNS = new RegExp(`[\\s${INVISIBLE_CHARS}]+`, 'g');
 
 /** The text without any space, line break or invisible character: what the finder compares. */
-export const withoutSpaces = (s: string) => s.replace(/[\s\u00ad\u200b\u2060\ufeff]+/g, '');
+export const withoutSpaces = (s: string) => s.replace(SKIPPED_RUNS, '');
 
 export function passageLocator(text: string, start: number, end: number): PassageLocator {
   const compact = withoutSpaces(text.slice(start, end));

@@ -1,10 +1,11 @@
 // Passages: a text cut into sentences, each hashed to 32 bits (24 of them where a passage is kept by itself), so that a copy can be found inside any
 // page however much surrounds it, and what is new in a revision can be told passage by passage.
 //
-// Cutting depends only on the characters, never on line or paragraph breaks (extracted HTML wraps
-// lines wherever its source did): a passage ends after a sentence terminal (. ! ? followed by a
-// space or by a Han or kana character, or 。！？ and other scripts' full stops anywhere, with any
-// closing quotes or brackets). A run without terminals (a list,
+// Cutting depends only on the characters and on paragraph ends (a blank line, which the extraction
+// writes around every block), never on single line breaks (extracted HTML wraps lines wherever its
+// source did): a passage ends after a sentence terminal (. ! ? followed by a space or by a Han or
+// kana character, or 。！？ and other scripts' full stops anywhere, with any closing quotes or
+// brackets), and at a paragraph end (since signature version 5). A run without terminals (a list,
 // code-like lines, a heading stuck to its first sentence, text in a script without them) is cut by
 // its content: after a candidate token (one in 16, by the token's hash) that comes at least
 // CUT_GAP_WORDS after the candidate before it. That depends only on the tokens around the cut, not

@@ -45,6 +45,9 @@ function link(url: string, title: string): HTMLAnchorElement {
   return a;
 }
 
+/** Confirmations shown so far: each question's id. */
+let confirmations = 0;
+
 /**
  * Asks before a page leaves the history for good: the question and a button that forgets, beside
  * Cancel (focused, so Enter is safe; Escape cancels too), in place of the page's Forget button,
@@ -90,8 +93,6 @@ function confirmForget(button: HTMLButtonElement, title: string, forget: () => P
   button.after(box);
   no.focus();
 }
-let confirmations = 0;
-
 function forgetButton(title: string, url: string): HTMLButtonElement {
   const forget = document.createElement('button');
   forget.type = 'button';

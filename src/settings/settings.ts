@@ -79,9 +79,9 @@ export function normalizeSitePattern(input: string): string | null {
   // A web address, or no scheme at all: not chrome://settings (a page no content script reads) or mailto:.
   const scheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(given0)?.[1].toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return null;
-  const s = given0
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-    .replace(/^[^/@]*@/, '')
+  const site = given0.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^/@]*@/, '');
+  const wildcard = site.startsWith('*.');
+  const s = site
     .replace(/^\*\./, '')
     .replace(/[?#].*$/, '')
     .replace(/\/+$/, '');
@@ -100,7 +100,7 @@ export function normalizeSitePattern(input: string): string | null {
   // One label is a host of a local network (localhost, intranet), which covers that host only
   // (isExcluded): not after "*." (meant as every site of a top-level domain), and not a word in
   // another script (不是网站 becomes xn--…).
-  if (!host.includes('.') && (/^\*\./.test(given0.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^/@]*@/, '')) || host.startsWith('xn--'))) return null;
+  if (!host.includes('.') && (wildcard || host.startsWith('xn--'))) return null;
   if (port && !(Number(port.slice(1)) >= 1 && Number(port.slice(1)) <= 65_535)) return null;
   return `${host}${port}${pathname}`;
 }
