@@ -62,7 +62,22 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   return { blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/csv' }), pages: done };
 }
 
-export type ImportResult = { state: 'imported'; outcome: ImportOutcome; pages: number } | { state: 'already-imported' } | { state: 'invalid'; error: FileProblem };
+/** Records of a file that cannot be imported, each for a problem of its own; the others can. */
+export interface LeftOut {
+  /** Records left out, of all the file holds. */
+  left: number;
+  total: number;
+  /** The first one's problem. */
+  first: FileProblem;
+}
+
+/** Asks the reader whether to import the rest of a file some of whose records cannot be: true to import them. */
+export type AskLeaveOut = (left: LeftOut) => Promise<boolean>;
+
+export type ImportResult =
+  | { state: 'imported'; outcome: ImportOutcome; pages: number; leftOut?: LeftOut }
+  | { state: 'already-imported' }
+  | { state: 'invalid'; error: FileProblem };
 
 /**
  * The import failed once its commit was sent: the background may have begun to apply it, and then
@@ -82,8 +97,12 @@ export class ImportInterruptedError extends Error {
  * an import abandoned before the commit, changes nothing (what was parked is dropped). Once
  * committed, the background completes it even if this page is closed. Lost messages are sent
  * again: both steps are idempotent. Progress is a share of the whole.
+ *
+ * A file some of whose records are bad (a backup with one damaged record) is read to its end
+ * with those left out; then `ask` says whether to import the others (before the commit, so "no"
+ * changes nothing). Without `ask`, or on "no", the file is refused with the first bad record's problem.
  */
-export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort): Promise<ImportResult> {
+export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort, ask?: AskLeaveOut): Promise<ImportResult> {
   // One bar for the import: reading and sending the records (by the file's bytes), then the
   // background applying them (by chunks).
   let read = 0;
@@ -140,6 +159,9 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       await send('options:importRollback', { importId }).catch(() => undefined);
       return { state: 'already-imported' };
     }
+    // Records left out: the reader says whether the others go in. Until the commit nothing has changed.
+    const leftOut = next.left && next.firstLeft ? { left: next.left, total: next.count, first: next.firstLeft } : undefined;
+    if (leftOut && !(ask && (await ask(leftOut)))) throw new FileProblemError(leftOut.first);
     // The pairs go with the commit until one is answered: the first answer means they are kept.
     let notSame = next.notSame.length > 0 ? { notSame: next.notSame } : {};
     for (;;) {
@@ -152,7 +174,7 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       report();
       // Pages, not records: records of one page in the file count once (merged with each other).
       if (step.alreadyImported) return { state: 'already-imported' };
-      if (step.done) return { state: 'imported', outcome: step.outcome, pages: step.outcome.added + step.outcome.merged + step.outcome.unchanged };
+      if (step.done) return { state: 'imported', outcome: step.outcome, pages: step.outcome.added + step.outcome.merged + step.outcome.unchanged, ...(leftOut ? { leftOut } : {}) };
     }
   } catch (e) {
     if (staging) {

@@ -39,6 +39,9 @@ export interface FileRead {
   count: number;
   digest: string;
   notSame: NotSamePair[];
+  /** Records left out for a problem of their own (none of them given), and the first one's problem. */
+  left?: number;
+  firstLeft?: FileProblem | null;
 }
 
 /**
@@ -46,11 +49,13 @@ export interface FileRead {
  * decoded), `chunk` at a time, as its slices are read; returns how many it held and its digest:
  * the SHA-256 of its bytes, or for a file over DIGEST_SLICE, the SHA-256 of its DIGEST_SLICE
  * slices' SHA-256s (taken as each slice is read: the file is read once). Throws a
- * FileProblemError for the first problem (bytes that are not UTF-8, JSON that breaks, a bad
- * record), which may come after chunks were given: nothing given may be used until the end.
+ * FileProblemError for the first problem (bytes that are not UTF-8, JSON that breaks, a file whose
+ * records are all bad), which may come after chunks were given: nothing given may be used until
+ * the end. A record with a problem of its own is left out and counted (FileRead's `left`): whether
+ * to import the others is the reader's choice, at the end.
  */
 export async function* readHistoryFile(file: Blob, now: number, chunk: number, progress: ByteProgress = () => undefined): AsyncGenerator<StoredPage[], FileRead> {
-  const reader = new HistoryReader(now, checkStoredRecord);
+  const reader = new HistoryReader(now, checkStoredRecord, true);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const digests: Array<Promise<ArrayBuffer>> = [];
   for (let start = 0; start < file.size || start === 0; start += DIGEST_SLICE) {
@@ -76,11 +81,12 @@ export async function* readHistoryFile(file: Blob, now: number, chunk: number, p
   const { count } = reader.end();
   while (reader.records.length > 0) yield reader.take(chunk);
   const sums = (await Promise.all(digests)).map((d) => new Uint8Array(d));
-  const { notSame } = reader;
-  if (sums.length === 1) return { count, digest: hex(sums[0]), notSame };
+  const { notSame, left, firstLeft } = reader;
+  const read = { count, notSame, left, firstLeft };
+  if (sums.length === 1) return { ...read, digest: hex(sums[0]) };
   const all = new Uint8Array(sums.length * 32);
   sums.forEach((d, k) => all.set(d, k * 32));
-  return { count, digest: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all))), notSame };
+  return { ...read, digest: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all))) };
 }
 
 /** The problem a file has, if that is what went wrong. */

@@ -7,7 +7,8 @@ import { errorText } from '../ui/error-text';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
-import { exportHistory, importHistory, ImportInterruptedError, type Progress } from './history-transfer';
+import { exportHistory, importHistory, ImportInterruptedError, type LeftOut, type Progress } from './history-transfer';
+import type { FileProblem } from '../storage/history-import';
 import { BulkPort } from '../messaging/bulk';
 
 /** Chunks of an export or import cross to the background as bulk parcels: cloned, not turned into JSON (messaging/bulk.ts). */
@@ -72,21 +73,56 @@ function exportAs(kind: 'json' | 'csv'): void {
 $('export').addEventListener('click', () => exportAs('json'));
 $('export-csv').addEventListener('click', () => exportAs('csv'));
 
+/** A file's problem as the reader reads it; what the file says (a parser's excerpt, a version, an algorithm's name) is shown isolated. */
+function problemNodes(p: FileProblem): Node {
+  const why = document.createElement('span');
+  why.append(...localizedNodes(p.key, p.subs.map((s) => isolated(s))));
+  return why;
+}
+
+/**
+ * Some records of the file cannot be imported: asks whether to import the others. Nothing has
+ * changed yet; "Import nothing" (focused first, so Enter is safe) or Escape keeps it so.
+ */
+function askLeaveOut({ left, total, first }: LeftOut): Promise<boolean> {
+  const box = $('import-ask');
+  const yes = $<HTMLButtonElement>('import-ask-yes');
+  const no = $<HTMLButtonElement>('import-ask-no');
+  $('import-ask-question').replaceChildren(...(left === 1 ? localizedNodes('importAskOne', [pages(total), problemNodes(first)]) : localizedNodes('importAskMany', [number.format(left), pages(total), problemNodes(first)])));
+  yes.textContent = t('importAskYes', pages(total - left));
+  box.hidden = false;
+  no.focus();
+  return new Promise((resolve) => {
+    const answer = (importRest: boolean) => {
+      box.hidden = true;
+      yes.removeEventListener('click', onYes);
+      no.removeEventListener('click', onNo);
+      box.removeEventListener('keydown', onKey);
+      status.focus();
+      resolve(importRest);
+    };
+    const onYes = () => answer(true);
+    const onNo = () => answer(false);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') answer(false);
+    };
+    yes.addEventListener('click', onYes);
+    no.addEventListener('click', onNo);
+    box.addEventListener('keydown', onKey);
+  });
+}
+
 fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];
   if (!file) return;
   void busy(t('importing'), 'importFailed', async (progress) => {
     // Emptied whatever happens, so that the same file can be chosen again.
-    const result = await importHistory(send, file, progress, undefined, bulk).finally(() => (fileInput.value = ''));
-    if (result.state === 'invalid') {
-      // What the file says (a parser's excerpt, a version, an algorithm's name) is shown isolated.
-      const why = document.createElement('span');
-      why.append(...localizedNodes(result.error.key, result.error.subs.map((s) => isolated(s))));
-      return localizedNodes('importInvalid', [why]);
-    }
+    const result = await importHistory(send, file, progress, undefined, bulk, askLeaveOut).finally(() => (fileInput.value = ''));
+    if (result.state === 'invalid') return localizedNodes('importInvalid', [problemNodes(result.error)]);
     if (result.state === 'already-imported') return t('importAgain');
     const { added, merged, unchanged } = result.outcome;
-    return t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));
+    const done = t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));
+    return result.leftOut ? t('importLeftOut', done, pages(result.leftOut.left)) : done;
   });
 });
 

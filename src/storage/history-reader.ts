@@ -42,7 +42,11 @@ function placeIn(at: Place, start: Place): Place {
 /**
  * Reads a history file's text, in pieces of any size: `push` each, then `end`. Checked records
  * gather in `records` (take them as they come); a problem is thrown as a FileProblemError, naming
- * the record (1-based) and the field, or the line and column where the JSON broke.
+ * the record (1-based) and the field, or the line and column where the JSON broke. Given
+ * `leaveOutBad`, a record whose fields are wrong (or a CSV row with too many or too few) is counted
+ * in `left` and the reading goes on, so that the reader may import the rest of a backup with one bad
+ * record; a file whose records are all bad is still refused with the first one's problem. A file that
+ * breaks (JSON that does not parse, a record too long, a wrong format) is refused either way.
  */
 export class HistoryReader<T = PageRecord> {
   /** Records checked and not yet taken. */
@@ -56,11 +60,15 @@ export class HistoryReader<T = PageRecord> {
   private json: JsonPages | null = null;
   private csv: CsvRows | null = null;
   private first = true;
+  /** Records left out for their problem (with `leaveOutBad`), and the first one's problem. */
+  left = 0;
+  firstLeft: FileProblem | null = null;
 
   /** `check` makes a checked record of record `n` (1-based), or throws its problem (history-import.ts: checkRecord, checkStoredRecord). */
   constructor(
     private readonly now: number,
     private readonly check: (raw: unknown, n: number, now: number) => T,
+    private readonly leaveOutBad = false,
   ) {}
 
   push(text: string): void {
@@ -93,6 +101,7 @@ export class HistoryReader<T = PageRecord> {
     else this.csv?.end();
     if (this.count === 0) fail(problem('importNoPages'));
     if (this.count > LIMITS.records) fail(problem('importTooManyPages', this.count, LIMITS.records));
+    if (this.firstLeft && this.left === this.count) fail(this.firstLeft);
     return { count: this.count };
   }
 
@@ -129,13 +138,28 @@ export class HistoryReader<T = PageRecord> {
     const n = ++this.count;
     // Past the limit, records are only counted, so the message can say how many the file holds.
     if (n > LIMITS.records) return;
-    this.records.push(this.check(raw, n, this.now));
+    try {
+      this.records.push(this.check(raw, n, this.now));
+    } catch (e) {
+      if (!(this.leaveOutBad && e instanceof FileProblemError)) throw e;
+      this.leaveOut(e.problem);
+    }
+  }
+
+  private leaveOut(p: FileProblem): void {
+    this.left++;
+    this.firstLeft ??= p;
   }
 
   private row(row: string[]): void {
     // A blank line (an editor's at the end of the file) holds no record.
     if (row.length === 1 && row[0] === '') return;
-    if (row.length !== COLUMNS.length) fail(problem('importCsvFields', this.count + 1, row.length, COLUMNS.length));
+    if (row.length !== COLUMNS.length) {
+      const p = problem('importCsvFields', this.count + 1, row.length, COLUMNS.length);
+      if (!this.leaveOutBad) fail(p);
+      if (++this.count <= LIMITS.records) this.leaveOut(p);
+      return;
+    }
     this.record(csvRecord(row));
   }
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { noticeShown, openAndSettle } from './checks';
 import { startSite, type Site } from './site';
+import { writeSyntheticHistory } from './synthetic-history';
 
 const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const SCHEMES = ['light', 'dark'] as const;
@@ -117,6 +118,19 @@ describe.each([
     for (const scheme of SCHEMES) {
       await page.emulateMedia({ colorScheme: scheme });
       expect(await violations(page), `${path}, ${scheme}`).toEqual([]);
+    }
+    if (path.startsWith('options')) {
+      // And the question an import with a bad record asks (answered "Import nothing": the history stays as it was).
+      const file = join(profile, 'one-bad-record.json');
+      writeSyntheticHistory(file, 3, { lastVisits: 0 });
+      await page.locator('#import-file').setInputFiles(file);
+      await page.locator('#import-ask-yes').waitFor();
+      for (const scheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await violations(page), `${path}, the import's question, ${scheme}`).toEqual([]);
+      }
+      await page.keyboard.press('Escape');
+      await page.locator('#import-ask').waitFor({ state: 'hidden' });
     }
     await page.close();
   });

@@ -666,6 +666,7 @@ describe('Chromium, export, clear and import', () => {
     );
     await options.locator('#import-file').setInputFiles(path);
     await expect.poll(() => options.locator('#export-status').innerText()).toBe('This file was imported before; nothing changed.');
+
     await options.close();
     const after = (await exportedHistory()).doc;
     expect(after.pages).toEqual(before.pages);
@@ -674,6 +675,37 @@ describe('Chromium, export, clear and import', () => {
     await openAndSettle(page, site.url('enB'));
     expect((await popupFor((await toolbarOf(page)).tabId)).links).not.toContain(site.url('enA'));
     await page.close();
+  });
+
+  it('imports the other pages of a backup with one damaged record when the reader asks for them', async () => {
+    const page = await context.newPage();
+    for (const name of ['enA', 'zhA', 'enC'] as const) await openAndSettle(page, site.url(name));
+    await page.close();
+    const { doc: before, path } = await exportedHistory();
+    expect(before.pages.length).toBeGreaterThanOrEqual(3);
+    const options = await optionsPage();
+    // A backup with one damaged record: the reader is asked, and can have the other pages back.
+    await options.getByRole('button', { name: 'Clear history…' }).click();
+    await options.getByRole('button', { name: 'Delete everything' }).click();
+    await expect.poll(() => options.locator('#stats').innerText()).toBe('0 pages recorded.');
+    const damaged = join(profile, 'damaged.json');
+    writeFileSync(damaged, JSON.stringify({ ...before, pages: before.pages.map((p, i) => (i === 0 ? { ...p, fp: 'not a fingerprint' } : p)) }));
+    await options.locator('#import-file').setInputFiles(damaged);
+    await expect.poll(() => options.locator('#import-ask-question').innerText()).toMatch(`1 of the ${before.pages.length} pages in this file cannot be imported: Page 1: `);
+    await options.getByRole('button', { name: `Import the other ${before.pages.length - 1} pages` }).click();
+    await expect.poll(() => options.locator('#export-status').innerText()).toBe(
+      `Imported ${before.pages.length - 1} pages: ${before.pages.length - 1} added, 0 merged with pages already here, 0 already up to date. Left out 1 page that could not be imported.`,
+    );
+    expect(await options.locator('#stats').innerText()).toBe(`${before.pages.length - 1} pages recorded.`);
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages.slice(1));
+    // Back to the whole history for what follows.
+    await options.getByRole('button', { name: 'Clear history…' }).click();
+    await options.getByRole('button', { name: 'Delete everything' }).click();
+    await expect.poll(() => options.locator('#stats').innerText()).toBe('0 pages recorded.');
+    await options.locator('#import-file').setInputFiles(path);
+    await expect.poll(() => options.locator('#export-status').innerText()).toMatch(/^Imported /);
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
+    await options.close();
   });
 });
 
@@ -741,7 +773,7 @@ describe('Chromium, untrusted text', () => {
 });
 
 describe('Chromium, importing a large file', () => {
-  it('shows progress while it reads and sends 100,000 records, the page drawing meanwhile, and a bad last record changes nothing', async () => {
+  it('shows progress while it reads and sends 100,000 records, the page drawing meanwhile, and a bad last record changes nothing unless the reader asks for the rest', async () => {
     // Bad at its very end: every record is checked, its chunks staged as they are, then dropped.
     const path = join(profile, 'large-history.json');
     writeSyntheticHistory(path, 100_000, { lastVisits: 0 });
@@ -761,8 +793,18 @@ describe('Chromium, importing a large file', () => {
       Object.assign(globalThis, { statusSeen: seen });
     });
     await options.locator('#import-file').setInputFiles(path);
-    await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 120_000 }).toMatch(/^Nothing was imported/);
+    // Read to its end, the file's one bad record is named, and the reader asked whether to import the rest.
+    const question = options.getByRole('alertdialog');
+    await expect.poll(() => question.isVisible(), { timeout: 120_000 }).toBe(true);
+    expect(await question.getAttribute('id')).toBe('import-ask');
+    expect(await options.locator('#import-ask-question').innerText()).toBe('1 of the 100,000 pages in this file cannot be imported: Page 100000: "visits" must be a whole number ≥ 1.');
+    expect(await options.getByRole('button', { name: 'Import the other 99,999 pages' }).isVisible()).toBe(true);
+    // "Import nothing" has the focus, so Enter keeps the history as it was.
+    expect(await options.evaluate(() => document.activeElement?.id)).toBe('import-ask-no');
+    await options.keyboard.press('Enter');
+    await expect.poll(() => options.locator('#export-status').innerText(), { timeout: 60_000 }).toMatch(/^Nothing was imported/);
     expect(await options.locator('#export-status').innerText()).toBe('Nothing was imported: Page 100000: "visits" must be a whole number ≥ 1.');
+    expect(await question.isVisible()).toBe(false);
     expect(await options.locator('#stats').innerText()).toBe(before);
 
     const seen = await options.evaluate(() => (globalThis as unknown as { statusSeen: Array<{ text: string; frames: number }> }).statusSeen);

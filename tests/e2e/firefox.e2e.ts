@@ -311,6 +311,36 @@ describe('Firefox, export, clear and import', () => {
     const after = (await exportedHistory()).doc;
     expect(after.pages).toEqual(before.pages);
     expect(after.notSame).toEqual(before.notSame);
+
+    // The same backup with its first record damaged: the reader is asked, and has the other pages back.
+    const clear = async () => {
+      await extensionPage.click('#clear');
+      await waitInPage(extensionPage, () => !document.getElementById('clear-confirm')?.hidden);
+      await extensionPage.click('#clear-yes');
+      await waitInPage(extensionPage, () => document.getElementById('stats')?.textContent === '0 pages recorded.');
+    };
+    await clear();
+    const damaged = join(profile, 'damaged.json');
+    writeFileSync(damaged, JSON.stringify({ ...before, pages: before.pages.map((p, i) => (i === 0 ? { ...p, fp: 'not a fingerprint' } : p)) }));
+    // exportedHistory() loaded the options page again: its file input is a new one.
+    const upload = async (file: string) => {
+      const fresh = (await extensionPage.$('#import-file')) as ElementHandle<HTMLInputElement> | null;
+      if (!fresh) throw new Error('no file input');
+      await fresh.uploadFile(file);
+    };
+    await upload(damaged);
+    const question = () => extensionPage.evaluate(() => (document.getElementById('import-ask')?.hidden ? '' : (document.getElementById('import-ask-question')?.textContent ?? '')));
+    await expect.poll(question, { timeout: 20_000 }).toMatch(`1 of the ${before.pages.length} pages in this file cannot be imported: Page 1: `);
+    expect(await extensionPage.evaluate(() => document.getElementById('import-ask-yes')?.textContent)).toBe(`Import the other ${before.pages.length - 1} pages`);
+    await extensionPage.click('#import-ask-yes');
+    await expect.poll(statusText, { timeout: 20_000 }).toBe(
+      `Imported ${before.pages.length - 1} pages: ${before.pages.length - 1} added, 0 merged with pages already here, 0 already up to date. Left out 1 page that could not be imported.`,
+    );
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages.slice(1));
+    await clear();
+    await upload(path);
+    await expect.poll(statusText, { timeout: 20_000 }).toMatch(/^Imported /);
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
   });
 });
 

@@ -87,9 +87,13 @@ describe('the import check in its worker', () => {
     expect(StandInWorker.made[0].terminated).toBe(true);
   });
 
-  it('says what is wrong with a bad file, and ends the worker', async () => {
-    await expect(readAll(file([page(1), { ...page(2), visits: 0 }]), 5000)).rejects.toMatchObject({ problem: { key: 'importPageWholeNumber', subs: ['2', 'visits', '1'] } });
+  it('leaves out a bad record and says what is wrong with it; refuses a file of bad records only; ends the worker', async () => {
+    const read = await readAll(file([page(1), { ...page(2), visits: 0 }, page(3)]), 5000);
+    expect(read.chunks.flat()).toEqual([page(1), page(3)].map(toStored));
+    expect(read).toMatchObject({ count: 3, left: 1, firstLeft: { key: 'importPageWholeNumber', subs: ['2', 'visits', '1'] } });
     expect(StandInWorker.made[0].terminated).toBe(true);
+    await expect(readAll(file([{ ...page(1), visits: 0 }, { ...page(2), visits: -1 }]), 5000)).rejects.toMatchObject({ problem: { key: 'importPageWholeNumber', subs: ['1', 'visits', '1'] } });
+    expect(StandInWorker.made[1].terminated).toBe(true);
   });
 
   it('with a bulk port, posts each chunk to the background itself, again at each try, and keeps it until it is staged', async () => {

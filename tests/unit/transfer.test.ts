@@ -6,7 +6,7 @@ import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportHistory, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type Progress } from '../../src/options/history-transfer';
+import { exportHistory, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
 import { parseCsv } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
@@ -242,6 +242,67 @@ describe('export and import through the background', () => {
     const result = await importHistory(bg.call, new Blob([broken]), () => undefined);
     expect(result.state === 'invalid' && english(result.error)).toMatch(/^Page 1: "visits"/);
     expect(await importHistory(bg.call, new Blob([text.slice(0, 200)]), () => undefined)).toMatchObject({ state: 'invalid' });
+    expect(await history(bg)).toEqual(before);
+  });
+
+  it('imports the other pages of a backup with one bad record when the reader says so, and says what was left out (JSON and CSV)', async () => {
+    for (const kind of ['json', 'csv'] as const) {
+      const bg = await withHistory();
+      const before = await history(bg);
+      const text = await (await exportHistory(bg.call, kind, () => undefined)).blob.text();
+      // One record damaged: its visits in JSON, a field too many in CSV (its first row).
+      const broken = kind === 'json' ? text.replace(/"visits":1\b/, '"visits":"lots"') : text.replace(/\n([^\r\n]*)/, '\n$1,x');
+      expect(broken).not.toBe(text);
+      await bg.call('options:clear', {});
+      const asked: LeftOut[] = [];
+      const result = await importWith(bg.call, new Blob([broken]), () => undefined, readOnThread, undefined, async (left) => (asked.push(left), true));
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ left: 1, total: 4 });
+      expect(english(asked[0].first)).toMatch(kind === 'json' ? /^Page 1: "visits"/ : /^Page \d: the CSV line has \d+ fields/);
+      expect(result).toMatchObject({ state: 'imported', pages: 3, outcome: { added: 3, merged: 0, unchanged: 0 }, leftOut: { left: 1, total: 4 } });
+      // The three others are back as they were; the damaged one is not half there.
+      const after = await history(bg);
+      expect(after).toHaveLength(3);
+      for (const page of after) expect(before).toContainEqual(page);
+    }
+  });
+
+  it('changes nothing when the reader would rather import nothing of a file with bad records, and drops what it staged', async () => {
+    const bg = await withHistory();
+    bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
+    const before = await history(bg);
+    // Bad in its first record and its last, of three chunks: every good record was staged by the time the reader is asked.
+    const text = syntheticFile(3 * IMPORT_CHUNK).toString('utf8');
+    const broken = text.replace(/"visits":\d+\}(\s*\]\s*\}\s*)$/, '"visits":0}$1').replace(/"visits":\d+/, '"visits":-2');
+    const sent: string[] = [];
+    const watching: typeof bg.call = (type, req) => {
+      sent.push(type);
+      return bg.call(type, req);
+    };
+    let asked: LeftOut | undefined;
+    const result = await importWith(watching, new Blob([broken]), () => undefined, readOnThread, undefined, async (left) => {
+      asked = left;
+      expect(sent.filter((t) => t === 'options:importChunk')).toHaveLength(3);
+      return false;
+    });
+    expect(asked).toMatchObject({ left: 2, total: 3 * IMPORT_CHUNK });
+    expect(result.state === 'invalid' && english(result.error)).toBe('Page 1: "visits" must be a whole number ≥ 1.');
+    expect(sent.at(-1)).toBe('options:importRollback');
+    expect(sent).not.toContain('options:importCommit');
+    expect(await history(bg)).toEqual(before);
+    const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
+  });
+
+  it('refuses a file whose records are all bad without asking, naming the first', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const text = await (await exportHistory(bg.call, 'json', () => undefined)).blob.text();
+    const broken = text.replace(/"visits":\d+/g, '"visits":0');
+    let asked = false;
+    const result = await importWith(bg.call, new Blob([broken]), () => undefined, readOnThread, undefined, async () => (asked = true));
+    expect(asked).toBe(false);
+    expect(result.state === 'invalid' && english(result.error)).toBe('Page 1: "visits" must be a whole number ≥ 1.');
     expect(await history(bg)).toEqual(before);
   });
 
