@@ -8,11 +8,18 @@ import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
-import { localizePage, t } from '../ui/i18n';
+import { localizePage, t, uiLocale } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, placeOf, siteOf } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
 import { errorText } from '../ui/error-text';
+
+/** Names joined as the reader's language joins a list ("a, b and c"), each isolated. */
+function listOf(names: string[]): Node {
+  const span = document.createElement('span');
+  for (const part of new Intl.ListFormat(uiLocale(), { type: 'conjunction' }).formatToParts(names)) span.append(part.type === 'element' ? isolated(part.value) : part.value);
+  return span;
+}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const statusEl = $<HTMLParagraphElement>('status');
@@ -181,7 +188,10 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   // domain above it, a path of it. Resume takes them all away, or the page would stay paused.
   const coversHere = (s: string) => url !== undefined && isExcluded(url, [s]);
   pauseSite.hidden = !site;
-  pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [isolated(site ?? '')]));
+  // Resume names what it takes away, as the list holds it ("google.com" on mail.google.com: every
+  // site under it resumes too), so that it never widens silently.
+  const covering = excludedHere ? settings.excludedSites.filter(coversHere) : [];
+  pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [covering.length ? listOf(covering) : isolated(site ?? '')]));
   pauseSite.onclick = async () => {
     if (!site) return;
     try {
