@@ -62,7 +62,11 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   return { blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/csv' }), pages: done };
 }
 
-/** Records of a file that cannot be imported, each for a problem of its own; the others can. */
+/**
+ * Records of a file that cannot be imported, each for a problem of its own (one cut off where the
+ * file ends early among them); the others can. A file cut short between two records has none left
+ * out, and `first` says it was cut.
+ */
 export interface LeftOut {
   /** Records left out, of all the file holds. */
   left: number;
@@ -160,7 +164,7 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       return { state: 'already-imported' };
     }
     // Records left out: the reader says whether the others go in. Until the commit nothing has changed.
-    const leftOut = next.left && next.firstLeft ? { left: next.left, total: next.count, first: next.firstLeft } : undefined;
+    const leftOut = next.firstLeft ? { left: next.left ?? 0, total: next.count, first: next.firstLeft } : undefined;
     if (leftOut && !(ask && (await ask(leftOut)))) throw new FileProblemError(leftOut.first);
     // The pairs go with the commit until one is answered: the first answer means they are kept.
     let notSame = next.notSame.length > 0 ? { notSame: next.notSame } : {};

@@ -88,8 +88,14 @@ function askLeaveOut({ left, total, first }: LeftOut): Promise<boolean> {
   const box = $('import-ask');
   const yes = $<HTMLButtonElement>('import-ask-yes');
   const no = $<HTMLButtonElement>('import-ask-no');
-  $('import-ask-question').replaceChildren(...(left === 1 ? localizedNodes('importAskOne', [pages(total), problemNodes(first)]) : localizedNodes('importAskMany', [number.format(left), pages(total), problemNodes(first)])));
-  yes.textContent = t('importAskYes', pages(total - left));
+  const question =
+    left === 0 // cut short between two records: all it holds can come in
+      ? localizedNodes('importAskCut', [problemNodes(first), pages(total)])
+      : left === 1
+        ? localizedNodes('importAskOne', [pages(total), problemNodes(first)])
+        : localizedNodes('importAskMany', [number.format(left), pages(total), problemNodes(first)]);
+  $('import-ask-question').replaceChildren(...question);
+  yes.textContent = left === 0 ? t('importAskYesAll', pages(total)) : t('importAskYes', pages(total - left));
   box.hidden = false;
   no.focus();
   return new Promise((resolve) => {
@@ -122,7 +128,8 @@ fileInput.addEventListener('change', () => {
     if (result.state === 'already-imported') return t('importAgain');
     const { added, merged, unchanged } = result.outcome;
     const done = t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));
-    return result.leftOut ? t('importLeftOut', done, pages(result.leftOut.left)) : done;
+    if (!result.leftOut) return done;
+    return result.leftOut.left ? t('importLeftOut', done, pages(result.leftOut.left)) : t('importCutShort', done);
   });
 });
 

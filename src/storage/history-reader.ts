@@ -128,7 +128,8 @@ export class HistoryReader<T = PageRecord> {
       if (head === CSV_COLUMNS) this.kind = 'csv';
       else if (head.includes(',') && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
     }
-    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)));
+    const cutShort = this.leaveOutBad ? (inRecord: boolean) => this.cutShort(inRecord) : undefined;
+    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)), cutShort);
     else this.csv = new CsvRows((row) => this.row(row));
     return true;
   }
@@ -144,6 +145,18 @@ export class HistoryReader<T = PageRecord> {
       if (!(this.leaveOutBad && e instanceof FileProblemError)) throw e;
       this.leaveOut(e.problem);
     }
+  }
+
+  /**
+   * The file ended inside its list of pages (a download or copy cut short): the record it ended in,
+   * if any, is left out as cut off; those before it stay.
+   */
+  private cutShort(inRecord: boolean): void {
+    if (!inRecord) {
+      this.firstLeft ??= problem('importCutOffAfter', this.count);
+      return;
+    }
+    if (++this.count <= LIMITS.records) this.leaveOut(problem('importCutOff', this.count));
   }
 
   private leaveOut(p: FileProblem): void {
@@ -210,10 +223,15 @@ class JsonPages {
   private close: Place = { line: 1, column: 1 };
   private objectDocument = false;
 
-  /** `sink` takes each record; `outside` the document without them, once it has ended. */
+  /**
+   * `sink` takes each record; `outside` the document without them, once it has ended. Given
+   * `cutShort`, a file that ends inside the list of pages (not broken: only ended early) is told to it, in
+   * a record or between two, rather than refused.
+   */
   constructor(
     private readonly sink: (raw: unknown) => void,
     private readonly outside: (doc: Record<string, unknown>) => void,
+    private readonly cutShort?: (inRecord: boolean) => void,
   ) {}
 
   push(text: string): void {
@@ -226,7 +244,10 @@ class JsonPages {
   end(): void {
     if (this.mode === Mode.Pages) {
       // Cut short, or broken so that the record under way never ended: where does it break?
-      if (this.recordStart >= 0) this.breakInRecord(this.buf.slice(this.recordStart));
+      const inRecord = this.recordStart >= 0 && this.buf.slice(this.recordStart).trim() !== '';
+      if (inRecord) this.breakInRecord(this.buf.slice(this.recordStart));
+      // It breaks nowhere before its end: the file was cut short there.
+      if (this.cutShort) return this.cutShort(inRecord);
       fail(problem('importNotJson'));
     }
     const outside = this.mode === Mode.Head ? this.buf : this.head + this.buf;

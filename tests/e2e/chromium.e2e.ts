@@ -698,6 +698,25 @@ describe('Chromium, export, clear and import', () => {
     );
     expect(await options.locator('#stats').innerText()).toBe(`${before.pages.length - 1} pages recorded.`);
     expect((await exportedHistory()).doc.pages).toEqual(before.pages.slice(1));
+
+    // The backup cut short just before its third page (a download interrupted): the two before it can come in.
+    await options.getByRole('button', { name: 'Clear history…' }).click();
+    await options.getByRole('button', { name: 'Delete everything' }).click();
+    await expect.poll(() => options.locator('#stats').innerText()).toBe('0 pages recorded.');
+    const whole = readFileSync(path, 'utf8');
+    let third = -1;
+    for (let k = 0; k < 3; k++) third = whole.indexOf('{"url"', third + 1);
+    const cut = join(profile, 'cut-short.json');
+    writeFileSync(cut, whole.slice(0, third));
+    await options.locator('#import-file').setInputFiles(cut);
+    await expect.poll(() => options.locator('#import-ask-question').innerText()).toBe(
+      'The file ends after page 2, before its end. It may not have been saved or copied whole. Import the 2 pages it holds?',
+    );
+    await options.getByRole('button', { name: 'Import the 2 pages' }).click();
+    await expect.poll(() => options.locator('#export-status').innerText()).toBe(
+      'Imported 2 pages: 2 added, 0 merged with pages already here, 0 already up to date. The file ended early: whatever came after the cut was not in it.',
+    );
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages.slice(0, 2));
     // Back to the whole history for what follows.
     await options.getByRole('button', { name: 'Clear history…' }).click();
     await options.getByRole('button', { name: 'Delete everything' }).click();

@@ -294,6 +294,41 @@ describe('export and import through the background', () => {
     expect(await db.db.count('staging')).toBe(0);
   });
 
+  it('imports the pages of a backup cut short (a download or copy interrupted) when the reader says so: in a record, between two, in the first', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const text = await (await exportHistory(bg.call, 'json', () => undefined)).blob.text();
+    // The third record's start, as the export writes it: cut in its middle, or just before it.
+    const third = text.indexOf('{"url"', text.indexOf('{"url"', text.indexOf('{"url"') + 1) + 1);
+    expect(third).toBeGreaterThan(0);
+    const cases = [
+      { cut: text.slice(0, third + 100), left: 1, total: 3, says: 'Page 3: cut off, the file ends in the middle of it.' },
+      { cut: text.slice(0, third), left: 0, total: 2, says: 'The file ends after page 2, before its end.' },
+    ];
+    for (const c of cases) {
+      await bg.call('options:clear', {});
+      const asked: LeftOut[] = [];
+      const result = await importWith(bg.call, new Blob([c.cut]), () => undefined, readOnThread, undefined, async (left) => (asked.push(left), true));
+      expect(asked).toMatchObject([{ left: c.left, total: c.total }]);
+      expect(english(asked[0].first)).toMatch(c.says);
+      expect(result).toMatchObject({ state: 'imported', pages: 2, leftOut: { left: c.left } });
+      const after = await history(bg);
+      expect(after).toHaveLength(2);
+      for (const page of after) expect(before).toContainEqual(page);
+    }
+    // Cut in its first record, the file holds nothing to import; cut in its head, it is not a history file at all.
+    const first = text.indexOf('{"url"');
+    for (const cut of [text.slice(0, first + 50), text.slice(0, 30)]) {
+      let asked = false;
+      const result = await importWith(bg.call, new Blob([cut]), () => undefined, readOnThread, undefined, async () => (asked = true));
+      expect(asked).toBe(false);
+      expect(result.state).toBe('invalid');
+    }
+    // A record broken before the file's end is not a cut: the file is refused, as before.
+    const broken = `${text.slice(0, third)}{"url" x:${text.slice(third + '{"url":'.length, third + 100)}`;
+    expect(await importWith(bg.call, new Blob([broken]), () => undefined, readOnThread, undefined, async () => true)).toMatchObject({ state: 'invalid' });
+  });
+
   it('refuses a file whose records are all bad without asking, naming the first', async () => {
     const bg = await withHistory();
     const before = await history(bg);
