@@ -6,7 +6,7 @@
 // earlier page has a read set, it says what is new, and "Show what's new" marks the new parts
 // (whats-new.ts) in a layer inside this same shadow root and steps through them.
 import type { NoticeMatch } from '../messaging/protocol';
-import type { NewParts } from './whats-new';
+import type { NewParts, Rect } from './whats-new';
 import { isolate } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { describeFresh, describeMatch } from '../ui/similarity';
@@ -15,6 +15,9 @@ import { DRAWN_TEXT_CSS, drawLabel, drawText } from './drawn-text';
 
 const HOST_TAG = 'deja-read-notice';
 const COLLAPSE_AFTER_MS = 15_000;
+
+/** The notice at the top right of the window, while the part it steps to is under its place at the bottom. */
+const AT_TOP = `:host { top: 16px; bottom: auto; }`;
 
 const STYLE = `
 :host { all: initial; position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; }
@@ -110,6 +113,9 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const root = host.attachShadow({ mode: 'closed' });
   const style = doc.createElement('style');
   style.textContent = STYLE;
+  // Where the notice stands: bottom right, or top right while the part of the page it steps to
+  // would be under it (a new part at the very end of a page that scrolls no further).
+  const place = doc.createElement('style');
 
   const box = el(doc, 'section', 'box');
   box.setAttribute('role', 'status');
@@ -226,13 +232,26 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   };
   const step = (by: number) => {
     if (!marks?.count) return;
-    marks.go(marks.current + by);
+    moveAside(marks.go(marks.current + by));
     say(t('freshPosition', marks.current + 1, marks.count));
+  };
+  /** Puts the notice at the top while the part `at` would be under it at the bottom (and not under it at the top). */
+  const moveAside = (at: Rect | null) => {
+    const win = doc.defaultView;
+    const shown = box.hidden ? pill : box;
+    const size = shown.getBoundingClientRect();
+    if (!win || !at || size.height === 0) return;
+    const margin = 16;
+    const across = at.right > win.innerWidth - margin - size.width && at.left < win.innerWidth - margin;
+    const under = (top: number) => across && at.bottom > top && at.top < top + size.height;
+    const top = under(win.innerHeight - margin - size.height) && !under(margin);
+    place.textContent = top ? AT_TOP : '';
   };
   const clearMarks = () => {
     if (!marks) return;
     marks.clear();
     marks = undefined;
+    place.textContent = '';
     drawText(fresh, freshText);
     drawText(status, t('freshCleared'));
     showStepping(false);
@@ -312,6 +331,6 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   };
   collapseLater();
 
-  root.append(style, box, pill);
+  root.append(style, place, box, pill);
   doc.documentElement.append(host);
 }

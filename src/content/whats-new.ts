@@ -13,13 +13,23 @@ const CSS = `
 .current { background: transparent; outline: 2px solid var(--dr-accent); outline-offset: 1px; }
 `;
 
+export interface Rect {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
 export interface NewParts {
   /** How many parts were found on the page. */
   count: number;
   /** The part shown now (0-based), or -1 before the first step. */
   current: number;
-  /** Marks part `k` as the current one and scrolls it into view. */
-  go(k: number): void;
+  /**
+   * Marks part `k` as the current one and scrolls it into view; returns where in the viewport the
+   * part will be once scrolled (the page may not scroll far enough to bring it up: a part at its end).
+   */
+  go(k: number): Rect | null;
   /** Removes the marks. */
   clear(): void;
 }
@@ -33,12 +43,19 @@ export async function showNewParts(doc: Document, within: ParentNode, locators: 
     count: ranges.length,
     current: -1,
     go(k) {
-      if (!ranges.length) return;
+      if (!ranges.length) return null;
       view.current = ((k % ranges.length) + ranges.length) % ranges.length;
       overlay.set('whats-new', ranges.map((anchor, i) => ({ anchor, boxClass: i === view.current ? 'new current' : 'new' })));
       const rect = ranges[view.current].getBoundingClientRect();
       const smooth = !win.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      win.scrollTo({ top: win.scrollY + rect.top - win.innerHeight / 4, behavior: smooth ? 'smooth' : 'auto' });
+      // A quarter down the window, as far as the page scrolls.
+      const scroller = doc.scrollingElement ?? doc.documentElement;
+      const most = Math.max(0, scroller.scrollHeight - win.innerHeight);
+      const from = win.scrollY;
+      const top = Math.min(most, Math.max(0, from + rect.top - win.innerHeight / 4));
+      win.scrollTo({ top, behavior: smooth ? 'smooth' : 'auto' });
+      const by = top - from;
+      return { top: rect.top - by, bottom: rect.bottom - by, left: rect.left, right: rect.right };
     },
     clear() {
       overlay.destroy();

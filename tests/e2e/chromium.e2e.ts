@@ -912,6 +912,34 @@ describe("Chromium, what's new since it was read", () => {
     expect(await pageState()).toEqual(before);
   });
 
+  it("moves the notice to the top while the new part it steps to is at the end of a page that scrolls no further, and back", async () => {
+    // The same revision without the room under its last paragraph: the page ends with its third new part.
+    await page.evaluate(() => document.querySelector<HTMLElement>('article > div[style]')?.style.setProperty('height', '0'));
+    const overlaps = (a: { left: number; top: number; right: number; bottom: number }, b: { x: number; y: number; width: number; height: number }) =>
+      a.left < b.x + b.width && a.right > b.x && a.top < b.y + b.height && a.bottom > b.y;
+    const notice = async () => {
+      const box = await page.locator('deja-read-notice').boundingBox();
+      if (!box) throw new Error('no notice');
+      return box;
+    };
+    const viewport = page.viewportSize();
+    if (!viewport) throw new Error('no viewport');
+    await clickInNotice(page, "Show what's new");
+    for (const k of [0, 1, 2]) {
+      if (k > 0) await clickInNotice(page, 'Next');
+      await expect.poll(() => noticeText(page)).toContain(`New part ${k + 1} of 3`);
+      await expect.poll(async () => (await highlightBoxes(page)).some((b) => b.current)).toBe(true);
+      // Wherever the part is, the notice does not cover it.
+      const current = (await highlightBoxes(page)).filter((b) => b.current);
+      const at = await notice();
+      expect(current.some((b) => overlaps(b, at))).toBe(false);
+      // At the end of the page the notice stands at the top; elsewhere at the bottom, as always.
+      expect(at.y < viewport.height / 2).toBe(k === 2);
+    }
+    await clickInNotice(page, 'Clear');
+    await expect.poll(async () => (await notice()).y > viewport.height / 2).toBe(true);
+  });
+
   it('shows the read share in the popup', async () => {
     const { tabId } = await toolbarOf(page);
     const popup = await popupFor(tabId);

@@ -69,7 +69,7 @@ describe('"Show what\'s new" in the notice', () => {
       notSame: () => undefined,
       showWhatsNew: async (w) => {
         within = w;
-        const view = { count: 3, current: -1, go: (k: number) => void went.push((view.current = ((k % 3) + 3) % 3)), clear: () => void cleared++ };
+        const view = { count: 3, current: -1, go: (k: number) => (went.push((view.current = ((k % 3) + 3) % 3)), null), clear: () => void cleared++ };
         return view;
       },
     });
@@ -102,7 +102,7 @@ describe('"Show what\'s new" in the notice', () => {
     const rows = [...(root.querySelector('.box')?.children ?? [])].map((e) => e.className);
     expect(button(root, "Show what's new").hidden).toBe(true);
     removeNotice();
-    const other = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 0, current: -1, go: () => undefined, clear: () => undefined }) });
+    const other = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 0, current: -1, go: () => null, clear: () => undefined }) });
     expect([...(other.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
     removeNotice();
   });
@@ -119,7 +119,7 @@ describe('"Show what\'s new" in the notice', () => {
     const nothingNew = shownNotice({ notSame: () => undefined });
     expect(stops(nothingNew)).toEqual(['The story', 'Dismiss']);
     removeNotice();
-    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => undefined, clear: () => undefined }) });
+    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => null, clear: () => undefined }) });
     expect(stops(root)).toEqual(['The story', "Show what's new"]);
     expect(root.querySelector('[role=toolbar]')?.getAttribute('aria-label')).toBe("You've read this before");
     button(root, "Show what's new").focus();
@@ -138,7 +138,7 @@ describe('"Show what\'s new" in the notice', () => {
   });
 
   it('holds no text the page could search for (window.find reaches into closed roots): all it says is generated content', () => {
-    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => undefined, clear: () => undefined }) });
+    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => null, clear: () => undefined }) });
     const texts: string[] = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement?.localName !== 'style') texts.push(n.nodeValue ?? '');
@@ -155,7 +155,7 @@ describe('"Show what\'s new" in the notice', () => {
 
   it('takes no key event the page makes up: a made-up Esc does not clear the marks and move the focus into the notice', async () => {
     let cleared = 0;
-    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => undefined, clear: () => void cleared++ }) });
+    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => null, clear: () => void cleared++ }) });
     button(root, "Show what's new").click();
     await settle();
     const outside = document.createElement('input');
