@@ -136,7 +136,10 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   return li;
 }
 
-/** "changed since you read it: 3 new parts, met again 2 days ago". */
+/**
+ * "met again with 3 parts you had not read, 2 days ago": on the page itself come back changed, or on
+ * the closest copy of it read elsewhere when a page held more than it (so not "changed": the page may not have).
+ */
 function changedMark(changed: NonNullable<HistoryItem['changed']>, now: number): HTMLSpanElement {
   const mark = document.createElement('span');
   mark.className = 'changed';
