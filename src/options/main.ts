@@ -96,11 +96,17 @@ function askLeaveOut({ left, total, first }: LeftOut): Promise<boolean> {
         : localizedNodes('importAskMany', [number.format(left), pages(total), problemNodes(first)]);
   $('import-ask-question').replaceChildren(...question);
   yes.textContent = left === 0 ? t('importAskYesAll', pages(total)) : t('importAskYes', pages(total - left));
+  // The import waits for the answer: no bar moving, no "Importing… 50%" meanwhile.
+  const said = status.textContent;
+  progressBar.hidden = true;
+  status.textContent = '';
   box.hidden = false;
   no.focus();
   return new Promise((resolve) => {
     const answer = (importRest: boolean) => {
       box.hidden = true;
+      progressBar.hidden = false;
+      status.textContent = said;
       yes.removeEventListener('click', onYes);
       no.removeEventListener('click', onNo);
       box.removeEventListener('keydown', onKey);
