@@ -21,11 +21,16 @@ const AT_TOP = `:host { top: 16px; bottom: auto; }`;
 
 const STYLE = `
 :host { all: initial; position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; }
+/* The page's rules on the host beat :host, and what they set would be inherited inside (a text
+   shadow drawn far out from each letter, seen by IntersectionObserver v2, would trace the title): the
+   frame around everything takes nothing from the host. No custom property and no font by name
+   either (overlay.ts says why). */
+.frame { all: initial; display: contents; direction: ltr; unicode-bidi: isolate; font-family: system-ui, sans-serif; }
 /* A fixed size whatever it says: the page can measure the host and hit-test the box, and must not
    learn the length of the title read before (design.md, "What a page may learn"). */
 .box {
   box-sizing: border-box; width: min(380px, calc(100vw - 32px)); padding: 12px 14px; border-radius: 10px;
-  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
+  font: 14px/1.45 system-ui, sans-serif;
   color: #1d1b26; background: #fbfaff; border: 1px solid #d9d2f2; box-shadow: 0 6px 24px rgba(30, 20, 60, .18);
 }
 @media (prefers-reduced-motion: no-preference) {
@@ -124,15 +129,20 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const head = el(doc, 'p', 'head', t('noticeHeading'));
   const what = el(doc, 'p', 'what');
   const title = isolate(match.title || match.url);
+  const link = drawLabel(el(doc, 'a'), title);
   if (isOpenableUrl(match.url)) {
-    const link = drawLabel(el(doc, 'a'), title);
     link.href = match.url;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
-    what.append(link);
   } else {
-    what.append(el(doc, 'span', undefined, title));
+    // An address that cannot be opened (longer than a browser takes, kept from an import): a link
+    // that says it is unavailable, still one Tab stop, so the notice's Tab order is the same
+    // whatever it names (docs/privacy.md).
+    link.tabIndex = 0;
+    link.setAttribute('role', 'link');
+    link.setAttribute('aria-disabled', 'true');
   }
+  what.append(link);
   const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
   what.append(el(doc, 'span', 'meta', ` — ${t('noticeWhere', isolate(siteOf(match.url)), match.when)} · ${describeMatch(match)}${others}`));
 
@@ -331,6 +341,8 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   };
   collapseLater();
 
-  root.append(style, place, box, pill);
+  const frame = el(doc, 'div', 'frame');
+  frame.append(box, pill);
+  root.append(style, place, frame);
   doc.documentElement.append(host);
 }

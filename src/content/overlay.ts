@@ -6,7 +6,7 @@
 // focusable (the page's focus order is unchanged), and it only reads the page's layout, never
 // writes it. Boxes follow scrolling and resizing, re-placed at most once a frame.
 //
-//   const overlay = createOverlay(document, { css: '.read { outline: 2px solid var(--dr-accent); }' });
+//   const overlay = createOverlay(document, { css: '.read { outline: 2px solid #6b4fbb; }' });
 //   overlay.set('links', [{ anchor: a, boxClass: 'read', label: 'read', shown: true }]);
 //   overlay.showTip(a, text);     // a small tip by the anchor, announced to screen readers
 //   overlay.set('links', []);     // removes the group's marks; overlay.destroy() removes the layer
@@ -81,29 +81,40 @@ const HOST_STYLE = [
   'z-index: 2147483646', 'transform: none', 'filter: none', 'opacity: 1', 'visibility: visible',
 ].map((d) => `${d} !important`).join('; ');
 
+/*
+ * What the page can reach inside a closed shadow root, and so what this CSS (and the notice's) never
+ * uses: custom properties, which inherit from the page through the host whatever `all: initial` says,
+ * and which a page can also register (`@property`) with a value of its own, so a `var()` here would
+ * take the page's value (a page once widened a read link's tip shadow through one, and saw it with
+ * IntersectionObserver v2); and fonts by name, which the page's own `@font-face` rules define for
+ * shadow roots too, so a character our font lacks would load the page's face for it and tell the
+ * page what we wrote. Colours are written out; fonts are generic families only, which no
+ * `@font-face` can take over (the browser falls back to the system's fonts).
+ */
 const BASE_CSS = `
-:host { --dr-accent: #6b4fbb; --dr-ink: #1d1b26; --dr-paper: #fbfaff; --dr-line: #d9d2f2; --dr-soft: rgba(107, 79, 187, .14); }
-@media (prefers-color-scheme: dark) {
-  :host { --dr-accent: #c4b5fd; --dr-ink: #ece9f6; --dr-paper: #25212f; --dr-line: #4a4063; --dr-soft: rgba(196, 181, 253, .18); }
-}
-* { pointer-events: none; }
+* { pointer-events: none; font-family: system-ui, sans-serif; }
 .layer { position: fixed; top: 0; left: 0; width: 0; height: 0; overflow: visible; }
 .box, .label, .tip { position: absolute; top: 0; left: 0; box-sizing: border-box; }
 .label {
-  font: 600 10px/14px system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
-  padding: 0 4px; border-radius: 7px; white-space: nowrap; color: var(--dr-paper); background: var(--dr-accent);
+  font: 600 10px/14px system-ui, sans-serif;
+  padding: 0 4px; border-radius: 7px; white-space: nowrap; color: #fbfaff; background: #6b4fbb;
 }
 .tip {
   width: min(320px, calc(100vw - 16px)); height: calc(3 * 1.4em + 14px); overflow: hidden; padding: 6px 10px; border-radius: 8px; overflow-wrap: anywhere;
-  font: 13px/1.4 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif;
-  color: var(--dr-ink); background: var(--dr-paper); border: 1px solid var(--dr-line); box-shadow: 0 4px 16px var(--dr-shadow, rgba(30, 20, 60, .18));
+  font: 13px/1.4 system-ui, sans-serif;
+  color: #1d1b26; background: #fbfaff; border: 1px solid #d9d2f2; box-shadow: 0 4px 16px rgba(30, 20, 60, .18);
+}
+@media (prefers-color-scheme: dark) {
+  .label { color: #25212f; background: #c4b5fd; }
+  .tip { color: #ece9f6; background: #25212f; border-color: #4a4063; }
 }
 /* Unshown marks are drawn with nothing to see, not at opacity 0: IntersectionObserver v2 leaves
    elements of opacity 0 out of its occlusion check, so a page could tell a shown mark (or tip) over
    its elements from an unshown one. Drawn clear, both cover the page alike. */
 /* Only colours change, never geometry: a shadow or an outline widens what the browser counts as
    painted (its visual overflow), so they stay, in a colour that cannot be seen. */
-.unshown, .unshown * { --dr-shadow: transparent; color: transparent !important; background-color: transparent !important; border-color: transparent !important; outline-color: transparent !important; text-decoration-color: transparent !important; }
+.unshown, .unshown * { color: transparent !important; background-color: transparent !important; border-color: transparent !important; outline-color: transparent !important; text-decoration-color: transparent !important; }
+.tip.unshown { box-shadow: 0 4px 16px transparent; }
 [hidden] { display: none !important; }
 ${DRAWN_TEXT_CSS}
 `;

@@ -9,8 +9,12 @@ import { createOverlay, type Overlay } from './overlay';
 import { pageSlicer } from './snapshot';
 
 const CSS = `
-.new { background: var(--dr-soft); border-radius: 3px; box-shadow: 0 0 0 2px var(--dr-soft); }
-.current { background: transparent; outline: 2px solid var(--dr-accent); outline-offset: 1px; }
+.new { background: rgba(107, 79, 187, .14); border-radius: 3px; box-shadow: 0 0 0 2px rgba(107, 79, 187, .14); }
+.current { background: transparent; outline: 2px solid #6b4fbb; outline-offset: 1px; }
+@media (prefers-color-scheme: dark) {
+  .new { background: rgba(196, 181, 253, .18); box-shadow: 0 0 0 2px rgba(196, 181, 253, .18); }
+  .current { background: transparent; outline-color: #c4b5fd; }
+}
 `;
 
 export interface Rect {

@@ -150,6 +150,21 @@ async function exportedHistory(): Promise<{ doc: ExportedDoc; status: string; te
   return { doc: JSON.parse(text) as ExportedDoc, status, text };
 }
 
+
+describe('Firefox, what a page may learn of the notice', () => {
+  it("draws the notice in no font of the page's: none of the faces the page defines loads for the title read before", async () => {
+    const page = await browser.newPage();
+    try {
+      await openAndSettle(page, site.at(LINKS.fontsRead));
+      await openAndSettle(page, site.at(LINKS.fontsCopy));
+      await expect.poll(() => noticeShown(page)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await page.evaluate('window.__fonts()')).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
 describe('Firefox, export', () => {
   it('exports the history with every page read and well-formed fingerprints', async () => {
     const { doc, status } = await exportedHistory();

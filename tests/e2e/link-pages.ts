@@ -17,7 +17,28 @@ export const LINKS = {
   long: '/links/long.html',
   /** A page with no link when it loads, which draws its list (to A and C) by script a moment later. */
   late: '/links/late.html',
+  /** An article whose title has characters a system font may lack (an emoji, Han), read first… */
+  fontsRead: '/links/fonts/read.html',
+  /** …and its copy, whose page defines faces for the font names a notice might use, to see which load. */
+  fontsCopy: '/links/fonts/copy.html',
 } as const;
+
+/** The article of the font probe: its own text, so no other test has read it. */
+const fireworks = () => {
+  const bridges = loadArticle('en-bridges');
+  return { ...bridges, title: '🔥 年度 Fireworks over the old bridges', paragraphs: bridges.paragraphs.map((p, i) => (i === 0 ? `Fireworks, a note: ${p}` : p)) };
+};
+/** Font names a notice could ask for after its first choice, and the probe's characters (🔥 年 度). */
+const PROBED_FAMILIES = ['Segoe UI', '-apple-system', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Noto Sans', 'Arial', 'Helvetica', 'Roboto'];
+const PROBED_RANGES = ['U+1F525', 'U+5E74', 'U+5EA6'];
+/**
+ * A page's own faces under those names, one per character: the page sees in `document.fonts` (and
+ * its server in its log) every one the browser loads for text drawn over it, its own or not.
+ * `window.__fonts()` lists those loaded or tried.
+ */
+const FONT_PROBE = `<style>${PROBED_FAMILIES.flatMap((family, f) => PROBED_RANGES.map((range, r) => `@font-face{font-family:"${family}";src:url(/fonts/probe-${f}-${r}.woff2);unicode-range:${range}}`)).join('')}
+body{font:15px/1.5 serif}</style>`;
+const FONT_SCRIPT = `window.__fonts = () => [...document.fonts].filter((f) => f.status !== 'unloaded').map((f) => f.family + ' ' + f.unicodeRange + ' ' + f.status);`;
 
 /** The article read at A and (same text) at B: its own text, so no other test has read it. */
 const lanternKeepers = () => {
@@ -82,6 +103,18 @@ window.__before = window.__observe();`;
 
 const HOSTILE_COUNT = 200;
 
+/**
+ * The hostile lists' own CSS, aimed at what crosses into the extension's closed shadow roots:
+ * custom properties (inherited through the hosts; a shadow widened to cover the whole window, in a
+ * colour no one sees, would show IntersectionObserver v2 which links' tips draw it), and properties
+ * inherited from the hosts where their style lets the page's through (a text shadow far out from
+ * every letter).
+ */
+const HOSTILE_CSS = `<style>
+:root, deja-read-overlay, deja-read-notice { --dr-shadow: transparent, 0 0 0 3000px transparent; --dr-soft: transparent; --dr-accent: transparent; --dr-paper: transparent; --dr-ink: transparent; --dr-line: transparent; }
+deja-read-overlay, deja-read-notice { text-shadow: 0 0 0 3000px transparent, 2000px 2000px 0 transparent; }
+</style>`;
+
 /** The hrefs of the hostile pages' links (`prefix` h or n). */
 export const hostileLinkPath = (prefix: 'h' | 'n', i: number) => `/links/${prefix}/${i}.html`;
 
@@ -93,7 +126,7 @@ export function linkPages(): Record<string, string> {
       'Stories people are reading',
       Array.from({ length: HOSTILE_COUNT }, (_, i) => [hostileLinkPath(prefix, i), `Story number ${i}: a headline of a usual length`]),
       OBSERVER_SCRIPT,
-    );
+    ).replace('</head>', `${HOSTILE_CSS}</head>`);
   return {
     [LINKS.a]: articlePage(read),
     [LINKS.b]: articlePage(read),
@@ -116,6 +149,8 @@ export function linkPages(): Record<string, string> {
       '</body>',
       `<script>setTimeout(() => { document.getElementById('list').innerHTML = '<li><a href="${LINKS.a}">The last lantern keepers</a></li><li><a href="${LINKS.c}">A walk we never took</a></li>'; }, 1500);</script></body>`,
     ),
+    [LINKS.fontsRead]: articlePage(fireworks()),
+    [LINKS.fontsCopy]: articlePage({ ...fireworks(), title: 'Fireworks over the old bridges (a repost)' }, FONT_SCRIPT).replace('</head>', `${FONT_PROBE}</head>`),
     [LINKS.many]: listPage('Two thousand links', Array.from({ length: 2000 }, (_, i) => [`/links/m/${i}.html?utm_source=list`, `Entry ${i} of the long list`])),
   };
 }
