@@ -44,14 +44,14 @@ describe('"Show what\'s new" in the notice', () => {
   const match: NoticeMatch = { url: 'https://a.example/story', title: 'The story', kind: 'contains-earlier', when: '2 days ago', fresh: { read: 0.8, parts: parts(3) } };
 
   /** Shows the notice and hands back its closed shadow root (captured as it is attached). */
-  function shownNotice(actions: Parameters<typeof showNotice>[2]): ShadowRoot {
+  function shownNotice(actions: Parameters<typeof showNotice>[2], shown: NoticeMatch = match): ShadowRoot {
     let root: ShadowRoot | undefined;
     const attach = Element.prototype.attachShadow;
     const spy = vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init) {
       root = attach.call(this, init);
       return root;
     });
-    showNotice(match, 0, actions);
+    showNotice(shown, 0, actions);
     spy.mockRestore();
     if (!root) throw new Error('no shadow root');
     return root;
@@ -134,6 +134,25 @@ describe('"Show what\'s new" in the notice', () => {
     await settle();
     expect(drawn(root.activeElement)).toBe('Next');
     expect(stops(root)).toEqual(['The story', 'Next']);
+    removeNotice();
+  });
+
+  it('keeps its Tab stops when the page read before has an address no browser opens (kept from an import): the title is then a link marked unavailable', () => {
+    const focusable = (root: ShadowRoot) =>
+      [...root.querySelectorAll<HTMLElement>('a[href], button, [tabindex]')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map((e) => [e.localName, drawn(e), e.localName === 'a' ? (e.hasAttribute('href') ? 'href' : e.getAttribute('aria-disabled')) : '']);
+    const usual = shownNotice({ notSame: () => undefined });
+    expect(focusable(usual)).toEqual([
+      ['a', 'The story', 'href'],
+      ['button', 'Dismiss', ''],
+    ]);
+    removeNotice();
+    const long = `https://a.example/${'x'.repeat(9000)}`;
+    const unopenable = shownNotice({ notSame: () => undefined }, { ...match, url: long });
+    expect(focusable(unopenable)).toEqual([
+      ['a', 'The story', 'true'],
+      ['button', 'Dismiss', ''],
+    ]);
+    expect(unopenable.querySelector('.what a')?.getAttribute('role')).toBe('link');
     removeNotice();
   });
 
