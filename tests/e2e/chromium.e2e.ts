@@ -791,21 +791,6 @@ describe('Chromium, untrusted text', () => {
   });
 });
 
-describe('Chromium, what a page may learn of the notice', () => {
-  it("draws the notice in no font of the page's: none of the faces the page defines loads for the title read before", async () => {
-    const page = await context.newPage();
-    await openAndSettle(page, site.at(LINKS.fontsRead));
-    await openAndSettle(page, site.at(LINKS.fontsCopy));
-    await expect.poll(() => noticeShown(page)).toBe(true);
-    // The notice names the page read before, whose title has an emoji and Han characters that the
-    // page's faces (named as fonts a notice might ask for) would draw: the page sees none load.
-    expect(await noticeText(page)).toContain('Fireworks over the old bridges');
-    await page.waitForTimeout(500);
-    expect(await page.evaluate('window.__fonts()')).toEqual([]);
-    await page.close();
-  });
-});
-
 describe('Chromium, importing a large file', () => {
   it('shows progress while it reads and sends 100,000 records, the page drawing meanwhile, and a bad last record changes nothing unless the reader asks for the rest', async () => {
     // Bad at its very end: every record is checked, its chunks staged as they are, then dropped.
@@ -1218,4 +1203,19 @@ describe.each(['en', 'zh'] as const)('Chromium, a page built of web components (
       await page.close();
     });
   }
+});
+
+describe('Chromium, what a page may learn of the notice', () => {
+  it("draws the notice in no font of the page's: none of the faces the page defines loads for the title read before", async () => {
+    const page = await context.newPage();
+    await openAndSettle(page, site.at(LINKS.fontsRead));
+    await openAndSettle(page, site.at(LINKS.fontsCopy));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    // The notice names the page read before, whose title has an emoji and Han characters that the
+    // page's faces (named as fonts a notice might ask for) would draw: the page sees none load.
+    expect(await noticeText(page)).toContain('Fireworks over the old bridges');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate('window.__fonts()')).toEqual([]);
+    await page.close();
+  });
 });

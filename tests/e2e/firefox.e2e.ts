@@ -151,20 +151,6 @@ async function exportedHistory(): Promise<{ doc: ExportedDoc; status: string; te
 }
 
 
-describe('Firefox, what a page may learn of the notice', () => {
-  it("draws the notice in no font of the page's: none of the faces the page defines loads for the title read before", async () => {
-    const page = await browser.newPage();
-    try {
-      await openAndSettle(page, site.at(LINKS.fontsRead));
-      await openAndSettle(page, site.at(LINKS.fontsCopy));
-      await expect.poll(() => noticeShown(page)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(await page.evaluate('window.__fonts()')).toEqual([]);
-    } finally {
-      await page.close();
-    }
-  });
-});
 describe('Firefox, export', () => {
   it('exports the history with every page read and well-formed fingerprints', async () => {
     const { doc, status } = await exportedHistory();
@@ -666,5 +652,22 @@ describe.each(['en', 'zh'] as const)('Firefox, a page built of web components (%
     await expect.poll(() => noticeShown(page)).toBe(true);
     expect((await popupFor(url)).links).toContain(site.url(A));
     await page.close();
+  });
+});
+
+describe('Firefox, what a page may learn of the notice', () => {
+  it("draws the notice in no font of the page's: none of the faces the page defines loads for the title read before", async () => {
+    const page = await browser.newPage();
+    try {
+      await openAndSettle(page, site.at(LINKS.fontsRead));
+      await openAndSettle(page, site.at(LINKS.fontsCopy));
+      await expect.poll(() => noticeShown(page)).toBe(true);
+      // The notice names the page read before (its title, with an emoji and Han, is what the faces would draw).
+      expect((await popupFor(site.at(LINKS.fontsCopy))).items[0]).toContain('Fireworks over the old bridges');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await page.evaluate('window.__fonts()')).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });

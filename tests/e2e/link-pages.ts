@@ -23,10 +23,14 @@ export const LINKS = {
   fontsCopy: '/links/fonts/copy.html',
 } as const;
 
-/** The article of the font probe: its own text, so no other test has read it. */
+/**
+ * The article of the font probe: a text no other test reads or resembles (an article's letters
+ * shifted: words of their own, sentences as long), so the notice on its copy names it and nothing else.
+ */
 const fireworks = () => {
   const bridges = loadArticle('en-bridges');
-  return { ...bridges, title: '🔥 年度 Fireworks over the old bridges', paragraphs: bridges.paragraphs.map((p, i) => (i === 0 ? `Fireworks, a note: ${p}` : p)) };
+  const shifted = (text: string) => text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 7) % 26) + 97));
+  return { ...bridges, title: '🔥 年度 Fireworks over the old bridges', paragraphs: bridges.paragraphs.map(shifted) };
 };
 /** Font names a notice could ask for after its first choice, and the probe's characters (🔥 年 度). */
 const PROBED_FAMILIES = ['Segoe UI', '-apple-system', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Noto Sans', 'Arial', 'Helvetica', 'Roboto'];
