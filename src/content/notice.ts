@@ -13,19 +13,27 @@ import { describeFresh, describeMatch } from '../ui/similarity';
 import { isOpenableUrl, siteOf } from '../ui/site';
 import { DRAWN_TEXT_CSS, drawLabel, drawText } from './drawn-text';
 
-const HOST_TAG = 'deja-read-notice';
+/**
+ * The host: a built-in element (a custom element's name lets a page that defines it first run its
+ * constructor on the host and read the closed root through attachInternals()), its style inline and
+ * `!important`, so the page's rules cannot move it or pass anything down to it.
+ */
+const HOST_STYLE = ['all: initial', 'display: block', 'position: fixed', 'right: 16px', 'bottom: 16px', 'z-index: 2147483647'].map((d) => `${d} !important`).join('; ');
 const COLLAPSE_AFTER_MS = 15_000;
 
-/** The notice at the top right of the window, while the part it steps to is under its place at the bottom. */
-const AT_TOP = `:host { top: 16px; bottom: auto; }`;
+/**
+ * The notice drawn at the top right of the window, while the part it steps to is under its place
+ * at the bottom: moved, not laid out again (the host keeps its place and size).
+ */
+const AT_TOP = `.box { transform: translateY(calc(32px + 100% - 100vh)); }`;
 
 const STYLE = `
-:host { all: initial; position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; }
-/* The page's rules on the host beat :host, and what they set would be inherited inside (a text
-   shadow drawn far out from each letter, seen by IntersectionObserver v2, would trace the title): the
-   frame around everything takes nothing from the host. No custom property and no font by name
-   either (overlay.ts says why). */
-.frame { all: initial; display: contents; direction: ltr; unicode-bidi: isolate; font-family: system-ui, sans-serif; }
+/* The frame around everything takes nothing from the host, whatever a page might set there (a text
+   shadow drawn far out from each letter, seen by IntersectionObserver v2, would trace the title).
+   No custom property and no font by name either (overlay.ts says why). Nothing in it can be
+   selected or dragged: a select-all and copy, or a drag of the title's link, would hand the page
+   the notice's markup or the earlier address (seen in Chromium and Firefox). */
+.frame { all: initial; display: contents; direction: ltr; unicode-bidi: isolate; font-family: system-ui, sans-serif; user-select: none; -webkit-user-select: none; }
 /* A fixed size whatever it says: the page can measure the host and hit-test the box, and must not
    learn the length of the title read before (design.md, "What a page may learn"). */
 .box {
@@ -113,7 +121,9 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, classN
 /** Shows the closest earlier page, and how many `more` match too. */
 export function showNotice(match: NoticeMatch, more: number, actions: NoticeActions, doc: Document = document): void {
   removeNotice();
-  const host = doc.createElement(HOST_TAG);
+  const host = doc.createElement('div');
+  host.setAttribute('data-deja-read', 'notice');
+  host.setAttribute('style', HOST_STYLE);
   shown = host;
   const root = host.attachShadow({ mode: 'closed' });
   const style = doc.createElement('style');
@@ -130,6 +140,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const what = el(doc, 'p', 'what');
   const title = isolate(match.title || match.url);
   const link = drawLabel(el(doc, 'a'), title);
+  link.draggable = false;
   if (isOpenableUrl(match.url)) {
     link.href = match.url;
     link.target = '_blank';

@@ -59,8 +59,8 @@ export interface Overlay {
 export interface OverlayOptions {
   /** The feature's own CSS, added to the layer's (classes used in `boxClass` / `labelClass`). */
   css?: string;
-  /** The host element's tag (default `deja-read-overlay`). */
-  tag?: string;
+  /** What the host says it is, in its `data-deja-read` attribute (default `overlay`). */
+  name?: string;
   /**
    * Where the host goes (default: the end of the document). Inside another closed shadow root of
    * the extension (the notice's), the page's DOM gains no element at all.
@@ -92,7 +92,7 @@ const HOST_STYLE = [
  * `@font-face` can take over (the browser falls back to the system's fonts).
  */
 const BASE_CSS = `
-* { pointer-events: none; font-family: system-ui, sans-serif; }
+* { pointer-events: none; font-family: system-ui, sans-serif; user-select: none; -webkit-user-select: none; }
 .layer { position: fixed; top: 0; left: 0; width: 0; height: 0; overflow: visible; }
 .box, .label, .tip { position: absolute; top: 0; left: 0; box-sizing: border-box; }
 .label {
@@ -128,7 +128,11 @@ interface Placed {
 /** Creates the layer and puts its host at the end of the document. */
 export function createOverlay(doc: Document = document, options: OverlayOptions = {}): Overlay {
   const win = doc.defaultView ?? window;
-  const host = doc.createElement(options.tag ?? 'deja-read-overlay');
+  // A built-in element, never one of a custom element's name: a page that defines that name first
+  // gets its own constructor run on the host, and with attachInternals() the closed root (a review
+  // read every link's mark so, in both browsers, before 26 November 2026).
+  const host = doc.createElement('div');
+  host.setAttribute('data-deja-read', options.name ?? 'overlay');
   host.setAttribute('style', HOST_STYLE);
   const root = host.attachShadow({ mode: 'closed' });
   const style = doc.createElement('style');

@@ -32,7 +32,7 @@ const NATIVE_MAX_ELEMENTS = 300;
  * What a subtree written by the browser must not hold: what the walk leaves out (JSON-LD is kept
  * either way), and the elements whose leading newline the walk writes back.
  */
-const NOT_NATIVE = 'script,style,noscript,template,deja-read-notice,pre,textarea,listing';
+const NOT_NATIVE = 'script,style,noscript,template,[data-deja-read],pre,textarea,listing';
 
 /**
  * The element as the browser writes it (`outerHTML`), when its subtree is small and holds nothing
@@ -52,13 +52,13 @@ function nativeCopy(el: Element): string | null {
  * it reads titles from; styles; noscript fallbacks), inert template contents, and the notice's host.
  */
 function leftOut(el: Element): boolean {
+  if (el.hasAttribute('data-deja-read')) return true;
   switch (el.localName) {
     case 'script':
       return (el.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json';
     case 'style':
     case 'noscript':
     case 'template':
-    case 'deja-read-notice':
       return true;
     default:
       return false;

@@ -37,7 +37,7 @@ export function foundByPage(page: AnyPage): Promise<string[]> {
 /** Whether the in-page notice is on the page and visible (its content is in a closed shadow root). */
 export function noticeShown(page: AnyPage): Promise<boolean> {
   return page.evaluate(() => {
-    const host = document.querySelector('deja-read-notice');
+    const host = document.querySelector('[data-deja-read=notice]');
     if (!host) return false;
     const box = host.getBoundingClientRect();
     return box.width > 0 && box.height > 0;

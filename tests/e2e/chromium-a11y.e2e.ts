@@ -44,16 +44,16 @@ async function violations(page: Page, include?: string): Promise<string[]> {
  */
 async function openCopyOfNotice(context: BrowserContext, page: Page): Promise<void> {
   const cdp = await context.newCDPSession(page);
-  type Node = { localName?: string; backendNodeId: number; children?: Node[]; shadowRoots?: Node[] };
+  type Node = { localName?: string; attributes?: string[]; backendNodeId: number; children?: Node[]; shadowRoots?: Node[] };
   const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: Node };
-  const find = (n: Node): Node | undefined => (n.localName === 'deja-read-notice' ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
+  const find = (n: Node): Node | undefined => ((n.attributes ?? []).some((v, i, a) => i % 2 === 0 && v === 'data-deja-read' && a[i + 1] === 'notice') ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
   const shadow = find(root)?.shadowRoots?.[0];
   if (!shadow) throw new Error('no notice');
   const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: shadow.backendNodeId })) as { object: { objectId: string } };
   const { result } = (await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { return this.innerHTML; }', returnByValue: true })) as { result: { value: string } };
   await cdp.detach();
   await page.evaluate((html) => {
-    document.querySelector('deja-read-notice')?.remove();
+    document.querySelector('[data-deja-read=notice]')?.remove();
     const copy = document.createElement('deja-read-notice-copy');
     const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
     for (const e of parsed.body.querySelectorAll('[data-text]')) {
@@ -157,7 +157,7 @@ describe.each([
     expect(commands.find((c) => c.name === 'focus-notice')?.shortcut).toBe('Alt+Shift+J');
     const focusNotice = () => worker.evaluate((id) => chrome.tabs.sendMessage(id, { type: 'background:focusNotice', req: {} }), tabId);
     await focusNotice();
-    await expect.poll(() => article.evaluate(() => document.activeElement?.tagName)).toBe('DEJA-READ-NOTICE');
+    await expect.poll(() => article.evaluate(() => document.activeElement?.getAttribute('data-deja-read'))).toBe('notice');
     await article.keyboard.press('Escape');
     expect(await noticeShown(article)).toBe(false);
     // No notice: the page sees no focus change and no event at all.

@@ -218,7 +218,7 @@ describe('Chromium, in-page navigation', () => {
     // One record, under the address the page had when it was checked (the first or an early ?view=N).
     expect(records).toHaveLength(1);
     // Nothing on the page says it was read before: it is not a copy of itself.
-    expect(await page.evaluate(() => document.querySelector('deja-read-notice'))).toBeNull();
+    expect(await page.evaluate(() => document.querySelector('[data-deja-read=notice]'))).toBeNull();
     await page.close();
   });
 
@@ -262,11 +262,11 @@ describe('Chromium, what a hostile page can learn', () => {
         const copy = await context.newPage();
         await copy.goto(site.url('enB'));
         await sleep(1500);
-        expect(await copy.evaluate(() => document.querySelector('deja-read-notice'))).toBeNull();
-        await expect.poll(() => copy.evaluate(() => document.querySelector('deja-read-notice') !== null), { timeout: 10_000 }).toBe(true);
+        expect(await copy.evaluate(() => document.querySelector('[data-deja-read=notice]'))).toBeNull();
+        await expect.poll(() => copy.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null), { timeout: 10_000 }).toBe(true);
         // Its size says nothing about the title read before.
         const box = await copy.evaluate(() => {
-          const r = document.querySelector('deja-read-notice')!.getBoundingClientRect();
+          const r = document.querySelector('[data-deja-read=notice]')!.getBoundingClientRect();
           return [r.width, r.height];
         });
         expect(box[0]).toBeGreaterThan(0);

@@ -81,6 +81,12 @@ new MutationObserver((records) => {
 for (const type of ['focusin', 'focusout', 'pointerover', 'mouseover', 'scroll', 'resize', 'click', 'keydown']) {
   window.addEventListener(type, (e) => events.push(type + ':' + nameOf(e.target) + ':' + [...document.links].indexOf(e.target)), true);
 }
+// Elements defined under the names the extension's hosts once had: a page that defines them first
+// has its constructor run on such a host, and reads its closed root through attachInternals().
+const captured = [];
+for (const name of ['deja-read-overlay', 'deja-read-notice']) {
+  customElements.define(name, class extends HTMLElement { constructor() { super(); captured.push(this.attachInternals()); } });
+}
 const links = [...document.links];
 try {
   const io = new IntersectionObserver((entries) => { for (const e of entries) { const i = links.indexOf(e.target); if (i in visibility && visibility[i] !== e.isVisible) visibilityChanges.push(i + ':' + e.isVisible); visibility[i] = e.isVisible; } }, { trackVisibility: true, delay: 100 });
@@ -98,6 +104,7 @@ window.__observe = () => {
     document: [document.documentElement.scrollWidth, document.documentElement.scrollHeight, document.body.scrollWidth, document.body.scrollHeight, innerWidth, innerHeight, scrollX, scrollY].join(','),
     active: nameOf(document.activeElement) + ':' + links.indexOf(document.activeElement),
     visibility: JSON.stringify(visibility),
+    captured: captured.map((internals) => (internals.shadowRoot ? hash(internals.shadowRoot.innerHTML) : 'none')),
     visibilityChanges: visibilityChanges.slice(),
     mutations: mutations.slice(),
     events: events.slice(),
@@ -115,8 +122,8 @@ const HOSTILE_COUNT = 200;
  * every letter).
  */
 const HOSTILE_CSS = `<style>
-:root, deja-read-overlay, deja-read-notice { --dr-shadow: transparent, 0 0 0 3000px transparent; --dr-soft: transparent; --dr-accent: transparent; --dr-paper: transparent; --dr-ink: transparent; --dr-line: transparent; }
-deja-read-overlay, deja-read-notice { text-shadow: 0 0 0 3000px transparent, 2000px 2000px 0 transparent; }
+:root, html > div, deja-read-overlay, deja-read-notice { --dr-shadow: transparent, 0 0 0 3000px transparent; --dr-soft: transparent; --dr-accent: transparent; --dr-paper: transparent; --dr-ink: transparent; --dr-line: transparent; }
+html > div, deja-read-overlay, deja-read-notice { text-shadow: 2000px 2000px 0 transparent, -2000px 0 0 transparent !important; user-select: text !important; }
 </style>`;
 
 /** The hrefs of the hostile pages' links (`prefix` h or n). */

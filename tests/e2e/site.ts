@@ -171,7 +171,7 @@ const OBSERVER = `
 window.observed = { mutations: [], scrolls: 0 };
 new MutationObserver((list) => {
   for (const m of list) {
-    const nodes = [...m.addedNodes, ...m.removedNodes].filter((n) => n.nodeName !== 'DEJA-READ-NOTICE');
+    const nodes = [...m.addedNodes, ...m.removedNodes].filter((n) => !(n.nodeType === 1 && n.hasAttribute('data-deja-read')));
     if (m.type !== 'childList' || nodes.length) window.observed.mutations.push(m.type + ' ' + (m.target.nodeName || '') + ' ' + nodes.map((n) => n.nodeName).join(','));
   }
 }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });

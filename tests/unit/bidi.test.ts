@@ -162,9 +162,9 @@ describe('untrusted text on screen', () => {
     expectIsolated(root, [URL_ONLY, 'files.example']);
     // One notice at a time, and it goes when told to.
     const { removeNotice } = await import('../../src/content/notice');
-    expect(document.querySelectorAll('deja-read-notice')).toHaveLength(1);
+    expect(document.querySelectorAll('[data-deja-read=notice]')).toHaveLength(1);
     removeNotice();
-    expect(document.querySelectorAll('deja-read-notice')).toHaveLength(0);
+    expect(document.querySelectorAll('[data-deja-read=notice]')).toHaveLength(0);
     vi.restoreAllMocks();
   });
 });

@@ -54,7 +54,7 @@ afterEach(() => {
   fake.failures = 0;
   fake.asked = [];
   document.body.replaceChildren();
-  for (const host of document.querySelectorAll('deja-read-overlay')) host.remove();
+  for (const host of document.querySelectorAll('[data-deja-read=overlay]')) host.remove();
 });
 
 describe('link marks', () => {
@@ -113,7 +113,7 @@ describe('link marks', () => {
     page(['https://a.example/read-1']);
     fake.id = undefined;
     const marks = startLinkMarks(document);
-    await vi.waitFor(() => expect(document.querySelector('deja-read-overlay')).toBeNull(), { timeout: 3000 });
+    await vi.waitFor(() => expect(document.querySelector('[data-deja-read=overlay]')).toBeNull(), { timeout: 3000 });
     expect(fake.asked).toEqual([]);
     // Later changes of the page start nothing.
     document.body.append(document.createElement('p'));

@@ -93,7 +93,7 @@ describe('"Show what\'s new" in the notice', () => {
     expect(cleared).toBe(1);
     expect(drawn(root.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
     expect(button(root, "Show what's new").hidden).toBe(false);
-    expect(document.querySelector('deja-read-notice')).not.toBeNull();
+    expect(document.querySelector('[data-deja-read=notice]')).not.toBeNull();
     removeNotice();
   });
 
@@ -194,7 +194,7 @@ describe('"Show what\'s new" in the notice', () => {
     const root = shownNotice({ notSame: () => undefined });
     button(root, 'Dismiss').focus();
     button(root, 'Dismiss').click();
-    expect(document.querySelector('deja-read-notice')).toBeNull();
+    expect(document.querySelector('[data-deja-read=notice]')).toBeNull();
     expect(document.activeElement).toBe(before);
     before.remove();
   });

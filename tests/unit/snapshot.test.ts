@@ -84,7 +84,7 @@ describe('the copy of the page', () => {
       `<!DOCTYPE html><html lang="fr"><head><title>A &amp; B</title><style>p{color:red}</style>` +
         `<script type="application/ld+json">{"headline":"A < B"}</script><script>var x = "<p>";</script></head>` +
         `<body><p class="lead" data-x='say "hi" &amp; go'>1 &lt; 2 &amp;&amp; 3 &gt; 2<br>next</p><pre>\n\nindented</pre>` +
-        `<noscript><p>no script</p></noscript><deja-read-notice></deja-read-notice><!-- a comment --><svg viewBox="0 0 1 1"><circle r="1"/></svg></body></html>`,
+        `<noscript><p>no script</p></noscript><div data-deja-read="notice"><p>the notice</p></div><!-- a comment --><svg viewBox="0 0 1 1"><circle r="1"/></svg></body></html>`,
     );
     const copy = await html(page);
     expect(copy).toBe(
