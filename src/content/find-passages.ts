@@ -22,7 +22,6 @@ interface FlatText {
   nodes: Text[];
 }
 
-
 /** The text nodes and elements under `root` in tree order, SKIPPED elements and their content left out. */
 function lightNodes(root: Node): { nextNode(): Node | null } {
   const doc = root.ownerDocument ?? (root as Document);

@@ -103,24 +103,19 @@ function askLeaveOut({ left, total, first }: LeftOut): Promise<boolean> {
   box.hidden = false;
   no.focus();
   return new Promise((resolve) => {
+    const answered = new AbortController();
     const answer = (importRest: boolean) => {
+      answered.abort();
       box.hidden = true;
       progressBar.hidden = false;
       status.textContent = said;
-      yes.removeEventListener('click', onYes);
-      no.removeEventListener('click', onNo);
-      box.removeEventListener('keydown', onKey);
       status.focus();
       resolve(importRest);
     };
-    const onYes = () => answer(true);
-    const onNo = () => answer(false);
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') answer(false);
-    };
-    yes.addEventListener('click', onYes);
-    no.addEventListener('click', onNo);
-    box.addEventListener('keydown', onKey);
+    const { signal } = answered;
+    yes.addEventListener('click', () => answer(true), { signal });
+    no.addEventListener('click', () => answer(false), { signal });
+    box.addEventListener('keydown', (e) => e.key === 'Escape' && answer(false), { signal });
   });
 }
 

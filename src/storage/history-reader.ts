@@ -156,12 +156,17 @@ export class HistoryReader<T = PageRecord> {
       this.firstLeft ??= problem('importCutOffAfter', this.count);
       return;
     }
-    if (++this.count <= LIMITS.records) this.leaveOut(problem('importCutOff', this.count));
+    this.leaveOutNext(problem('importCutOff', this.count + 1));
   }
 
   private leaveOut(p: FileProblem): void {
     this.left++;
     this.firstLeft ??= p;
+  }
+
+  /** The file's next record, left out for `p` without being checked (counted only, past the limit, as `record` does). */
+  private leaveOutNext(p: FileProblem): void {
+    if (++this.count <= LIMITS.records) this.leaveOut(p);
   }
 
   private row(row: string[]): void {
@@ -170,8 +175,7 @@ export class HistoryReader<T = PageRecord> {
     if (row.length !== COLUMNS.length) {
       const p = problem('importCsvFields', this.count + 1, row.length, COLUMNS.length);
       if (!this.leaveOutBad) fail(p);
-      if (++this.count <= LIMITS.records) this.leaveOut(p);
-      return;
+      return this.leaveOutNext(p);
     }
     this.record(csvRecord(row));
   }
