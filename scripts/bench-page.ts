@@ -639,7 +639,7 @@ async function measureShow(context: BrowserContext, worker: Worker, oldUrl: stri
     await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'v8', 'blink.user_timing'] }, transferMode: 'ReportEvents' });
     await page.goto(newUrl, { waitUntil: 'load' });
     await until('the revision to be recorded', () => recorded(worker, newUrl));
-    await until('the notice', () => page.evaluate(() => document.querySelector('deja-read-notice') !== null));
+    await until('the notice', () => page.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null));
     await sleep(SETTLE_MS);
     await page.evaluate(() => performance.mark('deja-read-show'));
     await showWhatsNew(cdp, "Show what's new");

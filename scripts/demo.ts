@@ -101,7 +101,7 @@ async function openAndSettle(page: Page, url: string): Promise<void> {
 /** Whether the in-page notice is on the page and visible (its content is in a closed shadow root). */
 function noticeShown(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const box = document.querySelector('deja-read-notice')?.getBoundingClientRect();
+    const box = document.querySelector('[data-deja-read=notice]')?.getBoundingClientRect();
     return !!box && box.width > 0 && box.height > 0;
   });
 }
