@@ -30,7 +30,7 @@ export default defineConfig({
       // Extension pages opened by the extension itself, not named in the manifest (Chrome's
       // offscreen document, where pages are parsed, only in Chrome: Firefox's event page has a DOM).
       // Also what the content script draws, imported by the script declared for every page (src/content/handoff.ts).
-      additionalInputs: ['src/content/drawing.ts', 'src/welcome/index.html', 'src/history/index.html', ...(target === 'chrome' ? ['src/offscreen/index.html'] : [])],
+      additionalInputs: ['src/content/drawing.ts', 'src/notice/index.html', 'src/welcome/index.html', 'src/history/index.html', ...(target === 'chrome' ? ['src/offscreen/index.html'] : [])],
     }),
   ],
 });

@@ -642,9 +642,9 @@ async function measureShow(context: BrowserContext, worker: Worker, oldUrl: stri
     await until('the notice', () => page.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null));
     await sleep(SETTLE_MS);
     await page.evaluate(() => performance.mark('deja-read-show'));
-    await showWhatsNew(cdp, "Show what's new");
+    await showWhatsNew(page, cdp, "Show what's new");
     let boxes = 0;
-    await until('the marks', async () => (boxes = await showWhatsNew(cdp)) > 0);
+    await until('the marks', async () => (boxes = await showWhatsNew(page, cdp)) > 0);
     await sleep(SETTLE_MS);
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');

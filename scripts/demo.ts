@@ -196,8 +196,8 @@ async function visitAndShoot(ui: Ui, context: BrowserContext): Promise<void> {
   await sleep(600);
   for (const scheme of SCHEMES) await shoot(revised, ui, scheme, 'whats-new-notice');
   const cdp = await context.newCDPSession(revised);
-  await showWhatsNew(cdp, ui.name === 'zh' ? '显示新内容' : "Show what's new");
-  await until('the marks of what is new', async () => (await showWhatsNew(cdp)) > 0);
+  await showWhatsNew(revised, cdp, ui.name === 'zh' ? '显示新内容' : "Show what's new");
+  await until('the marks of what is new', async () => (await showWhatsNew(revised, cdp)) > 0);
   for (const scheme of SCHEMES) await shoot(revised, ui, scheme, 'whats-new-marks');
   await cdp.detach();
   await revised.close();

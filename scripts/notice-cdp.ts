@@ -1,6 +1,7 @@
 // The notice's "Show what's new" for the scripts that drive real Chromium (the demo, bench:page):
-// the notice is in a closed shadow root, which the DevTools protocol reaches and page scripts cannot.
-import type { CDPSession } from 'playwright-core';
+// the marks are in the notice host's closed shadow root, which the DevTools protocol reaches and page
+// scripts cannot; the buttons are in the notice's frame (the extension's page, src/notice).
+import type { CDPSession, Page } from 'playwright-core';
 
 interface DomNode {
   localName?: string;
@@ -13,21 +14,23 @@ interface DomNode {
 }
 
 /** How many "what's new" boxes are drawn; given a `label`, first clicks the notice's button of that label. */
-export async function showWhatsNew(cdp: CDPSession, label?: string): Promise<number> {
+export async function showWhatsNew(page: Page, cdp: CDPSession, label?: string): Promise<number> {
+  if (label) {
+    const frame = page.frames().find((f) => f.url().includes('/src/notice/index.html'));
+    // A button's label is drawn as generated content from its data-text (src/content/drawn-text.ts).
+    const clicked = await frame?.evaluate((l) => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.getAttribute('data-text') === l);
+      button?.click();
+      return button !== undefined;
+    }, label);
+    if (!clicked) throw new Error(`no "${label}" button in the notice`);
+  }
   const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
   let boxes = 0;
-  let button: DomNode | undefined;
   const walk = (n: DomNode) => {
     if (n.localName === 'div' && /\bbox new\b/.test((n.attributes ?? []).join(' '))) boxes++;
-    // A button's label is drawn as generated content from its data-text (src/content/drawn-text.ts).
-    if (label && n.nodeName === 'BUTTON' && (n.attributes ?? []).some((v, i) => i % 2 === 1 && n.attributes?.[i - 1] === 'data-text' && v === label)) button = n;
     [...(n.children ?? []), ...(n.shadowRoots ?? [])].forEach(walk);
   };
   walk(root);
-  if (label) {
-    if (!button) throw new Error(`no "${label}" button in the notice`);
-    const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: button.backendNodeId })) as { object: { objectId: string } };
-    await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { this.click(); }' });
-  }
   return boxes;
 }

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Frame, type Page, type Worker } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, foundByPage, noticeShown, openAndSettle, type ExportedDoc } from './checks';
@@ -59,37 +59,34 @@ async function noticeRoot(page: Page): Promise<{ root: DomNode; cdp: CDPSession 
   return { root: host.shadowRoots[0], cdp };
 }
 
-/** An element's text drawn as generated content (its data-text attribute), '' if none. */
-function drawnText(n: DomNode): string {
-  const at = (n.attributes ?? []).findIndex((v, i) => i % 2 === 0 && v === 'data-text');
-  return at < 0 ? '' : (n.attributes?.[at + 1] ?? '');
+/**
+ * The notice's frame (the extension's own page, src/notice, in an <iframe> inside the host's closed
+ * root), where everything the notice says is drawn; null when no notice is shown.
+ */
+async function noticeFrame(page: Page): Promise<Frame | null> {
+  const shown = await page.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null);
+  return (shown && page.frames().find((f) => f.url().startsWith(`chrome-extension://${extensionId}/src/notice/index.html`))) || null;
 }
 
 /** The text of the in-page notice as the reader sees it, or null when none is shown. */
 async function noticeText(page: Page): Promise<string | null> {
-  const found = await noticeRoot(page);
-  if (!found) return null;
-  await found.cdp.detach();
-  // What it says is generated content (src/content/drawn-text.ts): each element's data-text.
-  const text = (n: DomNode): string => (n.nodeName === 'STYLE' ? '' : n.nodeType === 3 ? (n.nodeValue ?? '') : [drawnText(n), ...[...(n.children ?? [])].map(text)].join(' '));
-  return text(found.root).replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  const frame = await noticeFrame(page);
+  if (!frame) return null;
+  // What it says is generated content (src/content/drawn-text.ts): each element's data-text, in order.
+  const text = await frame.evaluate(() => [...document.querySelectorAll('body [data-text]')].map((e) => e.getAttribute('data-text')).join(' '));
+  return text.replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** Clicks the notice's button with this label, as the reader would. */
 async function clickInNotice(page: Page, label: string): Promise<void> {
-  const found = await noticeRoot(page);
-  if (!found) throw new Error('no notice');
-  const buttons: DomNode[] = [];
-  const walk = (n: DomNode) => {
-    if (n.nodeName === 'BUTTON') buttons.push(n);
-    (n.children ?? []).forEach(walk);
-  };
-  walk(found.root);
-  const button = buttons.find((b) => drawnText(b) === label);
-  if (!button) throw new Error(`no "${label}" button in the notice`);
-  const { object } = (await found.cdp.send('DOM.resolveNode', { backendNodeId: button.backendNodeId })) as { object: { objectId: string } };
-  await found.cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { this.click(); }' });
-  await found.cdp.detach();
+  const frame = await noticeFrame(page);
+  if (!frame) throw new Error('no notice');
+  const clicked = await frame.evaluate((l) => {
+    const button = [...document.querySelectorAll('button')].find((b) => b.getAttribute('data-text') === l);
+    button?.click();
+    return button !== undefined;
+  }, label);
+  if (!clicked) throw new Error(`no "${label}" button in the notice`);
 }
 
 afterAll(async () => {

@@ -670,4 +670,36 @@ describe('Firefox, what a page may learn of the notice', () => {
       await page.close();
     }
   });
+
+  it("hands the page nothing the notice says when the reader's mouse goes over it or the reader tabs into it", async () => {
+    const page = await browser.newPage();
+    try {
+      await openAndSettle(page, site.at(LINKS.fontsRead));
+      await openAndSettle(page, site.at(LINKS.fontsCopy));
+      await expect.poll(() => noticeShown(page)).toBe(true);
+      // The reader's mouse moves over the notice, across its title and buttons…
+      const box = await page.evaluate(() => document.querySelector('[data-deja-read=notice]')?.getBoundingClientRect().toJSON() as DOMRect);
+      await page.mouse.move(box.left - 40, box.top - 40);
+      for (let i = 0; i <= 12; i++) await page.mouse.move(box.left + (box.width * (i + 0.5)) / 13, box.top + (box.height * ((i % 6) + 0.5)) / 6, { steps: 3 });
+      await page.mouse.move(box.left - 40, box.top - 40);
+      // …then Tab goes through the page into the notice (the page has no link: its first stop is the notice).
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      // Through both of its stops (its title, its buttons).
+      let inNotice = 0;
+      for (let i = 0; i < 8 && inNotice < 2; i++) {
+        await page.keyboard.press('Tab');
+        if ((await page.evaluate(() => document.activeElement?.getAttribute('data-deja-read'))) === 'notice') inNotice++;
+      }
+      expect(inNotice).toBe(2);
+      const reached = (await page.evaluate('window.__reached()')) as string[];
+      // The page reads nothing of what the notice says: not the title read before, not its address, not
+      // the notice's words (the frame's title, for screen readers, says only what the notice's presence says)…
+      expect(reached.filter((r) => /Fireworks|🔥|年度|fonts\/read|just now|same text|Nothing new|Dismiss|Not the same/.test(r))).toEqual([]);
+      // …though it got hold of the notice's closed root (the events name nodes in it), and found there
+      // the frame, whose document it cannot open (another origin).
+      expect(reached).toContain('frame:null');
+    } finally {
+      await page.close();
+    }
+  });
 });

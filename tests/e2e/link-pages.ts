@@ -19,7 +19,10 @@ export const LINKS = {
   late: '/links/late.html',
   /** An article whose title has characters a system font may lack (an emoji, Han), read first… */
   fontsRead: '/links/fonts/read.html',
-  /** …and its copy, whose page defines faces for the font names a notice might use, to see which load. */
+  /**
+   * …and its copy, whose page defines faces for the font names a notice might use, to see which load,
+   * and reads whatever of the notice Firefox's event and selection properties hand it.
+   */
   fontsCopy: '/links/fonts/copy.html',
 } as const;
 
@@ -43,6 +46,42 @@ const PROBED_RANGES = ['U+1F525', 'U+5E74', 'U+5EA6'];
 const FONT_PROBE = `<style>${PROBED_FAMILIES.flatMap((family, f) => PROBED_RANGES.map((range, r) => `@font-face{font-family:"${family}";src:url(/fonts/probe-${f}-${r}.woff2);unicode-range:${range}}`)).join('')}
 body{font:15px/1.5 serif}</style>`;
 const FONT_SCRIPT = `window.__fonts = () => [...document.fonts].filter((f) => f.status !== 'unloaded').map((f) => f.family + ' ' + f.unicodeRange + ' ' + f.status);`;
+/**
+ * What a page reaches of the notice through the nodes Firefox hands it (a closed shadow root did not
+ * keep them from it): every mouse and pointer event's `explicitOriginalTarget` and `rangeParent`,
+ * and the selection's nodes after each key and focus change. From each, through `getRootNode()`, it
+ * reads what it can: the text, every attribute, and the document of a frame found there (null for
+ * one of another origin). `window.__reached()` lists what it read.
+ */
+const REACH_SCRIPT = `(() => {
+  const read = new Set();
+  const take = (node) => {
+    if (!node || typeof node.getRootNode !== 'function') return;
+    const root = node.getRootNode();
+    if (root === document || !root.querySelectorAll) return;
+    read.add('text:' + root.textContent);
+    for (const e of root.querySelectorAll('*')) {
+      for (const a of e.attributes) read.add(e.localName + '@' + a.name + '=' + a.value);
+      if (e.localName === 'iframe') {
+        let inner = null;
+        try { inner = e.contentDocument && e.contentDocument.documentElement.outerHTML; } catch (err) { inner = 'refused'; }
+        read.add('frame:' + inner);
+      }
+    }
+  };
+  for (const type of ['mouseover', 'mousemove', 'mouseout', 'pointerover', 'pointermove', 'pointerout', 'click']) {
+    window.addEventListener(type, (e) => { take(e.explicitOriginalTarget); take(e.rangeParent); take(e.target); }, true);
+  }
+  const selection = () => {
+    const s = getSelection();
+    if (!s) return;
+    take(s.anchorNode); take(s.focusNode);
+    for (let i = 0; i < s.rangeCount; i++) { const r = s.getRangeAt(i); take(r.startContainer); take(r.endContainer); }
+  };
+  for (const type of ['keydown', 'keyup', 'focusin', 'focusout', 'blur', 'selectionchange']) window.addEventListener(type, selection, true);
+  document.addEventListener('selectionchange', selection, true);
+  window.__reached = () => { selection(); return [...read]; };
+})();`;
 
 /** The article read at A and (same text) at B: its own text, so no other test has read it. */
 const lanternKeepers = () => {
@@ -161,7 +200,7 @@ export function linkPages(): Record<string, string> {
       `<script>setTimeout(() => { document.getElementById('list').innerHTML = '<li><a href="${LINKS.a}">The last lantern keepers</a></li><li><a href="${LINKS.c}">A walk we never took</a></li>'; }, 1500);</script></body>`,
     ),
     [LINKS.fontsRead]: articlePage(fireworks()),
-    [LINKS.fontsCopy]: articlePage({ ...fireworks(), title: 'Fireworks over the old bridges (a repost)' }, FONT_SCRIPT).replace('</head>', `${FONT_PROBE}</head>`),
+    [LINKS.fontsCopy]: articlePage({ ...fireworks(), title: 'Fireworks over the old bridges (a repost)' }, FONT_SCRIPT + REACH_SCRIPT).replace('</head>', `${FONT_PROBE}</head>`),
     [LINKS.many]: listPage('Two thousand links', Array.from({ length: 2000 }, (_, i) => [`/links/m/${i}.html?utm_source=list`, `Entry ${i} of the long list`])),
   };
 }

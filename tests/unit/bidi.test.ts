@@ -146,25 +146,14 @@ describe('untrusted text on screen', () => {
   });
 
   it('the in-page notice: the title and site of the page read before', async () => {
-    let root: ShadowRoot | undefined;
-    const attach = Element.prototype.attachShadow;
-    vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init: ShadowRootInit) {
-      root = attach.call(this, init);
-      return root;
-    });
-    const { showNotice } = await import('../../src/content/notice');
-    showNotice({ ...hostile('https://news.example/a', TITLE), when: '2 hours ago' }, 0, { notSame: () => undefined });
-    if (!root) throw new Error('no notice');
-    expectIsolated(root, [TITLE, 'news.example']);
+    const { renderNotice } = await import('../../src/notice/view');
+    const frame = document.implementation.createHTMLDocument('notice');
+    renderNotice(frame, { match: { ...hostile('https://news.example/a', TITLE), when: '2 hours ago' }, more: 0, canShowNew: false, room: 1000 }, () => undefined);
+    expectIsolated(frame.body, [TITLE, 'news.example']);
     // What follows the title is the notice's own text, outside the title's isolate.
-    expect(root.querySelector('.meta')?.getAttribute('data-text')).toMatch(/^ — \u2068news\.example\u2069, /);
-    showNotice({ ...hostile(URL_ONLY, ''), when: '2 hours ago' }, 0, { notSame: () => undefined });
-    expectIsolated(root, [URL_ONLY, 'files.example']);
-    // One notice at a time, and it goes when told to.
-    const { removeNotice } = await import('../../src/content/notice');
-    expect(document.querySelectorAll('[data-deja-read=notice]')).toHaveLength(1);
-    removeNotice();
-    expect(document.querySelectorAll('[data-deja-read=notice]')).toHaveLength(0);
-    vi.restoreAllMocks();
+    expect(frame.querySelector('.meta')?.getAttribute('data-text')).toMatch(/^ — \u2068news\.example\u2069, /);
+    const other = document.implementation.createHTMLDocument('notice');
+    renderNotice(other, { match: { ...hostile(URL_ONLY, ''), when: '2 hours ago' }, more: 0, canShowNew: false, room: 1000 }, () => undefined);
+    expectIsolated(other.body, [URL_ONLY, 'files.example']);
   });
 });

@@ -17,10 +17,10 @@ const filesUnder = (dir: string): string[] =>
   });
 
 /** Code that puts text in front of the reader: the extension's pages, the notice, the background (tooltips). */
-const UI_DIRS = ['src/popup', 'src/options', 'src/history', 'src/welcome', 'src/content', 'src/background', 'src/ui', 'src/settings', 'src/storage', 'src/messaging'];
+const UI_DIRS = ['src/popup', 'src/options', 'src/history', 'src/welcome', 'src/notice', 'src/content', 'src/background', 'src/ui', 'src/settings', 'src/storage', 'src/messaging'];
 const uiSources = UI_DIRS.flatMap(filesUnder).filter((f) => f.endsWith('.ts'));
 /** The pages a reader opens (the offscreen document is never shown). */
-const pages = ['src/popup/index.html', 'src/options/index.html', 'src/history/index.html', 'src/welcome/index.html'];
+const pages = ['src/popup/index.html', 'src/options/index.html', 'src/history/index.html', 'src/welcome/index.html', 'src/notice/index.html'];
 
 const placeholders = (text: string) => [...new Set(text.match(/\$\d/g) ?? [])].sort();
 /** Words: two letters in a row, in any script ("ok", "页面"). */
@@ -146,14 +146,12 @@ vi.mock('../../src/ext', () => ({
 
 describe('the notice in Chinese', () => {
   it('says when with 刚刚 and a Chinese comma', async () => {
-    const { showNotice, removeNotice } = await import('../../src/content/notice');
+    const { renderNotice } = await import('../../src/notice/view');
     const { relativeTime } = await import('../../src/ui/relative-time');
     const now = Date.now();
     const when = relativeTime(now - 20_000, now, 'zh-CN', message('timeJustNow', [], 'zh_CN'));
-    const attach = vi.spyOn(HTMLElement.prototype, 'attachShadow');
-    showNotice({ url: 'https://news.example/a', title: '标题', kind: 'same-text', when }, 0, { notSame: () => undefined });
-    const root = attach.mock.results[0].value as ShadowRoot;
-    expect(root.querySelector('.meta')?.getAttribute('data-text')).toBe(' — \u2068news.example\u2069，刚刚 · 全文相同');
-    removeNotice();
+    const frame = document.implementation.createHTMLDocument('notice');
+    renderNotice(frame, { match: { url: 'https://news.example/a', title: '标题', kind: 'same-text', when }, more: 0, canShowNew: false, room: 1000 }, () => undefined);
+    expect(frame.querySelector('.meta')?.getAttribute('data-text')).toBe(' — \u2068news.example\u2069，刚刚 · 全文相同');
   });
 });

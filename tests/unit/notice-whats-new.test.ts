@@ -1,17 +1,22 @@
 // @vitest-environment jsdom
 // What the notice says of what is new, in English and Chinese, and how "Show what's new" is
-// stepped through from the keyboard and the buttons.
+// stepped through from the keyboard and the buttons: the content script's half (the host on the
+// page, the marks) and the frame's (what the reader sees) joined as in the browser.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NoticeMatch } from '../../src/messaging/protocol';
 import { message, type MESSAGES } from './messages';
 
 const fake = vi.hoisted(() => ({ locale: 'en' as keyof typeof MESSAGES }));
 vi.mock('../../src/ext', () => ({
-  default: { i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs, fake.locale), getUILanguage: () => 'en' } },
+  default: {
+    i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs, fake.locale), getUILanguage: () => 'en' },
+    runtime: { id: 'ext', getURL: (path: string) => `chrome-extension://ext/${path}` },
+  },
 }));
 
 const { describeFresh, describeReadShare } = await import('../../src/ui/similarity');
-const { removeNotice, showNotice } = await import('../../src/content/notice');
+const { focusNotice, removeNotice, showNotice } = await import('../../src/content/notice');
+const { awaitChannel, renderNotice } = await import('../../src/notice/view');
 
 const parts = (n: number) => Array.from({ length: n }, (_, k) => [2 * k]);
 
@@ -43,8 +48,20 @@ describe('the wording of what is new', () => {
 describe('"Show what\'s new" in the notice', () => {
   const match: NoticeMatch = { url: 'https://a.example/story', title: 'The story', kind: 'contains-earlier', when: '2 days ago', fresh: { read: 0.8, parts: parts(3) } };
 
-  /** Shows the notice and hands back its closed shadow root (captured as it is attached). */
-  function shownNotice(actions: Parameters<typeof showNotice>[2], shown: NoticeMatch = match): ShadowRoot {
+  interface Shown {
+    /** The page's host and its closed root (captured as it is attached). */
+    host: Element;
+    root: ShadowRoot;
+    /** The frame's document, where the notice is drawn. */
+    frame: Document;
+  }
+
+  /**
+   * Shows the notice as the browser would: the content script makes the host and the frame; the
+   * frame "loads", the content script hands it its end of the channel, and the frame's page (drawn
+   * here in a document of its own: jsdom loads no extension page) takes it and draws what comes.
+   */
+  async function shownNotice(actions: Parameters<typeof showNotice>[2], shown: NoticeMatch = match): Promise<Shown> {
     let root: ShadowRoot | undefined;
     const attach = Element.prototype.attachShadow;
     const spy = vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init) {
@@ -54,146 +71,217 @@ describe('"Show what\'s new" in the notice', () => {
     showNotice(shown, 0, actions);
     spy.mockRestore();
     if (!root) throw new Error('no shadow root');
-    return root;
+    const iframe = root.querySelector('iframe');
+    if (!iframe) throw new Error('no frame');
+    const [, name] = iframe.src.split('#');
+    expect(iframe.src).toBe(`chrome-extension://ext/src/notice/index.html#${name}`);
+    // jsdom gives a frame in a shadow root no window: the frame's window, as far as the content script uses it.
+    const handed = vi.fn();
+    Object.defineProperty(iframe, 'contentWindow', { value: { postMessage: handed } });
+    iframe.dispatchEvent(new Event('load'));
+    const [hello, origin, ports] = handed.mock.calls[0] as unknown as [unknown, string, MessagePort[]];
+    // Only the extension's own frame may get it: the message goes to the extension's origin alone.
+    expect(origin).toBe('chrome-extension://ext');
+    // The frame's page: a document with a window of its own (focus moves within it).
+    const holder = document.createElement('iframe');
+    document.body.append(holder);
+    frames.push(holder);
+    const frame = holder.contentDocument as Document;
+    const frameWindow = holder.contentWindow as Window;
+    let taken: MessagePort | undefined;
+    awaitChannel(frameWindow, name, (port) => (taken = port));
+    frameWindow.dispatchEvent(new MessageEvent('message', { data: hello, ports }));
+    if (!taken) throw new Error('the frame took no channel');
+    const port = taken;
+    port.onmessage = (event) => {
+      const m = event.data as Parameters<ReturnType<typeof renderNotice>>[0];
+      if (m.type === 'show') take = renderNotice(frame, m.data, (out) => port.postMessage(out));
+      else take?.(m);
+    };
+    let take: ReturnType<typeof renderNotice> | undefined;
+    await vi.waitFor(() => expect(take).toBeDefined());
+    return { host: root.host, root, frame };
   }
   /** What an element of the notice shows (its generated content, isolates left out). */
   const drawn = (e: Element | null | undefined) => e?.getAttribute('data-text')?.replace(/[\u2066-\u2069]/g, '');
-  const button = (root: ShadowRoot, label: string) => [...root.querySelectorAll('button')].find((b) => drawn(b) === label) as HTMLButtonElement;
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const button = (doc: Document, label: string) => [...doc.querySelectorAll('button')].find((b) => drawn(b) === label) as HTMLButtonElement;
+  /** Lets the channel's messages both ways through. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const key = (target: Element | null | undefined, k: string) => target?.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+
+  const frames: HTMLIFrameElement[] = [];
+  afterEach(() => {
+    removeNotice();
+    for (const f of frames.splice(0)) f.remove();
+  });
+  /** New parts as the page would have them: `count` of them, each step logged in `went`. */
+  const fakeParts = (count: number, went: number[] = [], onClear = () => undefined) => {
+    const view = {
+      count,
+      current: -1,
+      go: (k: number) => (went.push((view.current = ((k % count) + count) % count)), null),
+      clear: onClear,
+    };
+    return view;
+  };
 
   it('steps through the new parts with the buttons and keys, announces where it is, and Esc clears', async () => {
     const went: number[] = [];
     let cleared = 0;
     let within: ParentNode | undefined;
-    const root = shownNotice({
+    const { root, frame } = await shownNotice({
       notSame: () => undefined,
       showWhatsNew: async (w) => {
         within = w;
-        const view = { count: 3, current: -1, go: (k: number) => (went.push((view.current = ((k % 3) + 3) % 3)), null), clear: () => void cleared++ };
-        return view;
+        return fakeParts(3, went, () => void cleared++);
       },
     });
-    expect(drawn(root.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
-    const show = button(root, "Show what's new");
+    expect(drawn(frame.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
+    const show = button(frame, "Show what's new");
     expect(show.hidden).toBe(false);
-    expect(button(root, 'Next').hidden).toBe(true);
+    expect(button(frame, 'Next').hidden).toBe(true);
     show.click();
     await settle();
+    // The marks are drawn on the page, in the host's closed root; the notice says what was found.
     expect(within).toBe(root);
     expect(went).toEqual([0]);
-    expect(drawn(root.querySelector('.fresh'))).toBe('New part 1 of 3');
-    expect(drawn(root.querySelector('[role=status].sr'))).toContain('3 new parts marked on the page.');
-    button(root, 'Next').click();
-    root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
-    root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'p', bubbles: true }));
-    button(root, 'Previous').click();
+    expect(drawn(frame.querySelector('.fresh'))).toBe('New part 1 of 3');
+    expect(drawn(frame.querySelector('[role=status].sr'))).toContain('3 new parts marked on the page.');
+    button(frame, 'Next').click();
+    await settle();
+    key(frame.querySelector('.box'), 'n');
+    await settle();
+    key(frame.querySelector('.box'), 'p');
+    await settle();
+    button(frame, 'Previous').click();
+    await settle();
     expect(went).toEqual([0, 1, 2, 1, 0]);
-    expect(drawn(root.querySelector('.fresh'))).toBe('New part 1 of 3');
-    root.querySelector('.box')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(drawn(frame.querySelector('.fresh'))).toBe('New part 1 of 3');
+    key(frame.querySelector('.box'), 'Escape');
+    await settle();
     expect(cleared).toBe(1);
-    expect(drawn(root.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
-    expect(button(root, "Show what's new").hidden).toBe(false);
+    expect(drawn(frame.querySelector('.fresh'))).toBe("You've read 80% of this — 3 new paragraphs");
+    expect(button(frame, "Show what's new").hidden).toBe(false);
     expect(document.querySelector('[data-deja-read=notice]')).not.toBeNull();
-    removeNotice();
   });
 
-  it('has no "Show what\'s new" when nothing is new, and the same rows either way', () => {
-    const root = shownNotice({ notSame: () => undefined });
-    const rows = [...(root.querySelector('.box')?.children ?? [])].map((e) => e.className);
-    expect(button(root, "Show what's new").hidden).toBe(true);
+  it('has no "Show what\'s new" when nothing is new, and the same rows either way', async () => {
+    const { frame } = await shownNotice({ notSame: () => undefined });
+    const rows = [...(frame.querySelector('.box')?.children ?? [])].map((e) => e.className);
+    expect(button(frame, "Show what's new").hidden).toBe(true);
     removeNotice();
-    const other = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 0, current: -1, go: () => null, clear: () => undefined }) });
-    expect([...(other.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
-    removeNotice();
+    const other = await shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 0, current: -1, go: () => null, clear: () => undefined }) });
+    expect([...(other.frame.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
   });
 
   it('takes as many Tab presses to cross whether something is new or not: its buttons are one toolbar, walked with the arrow keys', async () => {
     /** What Tab stops at in the notice, in order (focusable elements shown, not taken out of the Tab order). */
-    const stops = (root: ShadowRoot) =>
-      [...root.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map(drawn);
-    const arrow = (root: ShadowRoot, key: string) => {
-      const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
-      (root.activeElement ?? root).dispatchEvent(event);
+    const stops = (doc: Document) => [...doc.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map(drawn);
+    const arrow = (doc: Document, k: string) => {
+      const event = new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true });
+      (doc.activeElement ?? doc).dispatchEvent(event);
       return event.defaultPrevented;
     };
-    const nothingNew = shownNotice({ notSame: () => undefined });
-    expect(stops(nothingNew)).toEqual(['The story', 'Dismiss']);
+    const nothingNew = await shownNotice({ notSame: () => undefined });
+    expect(stops(nothingNew.frame)).toEqual(['The story', 'Dismiss']);
     removeNotice();
-    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => null, clear: () => undefined }) });
-    expect(stops(root)).toEqual(['The story', "Show what's new"]);
-    expect(root.querySelector('[role=toolbar]')?.getAttribute('aria-label')).toBe("You've read this before");
-    button(root, "Show what's new").focus();
+    const { frame } = await shownNotice({ notSame: () => undefined, showWhatsNew: async () => fakeParts(2) });
+    expect(stops(frame)).toEqual(['The story', "Show what's new"]);
+    expect(frame.querySelector('[role=toolbar]')?.getAttribute('aria-label')).toBe("You've read this before");
+    button(frame, "Show what's new").focus();
     const walked = [];
-    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'End', 'Home']) {
-      expect(arrow(root, key)).toBe(true);
-      walked.push(drawn(root.activeElement));
+    for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'End', 'Home']) {
+      expect(arrow(frame, k)).toBe(true);
+      walked.push(drawn(frame.activeElement));
     }
     expect(walked).toEqual(['Dismiss', 'Not the same', "Show what's new", 'Not the same', 'Not the same', "Show what's new"]);
     // Stepping through the new parts: still one stop, now at the button that has the focus.
-    button(root, "Show what's new").click();
+    button(frame, "Show what's new").click();
     await settle();
-    expect(drawn(root.activeElement)).toBe('Next');
-    expect(stops(root)).toEqual(['The story', 'Next']);
-    removeNotice();
+    expect(drawn(frame.activeElement)).toBe('Next');
+    expect(stops(frame)).toEqual(['The story', 'Next']);
   });
 
-  it('keeps its Tab stops when the page read before has an address no browser opens (kept from an import): the title is then a link marked unavailable', () => {
-    const focusable = (root: ShadowRoot) =>
-      [...root.querySelectorAll<HTMLElement>('a[href], button, [tabindex]')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map((e) => [e.localName, drawn(e), e.localName === 'a' ? (e.hasAttribute('href') ? 'href' : e.getAttribute('aria-disabled')) : '']);
-    const usual = shownNotice({ notSame: () => undefined });
-    expect(focusable(usual)).toEqual([
+  it('keeps its Tab stops when the page read before has an address no browser opens (kept from an import): the title is then a link marked unavailable', async () => {
+    const focusable = (doc: Document) =>
+      [...doc.querySelectorAll<HTMLElement>('a[href], button, [tabindex]')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map((e) => [e.localName, drawn(e), e.localName === 'a' ? (e.hasAttribute('href') ? 'href' : e.getAttribute('aria-disabled')) : '']);
+    const usual = await shownNotice({ notSame: () => undefined });
+    expect(focusable(usual.frame)).toEqual([
       ['a', 'The story', 'href'],
       ['button', 'Dismiss', ''],
     ]);
     removeNotice();
     const long = `https://a.example/${'x'.repeat(9000)}`;
-    const unopenable = shownNotice({ notSame: () => undefined }, { ...match, url: long });
-    expect(focusable(unopenable)).toEqual([
+    const unopenable = await shownNotice({ notSame: () => undefined }, { ...match, url: long });
+    expect(focusable(unopenable.frame)).toEqual([
       ['a', 'The story', 'true'],
       ['button', 'Dismiss', ''],
     ]);
-    expect(unopenable.querySelector('.what a')?.getAttribute('role')).toBe('link');
-    removeNotice();
+    expect(unopenable.frame.querySelector('.what a')?.getAttribute('role')).toBe('link');
   });
 
-  it('holds no text the page could search for (window.find reaches into closed roots): all it says is generated content', () => {
-    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => null, clear: () => undefined }) });
+  it('puts nothing of what it says in the page: the page holds a host, a closed root and a frame of the extension; the frame draws its text as generated content', async () => {
+    const { root, frame } = await shownNotice({ notSame: () => undefined, showWhatsNew: async () => fakeParts(2) });
+    // On the page: no text, no title, no address; the frame's one-time name is all its address holds.
+    const onPage = [...root.querySelectorAll('*')].flatMap((e) => [e.localName, ...[...e.attributes].map((a) => a.value)]).join(' ') + root.textContent;
+    expect(onPage).not.toMatch(/story|a\.example/i);
+    expect([...root.querySelectorAll('*')].map((e) => e.localName)).toEqual(['style', 'style', 'iframe']);
+    // In the frame: no text node either (a page cannot reach into it, and would find nothing to search).
     const texts: string[] = [];
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement?.localName !== 'style') texts.push(n.nodeValue ?? '');
+    const walker = frame.createTreeWalker(frame.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n.nodeValue ?? '');
     expect(texts).toEqual([]);
-    expect(drawn(root.querySelector('.head'))).toBe("You've read this before");
-    expect(drawn(root.querySelector('a'))).toBe('The story');
+    expect(drawn(frame.querySelector('.head'))).toBe("You've read this before");
+    expect(drawn(frame.querySelector('a'))).toBe('The story');
     // The title is isolated, so a right-to-left one cannot reorder the words around it.
-    expect(root.querySelector('a')?.getAttribute('data-text')).toBe('\u2068The story\u2069');
-    expect(drawn(root.querySelector('.meta'))).toBe(' — a.example, 2 days ago · contains most of what you read');
+    expect(frame.querySelector('a')?.getAttribute('data-text')).toBe('\u2068The story\u2069');
+    expect(drawn(frame.querySelector('.meta'))).toBe(' — a.example, 2 days ago · contains most of what you read');
     // Controls are named for screen readers and checkers, which do not read generated content from the DOM.
-    expect(button(root, "Show what's new").getAttribute('aria-label')).toBe("Show what's new");
-    removeNotice();
+    expect(button(frame, "Show what's new").getAttribute('aria-label')).toBe("Show what's new");
   });
 
-  it('takes no key event the page makes up: a made-up Esc does not clear the marks and move the focus into the notice', async () => {
+  it('takes no channel but the one its content script hands it: another name, a second channel, or a message without one are ignored', () => {
+    const win = new EventTarget() as unknown as Window;
+    const taken: MessagePort[] = [];
+    awaitChannel(win, 'abc', (port) => taken.push(port));
+    const channel = () => new MessageChannel().port2;
+    win.dispatchEvent(new MessageEvent('message', { data: { notice: 'abd' }, ports: [channel()] }));
+    win.dispatchEvent(new MessageEvent('message', { data: { notice: 'abc' } }));
+    win.dispatchEvent(new MessageEvent('message', { data: 'abc', ports: [channel()] }));
+    expect(taken).toHaveLength(0);
+    const right = channel();
+    win.dispatchEvent(new MessageEvent('message', { data: { notice: 'abc' }, ports: [right] }));
+    win.dispatchEvent(new MessageEvent('message', { data: { notice: 'abc' }, ports: [channel()] }));
+    expect(taken).toEqual([right]);
+  });
+
+  it('takes no key event the page makes up: a made-up Esc does not clear the marks', async () => {
     let cleared = 0;
-    const root = shownNotice({ notSame: () => undefined, showWhatsNew: async () => ({ count: 2, current: -1, go: () => null, clear: () => void cleared++ }) });
-    button(root, "Show what's new").click();
+    const { frame } = await shownNotice({ notSame: () => undefined, showWhatsNew: async () => fakeParts(2, [], () => void cleared++) });
+    button(frame, "Show what's new").click();
     await settle();
     const outside = document.createElement('input');
     document.body.append(outside);
     outside.focus();
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await settle();
     expect(cleared).toBe(0);
+    expect(drawn(frame.querySelector('.fresh'))).toBe('New part 1 of 2');
     expect(document.activeElement).toBe(outside);
     outside.remove();
-    removeNotice();
   });
 
-  it('gives the focus back to where it came from when closed from the keyboard', () => {
+  it('gives the focus back to where it came from when closed from the keyboard, and its shortcut focuses the title', async () => {
     const before = document.createElement('button');
     document.body.append(before);
     before.focus();
-    const root = shownNotice({ notSame: () => undefined });
-    button(root, 'Dismiss').focus();
-    button(root, 'Dismiss').click();
+    const { frame } = await shownNotice({ notSame: () => undefined });
+    // The reader's shortcut: the frame takes the focus, and in it the title's link.
+    focusNotice();
+    await settle();
+    expect(drawn(frame.activeElement)).toBe('The story');
+    button(frame, 'Dismiss').click();
+    await settle();
     expect(document.querySelector('[data-deja-read=notice]')).toBeNull();
     expect(document.activeElement).toBe(before);
     before.remove();
