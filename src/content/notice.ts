@@ -82,6 +82,9 @@ function randomName(): string {
 export function showNotice(match: NoticeMatch, more: number, actions: NoticeActions, doc: Document = document): void {
   removeNotice();
   const win = doc.defaultView ?? window;
+  // A sandboxed page (its origin opaque) sandboxes the frames in it too: the notice's page would get
+  // no script and no extension API there. The badge tells the reader instead.
+  if (win.origin === 'null') return;
   const host = doc.createElement('div');
   host.setAttribute('data-deja-read', 'notice');
   host.setAttribute('style', HOST_STYLE);

@@ -286,4 +286,18 @@ describe('"Show what\'s new" in the notice', () => {
     expect(document.activeElement).toBe(before);
     before.remove();
   });
+
+  it('draws nothing on a sandboxed page (an opaque origin), where its frame could not run: the badge tells', () => {
+    const origin = Object.getOwnPropertyDescriptor(window, 'origin');
+    Object.defineProperty(window, 'origin', { value: 'null', configurable: true });
+    try {
+      showNotice(match, 0, { notSame: () => undefined });
+      expect(document.querySelector('[data-deja-read=notice]')).toBeNull();
+    } finally {
+      if (origin) Object.defineProperty(window, 'origin', origin);
+      else delete (window as { origin?: string }).origin;
+    }
+    showNotice(match, 0, { notSame: () => undefined });
+    expect(document.querySelector('[data-deja-read=notice]')).not.toBeNull();
+  });
 });
