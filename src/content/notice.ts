@@ -19,6 +19,9 @@ import type { NewParts, Rect } from './whats-new';
  */
 const HOST_STYLE = ['all: initial', 'display: block', 'position: fixed', `right: ${16 - FRAME_MARGIN}px`, `bottom: ${16 - FRAME_MARGIN}px`, 'z-index: 2147483647'].map((d) => `${d} !important`).join('; ');
 
+/** How long the notice waits at most for its page to finish loading. */
+const LOAD_WAIT_MS = 10_000;
+
 /** The frame: no border, transparent, and no size until the notice in it says its own. */
 const STYLE = `iframe { all: initial; display: block; border: 0; width: 0; height: 0; color-scheme: normal; background: transparent; }`;
 
@@ -96,7 +99,6 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   const place = doc.createElement('style');
   const frame = doc.createElement('iframe');
   const nonce = randomName();
-  frame.src = `${browser.runtime.getURL(NOTICE_PAGE)}#${nonce}`;
   frame.title = browser.i18n.getMessage('noticeHeading');
   const stop = new AbortController();
   const data: NoticeData = { match, more, canShowNew: actions.showWhatsNew !== undefined, room: win.innerWidth };
@@ -202,24 +204,49 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
     },
     { signal: stop.signal },
   );
-  // The channel to the frame, once it has loaded (and so listens): one end handed to the frame's
-  // window alone, with the name in its address.
-  frame.addEventListener(
-    'load',
-    () => {
-      const target = frame.contentWindow;
-      if (shown !== now || !target) return;
-      const channel = new MessageChannel();
-      now.port = channel.port1;
-      channel.port1.onmessage = (event) => {
-        if (shown === now) now.take(event.data as FromFrame);
-      };
-      target.postMessage({ notice: nonce } satisfies FrameHandshake, browser.runtime.getURL('').replace(/\/$/, ''), [channel.port2]);
-      post({ type: 'show', data: { ...data, room: win.innerWidth } });
-    },
-    { once: true, signal: stop.signal },
-  );
+  // The channel to the frame, once the notice's page has loaded in it (and so listens): one end
+  // handed to the frame's window alone, with the name in its address. The frame's first document
+  // (about:blank) is not it; the notice's page is of another origin (unreadable here in Chrome; in
+  // Firefox a content script may read the add-on's own pages).
+  const handOver = () => {
+    const target = frame.contentWindow;
+    if (shown !== now || !target || frame.contentDocument?.URL.startsWith('about:')) return;
+    frame.removeEventListener('load', handOver);
+    const channel = new MessageChannel();
+    now.port = channel.port1;
+    channel.port1.onmessage = (event) => {
+      if (shown === now) now.take(event.data as FromFrame);
+    };
+    target.postMessage({ notice: nonce } satisfies FrameHandshake, browser.runtime.getURL('').replace(/\/$/, ''), [channel.port2]);
+    post({ type: 'show', data: { ...data, room: win.innerWidth } });
+  };
+  frame.addEventListener('load', handOver, { signal: stop.signal });
 
   root.append(style, place, frame);
-  doc.documentElement.append(host);
+  // Not before the page has loaded: a frame holds up its page's load event until it has loaded
+  // itself, and the notice's page loads in the extension's process, which may be busy (Firefox's
+  // background reads pages there). At most LOAD_WAIT_MS, for a page with a resource that never comes.
+  const putOnPage = () => {
+    if (shown !== now) return;
+    doc.documentElement.append(host);
+    // The frame is given no `src`: it is sent to the notice's page from here. Firefox hands a page
+    // the frame element itself when the reader's mouse crosses it (`explicitOriginalTarget`), and an
+    // address there would give the page the add-on's per-install UUID (the same on every site, so an
+    // identifier of the reader) and the frame's one-time name. A frame's location is not readable
+    // across origins.
+    frame.contentWindow?.location.replace(`${browser.runtime.getURL(NOTICE_PAGE)}#${nonce}`);
+  };
+  if (doc.readyState === 'complete') putOnPage();
+  else {
+    const timer = setTimeout(putOnPage, LOAD_WAIT_MS);
+    win.addEventListener(
+      'load',
+      () => {
+        clearTimeout(timer);
+        putOnPage();
+      },
+      { once: true, signal: stop.signal },
+    );
+    stop.signal.addEventListener('abort', () => clearTimeout(timer));
+  }
 }

@@ -142,9 +142,18 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
   previous.addEventListener('click', () => step(-1));
   next.addEventListener('click', () => step(1));
   clear.addEventListener('click', () => send({ type: 'clear' }));
+  // Esc closes the notice once the key is up: closed on its way down, the frame would be gone before
+  // the key came up, and the page, where the focus goes back, would get a key up of the reader's.
+  let closing = false;
+  box.addEventListener('keyup', (e) => {
+    if (e.key === 'Escape' && closing) send({ type: 'close', hadFocus: hadFocus() });
+    closing = false;
+  });
   box.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') send(marked ? { type: 'clear' } : { type: 'close', hadFocus: hadFocus() });
-    else if (marked && (e.key === 'n' || e.key === 'j' || e.key === 'ArrowDown')) {
+    if (e.key === 'Escape') {
+      if (marked) send({ type: 'clear' });
+      else closing = true;
+    } else if (marked && (e.key === 'n' || e.key === 'j' || e.key === 'ArrowDown')) {
       e.preventDefault();
       step(1);
     } else if (marked && (e.key === 'p' || e.key === 'k' || e.key === 'ArrowUp')) {
