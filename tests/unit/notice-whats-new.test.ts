@@ -327,4 +327,22 @@ describe('"Show what\'s new" in the notice', () => {
       state.mockRestore();
     }
   });
+
+  it("follows the page's window: narrower, with its buttons on two rows, when the window is", async () => {
+    const { frame } = await shownNotice({ notSame: () => undefined });
+    const sizes: number[] = [];
+    const width = vi.spyOn(window, 'innerWidth', 'get');
+    try {
+      for (const w of [1280, 420]) {
+        width.mockReturnValue(w);
+        window.dispatchEvent(new Event('resize'));
+        await settle();
+        sizes.push(Number.parseInt(frame.documentElement.style.getPropertyValue('--room'), 10));
+        expect(frame.documentElement.classList.contains('narrow'), `${w} px`).toBe(w <= 460);
+      }
+    } finally {
+      width.mockRestore();
+    }
+    expect(sizes).toEqual([1280, 420]);
+  });
 });
