@@ -19,6 +19,7 @@ import type { LinkMarks } from './link-marks';
 import { visibleTimer } from './dwell';
 import { declaredUrls } from './declared-urls';
 import { extractOffPage } from './extract-off-page';
+import { randomId } from './random-id';
 import { drawingLoaded, loadDrawing } from './handoff';
 
 /** A background being restarted answers within seconds; keep trying for a few minutes. */
@@ -159,14 +160,6 @@ function tellAgain(): void {
   if (!checked || gone) return;
   const { fp: _fp, ...report } = checked;
   void send('content:pageSeen', report).catch(() => undefined);
-}
-
-/**
- * A random id for one visit (128 bits, hex). Not crypto.randomUUID: a page served over plain HTTP
- * is not a secure context, and there the content script has no randomUUID.
- */
-function randomId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function forgetView(): void {

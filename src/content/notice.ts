@@ -9,6 +9,7 @@
 import browser from '../ext';
 import type { NoticeMatch } from '../messaging/protocol';
 import { FRAME_MARGIN, NOTICE_PAGE, type FrameHandshake, type FromFrame, type NoticeData, type ToFrame } from '../messaging/notice-frame';
+import { randomId } from './random-id';
 import type { NewParts, Rect } from './whats-new';
 
 /**
@@ -76,11 +77,6 @@ function post(message: ToFrame): void {
   shown?.port?.postMessage(message);
 }
 
-function randomName(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** Shows the closest earlier page, and how many `more` match too. */
 export function showNotice(match: NoticeMatch, more: number, actions: NoticeActions, doc: Document = document): void {
   removeNotice();
@@ -98,10 +94,9 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
   // would be under it (a new part at the very end of a page that scrolls no further).
   const place = doc.createElement('style');
   const frame = doc.createElement('iframe');
-  const nonce = randomName();
+  const nonce = randomId();
   frame.title = browser.i18n.getMessage('noticeHeading');
   const stop = new AbortController();
-  const data: NoticeData = { match, more, canShowNew: actions.showWhatsNew !== undefined, room: win.innerWidth };
 
   // Where the focus was before it went into the notice (the page's element it last left), so that
   // closing it from the keyboard puts it back there, not at the top of the page (the page sees the
@@ -218,7 +213,8 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
       if (shown === now) now.take(event.data as FromFrame);
     };
     target.postMessage({ notice: nonce } satisfies FrameHandshake, browser.runtime.getURL('').replace(/\/$/, ''), [channel.port2]);
-    post({ type: 'show', data: { ...data, room: win.innerWidth } });
+    const data: NoticeData = { match, more, canShowNew: actions.showWhatsNew !== undefined, room: win.innerWidth };
+    post({ type: 'show', data });
   };
   frame.addEventListener('load', handOver, { signal: stop.signal });
 

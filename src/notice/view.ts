@@ -221,13 +221,13 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
         say(t('freshPosition', message.at + 1, message.count));
         break;
       case 'cleared': {
-        const hadFocus = doc.hasFocus() && box.contains(doc.activeElement);
+        const focusedHere = doc.hasFocus() && box.contains(doc.activeElement);
         drawText(fresh, freshText);
         drawText(status, t('freshCleared'));
         showStepping(false);
         // Back to where it was, only where the focus was in the notice already (an Esc on the page
         // clears the marks and leaves the focus where the reader has it).
-        if (hadFocus) show.focus();
+        if (focusedHere) show.focus();
         break;
       }
       case 'focus':
