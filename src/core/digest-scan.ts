@@ -15,7 +15,7 @@
 // and what textHash computes: tests/unit/digest.test.ts checks it on every kind of text. Change
 // those options and this scan must change with them.
 import { combine, finish, SEED_A, SEED_B, stepA, stepB } from './hash';
-import { GRAM_FEATURE, hanFeatures, hanSlot, WORD_FEATURE } from './features';
+import { GRAM_FEATURE, hanIndex, WORD_FEATURE } from './features';
 import { ABUGIDA, astralClass, BMP_CLASS, HAN, isRunClass, WORD } from './scripts';
 import type { FeatureCounter } from './simhash';
 import type { SketchBuilder } from './sketch';
@@ -23,8 +23,8 @@ import { isTextHashSpace, textHashHex } from './text-hash';
 
 /** A feature that is the sketch's only (a character triple); the fingerprint's are WORD_FEATURE and GRAM_FEATURE. */
 const SKETCH_GRAM = 2;
-/** A fingerprint n-gram already finished (a Han character's, from features.ts's table). */
-const FINISHED_GRAM = 3;
+/** A fingerprint n-gram counted by its character (a main-block Han character's: features.ts's hanIndex). */
+const HAN_GRAM = 3;
 
 /** Features per batch; each takes three numbers: its kind and the two running hash states. */
 const BATCH = 2048;
@@ -42,12 +42,12 @@ const run = new Int32Array(RING);
 const triples = { words: 0, p1hi: 0, p1lo: 0, p2hi: 0, p2lo: 0 };
 
 /**
- * Scans `text` (already normalised): counts the fingerprint's features into `counter`, adds the
- * sketch's shingles to `sketch`, and returns the text hash.
+ * Scans `text` (already normalised, or plain and read through `fold`: normalize.ts's plainFold):
+ * counts the fingerprint's features into `counter`, adds the sketch's shingles to `sketch`, and
+ * returns the text hash.
  */
-export function scanForDigest(text: string, counter: FeatureCounter, sketch: SketchBuilder): string {
+export function scanForDigest(text: string, counter: FeatureCounter, sketch: SketchBuilder, fold?: Uint16Array): string {
   triples.words = 0;
-  const han = hanFeatures();
   const len = text.length;
   let n = 0; // numbers of `batch` in use
   // Running hashes of the current word.
@@ -67,6 +67,7 @@ export function scanForDigest(text: string, counter: FeatureCounter, sketch: Ske
       n = 0;
     }
     let c = i < len ? text.charCodeAt(i) : 0x20;
+    if (fold !== undefined) c = (c + fold[c]) & 0xffff;
     if (!isTextHashSpace(c)) {
       ta = stepA(ta, c);
       tb = stepB(tb, c);
@@ -108,12 +109,11 @@ export function scanForDigest(text: string, counter: FeatureCounter, sketch: Ske
       run[runLen & (RING - 1)] = c;
       runLen++;
       // The fingerprint's n-gram: a Han character alone, kana with the one before, Thai-like with
-      // the two before (fewer at the start of a run). A common Han character's is looked up.
-      const k = cls === HAN ? hanSlot(han, c) : -1;
+      // the two before (fewer at the start of a run). A common Han character's is counted by the character.
+      const k = cls === HAN ? hanIndex(c) : -1;
       if (k >= 0) {
-        batch[n] = FINISHED_GRAM;
-        batch[n + 1] = han[k];
-        batch[n + 2] = han[k + 1];
+        batch[n] = HAN_GRAM;
+        batch[n + 1] = k;
       } else {
         let g = cls === HAN ? 1 : cls === ABUGIDA ? 3 : 2;
         if (g > runLen) g = runLen;
@@ -162,8 +162,8 @@ function countBatch(n: number, counter: FeatureCounter, sketch: SketchBuilder): 
   let words = 0;
   for (let k = 0; k < n; k += 3) {
     const kind = batch[k];
-    if (kind === FINISHED_GRAM) {
-      counter.add(batch[k + 1], batch[k + 2], GRAM_FEATURE);
+    if (kind === HAN_GRAM) {
+      counter.addHan(batch[k + 1]);
       continue;
     }
     finish(batch[k + 1], batch[k + 2], out);

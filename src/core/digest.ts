@@ -5,15 +5,16 @@
 // extension where the text would be costly to send.
 //
 // The background computes one digest per page, so this is the per-page cost: the text is
-// normalised once and scanned twice (the separate functions would normalise it three times and scan
-// it five): once normalised, for the fingerprint, the sketch and the text hash together
+// normalised once (or, when it is plain, read through a fold: normalize.ts) and scanned twice (the
+// separate functions would normalise it three times and scan it five): once normalised, for the
+// fingerprint, the sketch and the text hash together
 // (digest-scan.ts), and once as it is, for the passages (whose cutting reads the characters as
 // written) and the counts behind the reading length and language. The result equals the separate
 // functions' field by field (tests/unit/digest.test.ts).
 import { scanForDigest } from './digest-scan';
 import { FINGERPRINT_OPTIONS } from './fingerprint';
 import { toHex } from './fingerprint-hex';
-import { normalizeText } from './normalize';
+import { normalizeText, plainFold } from './normalize';
 import { encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageSignatureWith } from './passage-signature';
 import { readSetOf } from './read-set';
 import { FeatureCounter, simhashOfCounts } from './simhash';
@@ -42,9 +43,10 @@ const counter = /* @__PURE__ */ new FeatureCounter();
 const sketch = /* @__PURE__ */ new SketchBuilder();
 
 export function digestArticle(text: string): ArticleDigest {
-  counter.distinct = 0;
+  counter.clear();
   sketch.reset();
-  const textHash = scanForDigest(normalizeText(text), counter, sketch);
+  const fold = plainFold(text);
+  const textHash = scanForDigest(fold ? text : normalizeText(text), counter, sketch, fold);
   const fp = simhashOfCounts(counter, FINGERPRINT_OPTIONS);
   // The passage scan reads the text as written, as textStats does: it counts for the stats too.
   const counts: ScriptCounts = { latinWords: 0, hanKana: 0, kana: 0, hangul: 0, abugida: 0, thai: 0, cyrillic: 0 };

@@ -25,39 +25,34 @@ const MAX_N = 8;
 
 /**
  * The n-gram feature of a Han character alone (n = 1, the fingerprint's choice) depends on that
- * character only. For the main blocks (Extension A and the Unified Ideographs) it is computed when
- * first met and kept ((0, 0): not yet), so a Chinese text, where nearly every character is one,
- * need not hash each again: about 10 % of a Chinese scan. 216 KiB, allocated at the first use, so
- * the parts of the extension that never scan a text (the content script imports core too) never
- * pay for it. Both scans read it: this one and digest-scan.ts.
+ * character only. For the main blocks (Extension A and the Unified Ideographs) a scan can hand it
+ * on as the character's index (countHan) rather than as its hash, so a Chinese text, where nearly
+ * every character is one, need not hash each: the counter counts them by index (simhash.ts), and
+ * hanFeature makes the hash once per distinct character. Both scans do: this one and digest-scan.ts.
  */
 const HAN_FIRST = 0x3400;
 const HAN_LAST = 0x9fff;
-let hanTable: Uint32Array | undefined;
-const hanOut = new Uint32Array(2);
+/** How many characters hanIndex numbers. */
+export const HAN_CHARS = HAN_LAST - HAN_FIRST + 1;
 
-/** The table of Han features, allocated at the first call: read a character's at hanSlot(c). */
-export function hanFeatures(): Uint32Array {
-  return (hanTable ??= new Uint32Array(2 * (HAN_LAST - HAN_FIRST + 1)));
+/** The index of Han character `c` among the main blocks' (0 to HAN_CHARS − 1), or -1 for one outside them. */
+export function hanIndex(c: number): number {
+  return c >= HAN_FIRST && c <= HAN_LAST ? c - HAN_FIRST : -1;
+}
+
+/** The feature of the Han character at index `k` alone: its high half to `out[0]`, its low half to `out[1]`. */
+export function hanFeature(k: number, out: Uint32Array): void {
+  const c = k + HAN_FIRST;
+  finish(stepA(SEED_A ^ 0x5a5a, c), stepB(SEED_B ^ 0x5a5a, c), out);
 }
 
 /**
- * Where the feature of the Han character `c` is in `table` (high half, then low), computing it
- * first if it is not there yet; -1 for a character outside the main blocks.
+ * Scans `text` (already normalised, or plain and read through `fold`: normalize.ts's plainFold) and
+ * calls `emit` once per feature occurrence. With `gram` 1 and `countHan`, the feature of a Han
+ * character of the main blocks goes to `countHan` instead, as the character's hanIndex (hanFeature
+ * gives its hash).
  */
-export function hanSlot(table: Uint32Array, c: number): number {
-  if (c < HAN_FIRST || c > HAN_LAST) return -1;
-  const k = 2 * (c - HAN_FIRST);
-  if ((table[k] | table[k + 1]) === 0) {
-    finish(stepA(SEED_A ^ 0x5a5a, c), stepB(SEED_B ^ 0x5a5a, c), hanOut);
-    table[k] = hanOut[0];
-    table[k + 1] = hanOut[1];
-  }
-  return k;
-}
-
-/** Scans `text` (already normalised) and calls `emit` once per feature occurrence. */
-export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSink): void {
+export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSink, countHan?: (k: number) => void, fold?: Uint16Array): void {
   const shingle = Math.max(1, Math.min(MAX_N, opts.wordShingle | 0));
   const gram = Math.max(1, Math.min(MAX_N, opts.gram | 0));
   const kanaGram = Math.max(2, gram);
@@ -68,8 +63,8 @@ export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSi
   const wordLo = new Uint32Array(MAX_N);
   // The current run of characters written without spaces: its last MAX_N code points, as a ring.
   const run = new Int32Array(MAX_N);
-  // Single Han characters' features are looked up (the fingerprint's case).
-  const han = gram === 1 ? hanFeatures() : undefined;
+  // Single Han characters' features are counted by the character (the fingerprint's case).
+  const byIndex = gram === 1 ? countHan : undefined;
 
   // Emits the shingle of the `n` words ending with word number `words - 1`, oldest first.
   const emitShingle = (n: number, words: number): void => {
@@ -101,6 +96,15 @@ export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSi
   const len = text.length;
   for (let i = 0; i < len; i++) {
     let c = text.charCodeAt(i);
+    if (fold !== undefined) c = (c + fold[c]) & 0xffff;
+    if (c >= 0x4e00 && c <= 0x9fff && !inWord && byIndex !== undefined) {
+      // The commonest character of Chinese text, a Han character of the main block after no word:
+      // what the run branch below does for it, in short.
+      run[runLen & (MAX_N - 1)] = c;
+      runLen++;
+      byIndex(c - HAN_FIRST);
+      continue;
+    }
     let cls: number;
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
       const d = text.charCodeAt(i + 1);
@@ -128,10 +132,10 @@ export function scanFeatures(text: string, opts: FeatureOptions, emit: FeatureSi
     if (isRunClass(cls)) {
       run[runLen & (MAX_N - 1)] = c;
       runLen++;
-      if (han && cls === HAN) {
-        const k = hanSlot(han, c);
+      if (byIndex && cls === HAN) {
+        const k = hanIndex(c);
         if (k >= 0) {
-          emit(han[k], han[k + 1], GRAM_FEATURE);
+          byIndex(k);
           continue;
         }
       }

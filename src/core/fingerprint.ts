@@ -1,6 +1,5 @@
 // The fingerprint of a text: normalise, extract features, simhash. The algorithm version names
 // every choice below; any change that can change a fingerprint must change ALGORITHM.
-import { normalizeText } from './normalize';
 import { simhashHex, type SimhashOptions } from './simhash';
 
 /** Version of the fingerprint algorithm; stored with every record and export. */
@@ -19,10 +18,10 @@ export const FINGERPRINT_OPTIONS: Readonly<SimhashOptions> = /* @__PURE__ */ Obj
 
 /** 64-bit fingerprint of a text as 16 lowercase hex digits. */
 export function fingerprint(text: string): string {
-  return simhashHex(normalizeText(text), FINGERPRINT_OPTIONS);
+  return simhashHex(text, FINGERPRINT_OPTIONS);
 }
 
 /** The fingerprint with other feature choices: for measuring alternatives, never stored. */
 export function fingerprintWith(text: string, options: SimhashOptions): string {
-  return simhashHex(normalizeText(text), options);
+  return simhashHex(text, options);
 }

@@ -253,6 +253,29 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
         continue;
       }
     } else {
+      if (c >= 0x4e00 && c <= 0x9fff && !inWord) {
+        // The commonest character of Chinese text, a Han character of the main block after no word:
+        // what the run branch below does for it, in short (it needs no normalising, is no terminal,
+        // and counts as Han). Nearly twice as fast on Chinese text (bench:speed).
+        a = stepA(a, c);
+        chars++;
+        runChars++;
+        hanKana++;
+        units += CHAR_UNITS;
+        let cutHere = false;
+        if (isCandidateChar(c)) {
+          cutHere = units - lastCandidate >= GAP_UNITS;
+          lastCandidate = units;
+        }
+        if (cutHere ? words + runChars / CJK_CHARS_PER_WORD >= MIN_CUT_WORDS : words + runChars / CJK_CHARS_PER_WORD >= HARD_MAX_WORDS) {
+          sink(text, start, i + 1, normalize, a, words, runChars, chars, inWord);
+          start = i + 1;
+          normalize = false;
+          a = SEED_A;
+          words = runChars = chars = 0;
+        }
+        continue;
+      }
       if (!normalize && needsNormalizing(c)) normalize = true;
       if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
         const d = text.charCodeAt(i + 1);

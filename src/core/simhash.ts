@@ -2,8 +2,9 @@
 // (an open-addressing table on the two hash halves), so the weight can be a function of the
 // term frequency; then each feature adds ±weight to 64 counters through per-byte tables
 // (8 additions per feature instead of 64).
-import { GRAM_FEATURE, scanFeatures, type FeatureOptions } from './features';
+import { GRAM_FEATURE, HAN_CHARS, hanFeature, scanFeatures, type FeatureOptions } from './features';
 import { toHex } from './fingerprint-hex';
+import { normalizeText, plainFold } from './normalize';
 
 export type Weighting = 'tf' | 'log' | 'sqrt' | 'binary' | number;
 
@@ -22,8 +23,16 @@ export interface SimhashResult {
 }
 
 /**
- * Counts occurrences per distinct 64-bit feature: open addressing on the two halves. The slots in
- * use are listed, so clearing and reading cost O(distinct features), not O(capacity).
+ * Counts occurrences per distinct 64-bit feature: open addressing on the two halves. The features
+ * in use are listed in the order first seen (the order simhashOfCounts adds them in, which fixes
+ * the rounding of its sums), so clearing and reading cost O(distinct features), not O(capacity).
+ *
+ * A main-block Han character's feature in the fingerprint (the character alone: features.ts) is
+ * counted by the character instead (addHan), in a table of one count per character: nearly every
+ * character of a Chinese text is one, and indexing a table by the character costs a fraction of
+ * hashing it and probing. Its 64-bit hash is made only once per distinct character, when the
+ * counts are read. (A word's hash equal to a Han character's, a chance of 2^-64 for any pair, now
+ * counts apart from it rather than together.)
  */
 export class FeatureCounter {
   capacity = 1 << 12;
@@ -31,6 +40,11 @@ export class FeatureCounter {
   keysLo = new Uint32Array(this.capacity);
   counts = new Uint32Array(this.capacity);
   kinds = new Uint8Array(this.capacity);
+  /** Slots of the hash table in use. */
+  private slots = 0;
+  /** Counts of the main-block Han characters, by hanIndex; allocated at the first addHan. */
+  han: Uint32Array | undefined;
+  /** Each distinct feature in the order first seen: a slot of the table (≥ 0), or ~hanIndex for a Han character. */
   used = new Int32Array(this.capacity / 2);
   distinct = 0;
 
@@ -47,7 +61,7 @@ export class FeatureCounter {
       }
       slot = (slot + 1) & mask;
     }
-    if ((this.distinct + 1) * 2 > this.capacity) {
+    if ((this.slots + 1) * 2 > this.capacity) {
       this.grow();
       this.add(hi, lo, kind);
       return;
@@ -56,7 +70,36 @@ export class FeatureCounter {
     keysLo[slot] = lo;
     counts[slot] = 1;
     this.kinds[slot] = kind;
+    this.slots++;
+    if (this.distinct === this.used.length) this.growList();
     this.used[this.distinct++] = slot;
+  }
+
+  /** Counts the feature of the Han character at `k` = hanIndex(c) (features.ts). */
+  addHan(k: number): void {
+    const han = (this.han ??= new Uint32Array(HAN_CHARS));
+    if (han[k]++ === 0) {
+      if (this.distinct === this.used.length) this.growList();
+      this.used[this.distinct++] = ~k;
+    }
+  }
+
+  /** Empties the counter: what a scan stopped midway left behind is gone too. */
+  clear(): void {
+    const { used, counts } = this;
+    for (let k = 0; k < this.distinct; k++) {
+      const e = used[k];
+      if (e >= 0) counts[e] = 0;
+      else if (this.han) this.han[~e] = 0;
+    }
+    this.distinct = 0;
+    this.slots = 0;
+  }
+
+  private growList(): void {
+    const used = new Int32Array(2 * this.used.length);
+    used.set(this.used);
+    this.used = used;
   }
 
   private grow(): void {
@@ -66,10 +109,16 @@ export class FeatureCounter {
     this.keysLo = new Uint32Array(this.capacity);
     this.counts = new Uint32Array(this.capacity);
     this.kinds = new Uint8Array(this.capacity);
-    this.used = new Int32Array(this.capacity / 2);
+    this.used = new Int32Array(Math.max(this.capacity / 2, used.length));
     this.distinct = 0;
+    this.slots = 0;
+    // Every feature again, in the order first seen: Han characters keep their counts where they are.
     for (let k = 0; k < distinct; k++) {
       const i = used[k];
+      if (i < 0) {
+        this.used[this.distinct++] = i;
+        continue;
+      }
       const before = this.distinct;
       this.add(keysHi[i], keysLo[i], kinds[i]);
       this.counts[this.used[before]] = counts[i];
@@ -80,6 +129,7 @@ export class FeatureCounter {
 // Scratch space reused between calls (the function stays pure: nothing survives into the result).
 const counter = /* @__PURE__ */ new FeatureCounter();
 const byteTables = new Float64Array(8 * 256);
+const hanOut = new Uint32Array(2);
 
 /** +1 or -1 for bit `b` (0..7, from the top) of each byte value `v`, at v * 8 + b. */
 const BIT_SIGNS = /* @__PURE__ */ (() => {
@@ -115,10 +165,10 @@ function weightTable(weighting: Weighting): Float64Array {
   return table;
 }
 
-/** Simhash of already-normalised text. */
-export function simhashNormalized(text: string, opts: SimhashOptions): SimhashResult {
-  counter.distinct = 0;
-  scanFeatures(text, opts, (hi, lo, kind) => counter.add(hi, lo, kind));
+/** Simhash of already-normalised text, or of plain text read through `fold` (normalize.ts's plainFold). */
+export function simhashNormalized(text: string, opts: SimhashOptions, fold?: Uint16Array): SimhashResult {
+  counter.clear();
+  scanFeatures(text, opts, (hi, lo, kind) => counter.add(hi, lo, kind), (k) => counter.addHan(k), fold);
   return simhashOfCounts(counter, opts);
 }
 
@@ -127,19 +177,31 @@ export function simhashNormalized(text: string, opts: SimhashOptions): SimhashRe
  * choices, or by a scan that emits the same features). Leaves the counter empty for its next use.
  */
 export function simhashOfCounts(counter: FeatureCounter, opts: SimhashOptions): SimhashResult {
-  const { keysHi, keysLo, counts, kinds, used, distinct } = counter;
-  counter.distinct = 0;
+  const { keysHi, keysLo, counts, kinds, used, distinct, han } = counter;
 
   byteTables.fill(0);
   const wordWeights = weightTable(opts.weight);
   const gramWeights = weightTable(opts.gramWeight ?? opts.weight);
+  const out = hanOut;
   for (let k = 0; k < distinct; k++) {
     const i = used[k];
-    const n = counts[i];
-    counts[i] = 0; // leaves the table empty for the next call
-    const w = n < 256 ? (kinds[i] === GRAM_FEATURE ? gramWeights : wordWeights)[n] : weightOf(n, kinds[i] === GRAM_FEATURE ? (opts.gramWeight ?? opts.weight) : opts.weight);
-    const hi = keysHi[i];
-    const lo = keysLo[i];
+    let n: number;
+    let kind: number;
+    let hi: number;
+    let lo: number;
+    if (i >= 0) {
+      n = counts[i];
+      kind = kinds[i];
+      hi = keysHi[i];
+      lo = keysLo[i];
+    } else {
+      n = (han as Uint32Array)[~i];
+      kind = GRAM_FEATURE;
+      hanFeature(~i, out);
+      hi = out[0];
+      lo = out[1];
+    }
+    const w = n < 256 ? (kind === GRAM_FEATURE ? gramWeights : wordWeights)[n] : weightOf(n, kind === GRAM_FEATURE ? (opts.gramWeight ?? opts.weight) : opts.weight);
     byteTables[(hi >>> 24) | 0] += w;
     byteTables[256 + ((hi >>> 16) & 0xff)] += w;
     byteTables[512 + ((hi >>> 8) & 0xff)] += w;
@@ -149,6 +211,7 @@ export function simhashOfCounts(counter: FeatureCounter, opts: SimhashOptions): 
     byteTables[1536 + ((lo >>> 8) & 0xff)] += w;
     byteTables[1792 + (lo & 0xff)] += w;
   }
+  counter.clear(); // leaves the tables empty for the next call
 
   // Counter of bit `b` (0..7, from the byte's top) of byte `k` (0 = most significant): the sum of
   // ±weight over the byte's values in ascending order (the order fixes the rounding, so it is kept).
@@ -194,7 +257,9 @@ export function simhashOfCounts(counter: FeatureCounter, opts: SimhashOptions): 
   return { hi: hi >>> 0, lo: lo >>> 0, features: distinct };
 }
 
+/** Simhash of a text (normalised here unless it is plain), as 16 hex digits. */
 export function simhashHex(text: string, opts: SimhashOptions): string {
-  const r = simhashNormalized(text, opts);
+  const fold = plainFold(text);
+  const r = simhashNormalized(fold ? text : normalizeText(text), opts, fold);
   return toHex(r.hi, r.lo);
 }
