@@ -109,19 +109,18 @@ export class FeatureCounter {
     this.keysLo = new Uint32Array(this.capacity);
     this.counts = new Uint32Array(this.capacity);
     this.kinds = new Uint8Array(this.capacity);
-    this.used = new Int32Array(Math.max(this.capacity / 2, used.length));
-    this.distinct = 0;
-    this.slots = 0;
-    // Every feature again, in the order first seen: Han characters keep their counts where they are.
+    // The list keeps its order: each feature of the table moves to its slot in the new one.
+    const mask = this.capacity - 1;
     for (let k = 0; k < distinct; k++) {
       const i = used[k];
-      if (i < 0) {
-        this.used[this.distinct++] = i;
-        continue;
-      }
-      const before = this.distinct;
-      this.add(keysHi[i], keysLo[i], kinds[i]);
-      this.counts[this.used[before]] = counts[i];
+      if (i < 0) continue;
+      let slot = keysLo[i] & mask;
+      while (this.counts[slot] !== 0) slot = (slot + 1) & mask;
+      this.keysHi[slot] = keysHi[i];
+      this.keysLo[slot] = keysLo[i];
+      this.counts[slot] = counts[i];
+      this.kinds[slot] = kinds[i];
+      used[k] = slot;
     }
   }
 }
