@@ -32,6 +32,8 @@ export interface BackgroundDeps {
   tabLoads?(tabId: number): number;
   /** Large payloads of imports and exports, from and to the extension's pages (messaging/bulk.ts). */
   bulk?: BulkHandle;
+  /** Shows the popup's list of the matches of the page in `tab` (content:showMatches). */
+  showMatches?(tab: { id: number; windowId?: number; index: number }): Promise<void>;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
@@ -201,6 +203,15 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         const tabId = sender.tab?.id;
         if (tabId !== undefined) void handlers['popup:tabStatus']({ tabId, refreshBadge: true }, sender).catch(() => undefined);
       }
+      return {};
+    },
+
+    async 'content:showMatches'(_req, sender) {
+      // From the top frame, where the notice is drawn: a frame of the page cannot open anything.
+      if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('"show the matches" from a frame');
+      const tab = sender.tab;
+      if (tab?.id === undefined) throw new TypeError('"show the matches" from no tab');
+      await deps.showMatches?.({ id: tab.id, index: tab.index, ...(tab.windowId !== undefined ? { windowId: tab.windowId } : {}) });
       return {};
     },
 

@@ -38,7 +38,24 @@ const handlers = createHandlers({
   tabIsPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
   tabLoads: (tabId) => tabLoads.get(tabId) ?? 0,
   bulk: new BulkInbox(),
+  showMatches,
 });
+
+/**
+ * The popup over the reader's tab, as its toolbar button opens it. Where the browser opens it only
+ * from its own toolbar (Chrome before 127, Firefox before 149 refuse the call), the popup's page
+ * opens in a tab beside the reader's instead, with the same list (its `?tab=`).
+ */
+async function showMatches(tab: { id: number; windowId?: number; index: number }): Promise<void> {
+  const inWindow = tab.windowId === undefined ? {} : { windowId: tab.windowId };
+  try {
+    await browser.action.openPopup(inWindow);
+    return;
+  } catch {
+    // Refused: the page in a tab, below.
+  }
+  await browser.tabs.create({ url: browser.runtime.getURL(`src/popup/index.html?tab=${tab.id}`), index: tab.index + 1, openerTabId: tab.id, ...inWindow });
+}
 
 // Whenever the background starts: the fingerprints a lookup scans start loading at once (it was most
 // likely woken by a page to check), a committed import that was cut short is completed, and the

@@ -199,6 +199,7 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
       if (gone || checkedTextHash !== view) return;
       showNotice(match, verdict.more, {
         notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined),
+        showMatches: () => void send('content:showMatches', {}).catch(() => undefined),
         ...(parts.length ? { showWhatsNew: (within: ParentNode) => showNewParts(document, within, locators, parts) } : {}),
       });
     },

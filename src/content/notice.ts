@@ -35,6 +35,8 @@ const AT_TOP = `iframe { transform: translateY(calc(${2 * (16 - FRAME_MARGIN)}px
 export interface NoticeActions {
   /** The reader says the two pages are not the same article. */
   notSame(match: NoticeMatch): void;
+  /** The reader asks to see every earlier page that matches (the popup's list). */
+  showMatches?(): void;
   /** Finds and marks the new parts, drawing inside `within` (the notice's shadow root); absent when the page cannot. */
   showWhatsNew?(within: ParentNode): Promise<NewParts>;
 }
@@ -178,6 +180,9 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
           break;
         case 'showNew':
           showNew();
+          break;
+        case 'showMatches':
+          actions.showMatches?.();
           break;
         case 'step':
           step(message.by < 0 ? -1 : 1);

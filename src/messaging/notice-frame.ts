@@ -46,6 +46,8 @@ export type FromFrame =
   /** Close the notice; `hadFocus`: the focus was in it (it goes back to where it came from). */
   | { type: 'close'; hadFocus: boolean }
   | { type: 'notSame'; hadFocus: boolean }
+  /** Show every earlier page that matches (the popup's list). */
+  | { type: 'showMatches' }
   | { type: 'showNew' }
   | { type: 'step'; by: number }
   | { type: 'clear' };

@@ -145,6 +145,12 @@ export interface Protocol {
   'content:linksRead': { req: { keys: string[] }; res: { read: LinkMark[]; label?: string; off?: true } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
   'content:notSame': { req: { other: string }; res: Empty };
+  /**
+   * content → background: the reader asked, in the notice, to see every earlier page this one
+   * matches: the popup opens over the sender's tab, or, where the browser opens it only from its own
+   * toolbar, the popup's page in a tab beside it.
+   */
+  'content:showMatches': { req: Empty; res: Empty };
   /** popup → background: status of the page in a tab, with the earlier pages it matches; with `refreshBadge` (after the reader acted in the popup), the tab's toolbar button is set to tell the same. */
   'popup:tabStatus': { req: { tabId: number; refreshBadge?: boolean }; res: TabStatus };
   /** popup → background: the reader says the page in the tab (`url`) and an earlier one are not the same; never flag the pair again. */

@@ -49,8 +49,7 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
     link.setAttribute('aria-disabled', 'true');
   }
   what.append(link);
-  const others = more > 0 ? ` · ${t('noticeMore', more)}` : '';
-  what.append(el(doc, 'span', 'meta', ` — ${t('noticeWhere', isolate(siteOf(match.url)), match.when)} · ${describeMatch(match)}${others}`));
+  what.append(el(doc, 'span', 'meta', ` — ${t('noticeWhere', isolate(siteOf(match.url)), match.when)} · ${describeMatch(match)}`));
 
   const freshText = match.fresh ? describeFresh(match.fresh) : '';
   const fresh = el(doc, 'p', 'fresh', freshText);
@@ -125,6 +124,14 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
   const hadFocus = () => doc.hasFocus() && doc.activeElement !== null && doc.activeElement !== doc.body;
   dismiss.addEventListener('click', () => send({ type: 'close', hadFocus: hadFocus() }));
   notSame.addEventListener('click', () => send({ type: 'notSame', hadFocus: hadFocus() }));
+  // Where more earlier pages match than the one named, the heading's line offers the list of them all
+  // (the popup's). It fits in that line, so the notice keeps its size (what the page can see of it).
+  if (more > 0) {
+    const seeAll = button(t('noticeSeeAll', more + 1), 'see-all');
+    seeAll.title = t('noticeSeeAllHint');
+    seeAll.addEventListener('click', () => send({ type: 'showMatches' }));
+    head.append(seeAll);
+  }
 
   /** Shows `text` on the line of what is new, and announces it. */
   const say = (text: string) => {

@@ -46,7 +46,8 @@ async function noticeFrameAsText(page: Page): Promise<Frame> {
   if (!frame) throw new Error('no notice');
   await frame.evaluate(() => {
     for (const e of document.querySelectorAll('[data-text]')) {
-      e.textContent = e.getAttribute('data-text');
+      // Before what else it holds (the heading's line holds "See all"), as the generated content stands.
+      e.prepend(e.getAttribute('data-text') ?? '');
       e.removeAttribute('data-text');
     }
   });
@@ -72,9 +73,11 @@ describe.each([
     const id = new URL(worker.url()).host;
     extPage = (path) => `chrome-extension://${id}/src/${path}`;
     await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
-    // An article and its copy read, so the popup, the history and the notice have something to show.
+    // An article, a preview of it and a copy of it read, so the popup, the history and the notice
+    // have something to show (the notice names one of two pages matched, and offers the list of both).
     article = await context.newPage();
     await openAndSettle(article, site.url('enA'));
+    await openAndSettle(article, site.url('enPreviewOfRead'));
     await openAndSettle(article, site.url('enB'));
     expect(await noticeShown(article)).toBe(true);
     await article.bringToFront();
@@ -178,10 +181,11 @@ describe.each([
 
   it('the in-page notice has no axe violation, light or dark', async () => {
     const frame = await noticeFrameAsText(article);
-    // The notice: its text and its seven buttons (dismiss, not the same, the tab, and "Show what's
-    // new" with previous, next and clear, there even while hidden: the notice has one size).
-    const drawn = await frame.evaluate(() => ({ text: document.querySelector('.head')?.textContent, buttons: document.querySelectorAll('button').length }));
-    expect(drawn).toEqual({ text: lang ? '这篇你读过' : "You've read this before", buttons: 7 });
+    // The notice: its text and its eight buttons (see all, as two pages match; dismiss, not the same,
+    // the tab, and "Show what's new" with previous, next and clear, there even while hidden: the
+    // notice has one size).
+    const drawn = await frame.evaluate(() => ({ text: document.querySelector('.head')?.firstChild?.textContent, buttons: document.querySelectorAll('button').length, seeAll: document.querySelector('.head button')?.textContent }));
+    expect(drawn).toEqual({ text: lang ? '这篇你读过' : "You've read this before", buttons: 8, seeAll: lang ? '查看全部 2 篇' : 'See all 2' });
     // Both of its states: open, and shrunk to its tab.
     for (const shrunk of [false, true]) {
       await frame.evaluate((pill) => {

@@ -395,6 +395,41 @@ describe('Chromium, what the reader sees', () => {
     expect((await toolbarOf(page)).text).toBe('');
   });
 
+  it('opens, from the notice, the popup listing every earlier page that matches', async () => {
+    await openAndSettle(page, site.url('zhB'));
+    const { text, tabId } = await toolbarOf(page);
+    expect(text).toBe('2');
+    // The popup is no page Playwright reports: the extension's own list of its open views tells.
+    const popups = () => worker.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: ['POPUP' as chrome.runtime.ContextType] })).map((c) => c.documentUrl));
+    expect(await popups()).toEqual([]);
+    await clickInNotice(page, 'See all 2');
+    // Over the reader's window, where the tab is the active one: it lists the tab's matches, both.
+    await expect.poll(popups, { timeout: 10_000 }).toEqual([`chrome-extension://${extensionId}/src/popup/index.html`]);
+    const listed = await popupFor(tabId);
+    expect(listed.links).toHaveLength(2);
+    expect(listed.links).toContain(site.url('zhA'));
+    // Asking is not closing: the notice stays.
+    expect(await noticeShown(page)).toBe(true);
+    // The notice is the size it would be without "See all" (the page sees its size, which must not
+    // tell how many pages match): the size its frame tells the page to give it, with and without.
+    const sizes = await (await noticeFrame(page))?.evaluate(() => {
+      const size = () => {
+        const r = (document.querySelector('.frame') as Element).getBoundingClientRect();
+        return [r.width, r.height];
+      };
+      const withIt = size();
+      document.querySelector('.see-all')?.remove();
+      return { withIt, without: size() };
+    });
+    expect(sizes?.without).toEqual(sizes?.withIt);
+    // The popup closed, as a click elsewhere would close it.
+    const cdp = await context.browser()?.newBrowserCDPSession();
+    const { targetInfos } = ((await cdp?.send('Target.getTargets')) ?? { targetInfos: [] }) as { targetInfos: Array<{ targetId: string; url: string }> };
+    for (const t of targetInfos) if (t.url === `chrome-extension://${extensionId}/src/popup/index.html`) await cdp?.send('Target.closeTarget', { targetId: t.targetId });
+    await cdp?.detach();
+    await expect.poll(popups).toEqual([]);
+  });
+
   it('lets the notice be reached and closed from the keyboard', async () => {
     await openAndSettle(page, site.url('zhB'));
     expect(await noticeShown(page)).toBe(true);

@@ -182,6 +182,36 @@ describe('Firefox, matching layers', () => {
     expect((await popupFor(site.url('zhRepost'))).items.join(' ')).toContain(site.title('zhA'));
   });
 
+  it('opens, from the notice, the list of every earlier page that matches: in a tab beside the page, where Firefox opens the popup only from its toolbar', async () => {
+    await openAndSettle(page, site.url('zhRepost'));
+    await expect.poll(() => noticeShown(page)).toBe(true);
+    const expected = await popupFor(site.url('zhRepost'));
+    expect(expected.links.length).toBeGreaterThanOrEqual(2);
+    const tabId = await tabIdOf(site.url('zhRepost'));
+    await page.bringToFront();
+    // The reader clicks "See all", at the right end of the notice's heading line (BiDi cannot reach
+    // into the notice's frame; the mouse can): the box stands 8 px inside the frame (room for its
+    // shadow), its text 15 px inside the box, and the heading's line is 20 px tall.
+    const host = await page.evaluate(() => document.querySelector('[data-deja-read=notice]')?.getBoundingClientRect().toJSON() as DOMRect);
+    const before = await browser.pages();
+    await page.mouse.click(host.right - 8 - 15 - 20, host.top + 8 + 13 + 10);
+    const listPage = async () => {
+      // A tab the add-on opened, not its own page (which popupFor sent to the popup's page above).
+      for (const p of await browser.pages()) {
+        if (p === extensionPage || before.includes(p)) continue;
+        const href = await p.evaluate(() => location.href).catch(() => '');
+        if (href.includes(`/src/popup/index.html?tab=${tabId}`)) return p;
+      }
+      return undefined;
+    };
+    await expect.poll(listPage, { timeout: 15_000 }).toBeDefined();
+    const list = (await listPage()) as Page;
+    await waitInPage(list, () => !document.getElementById('status')?.textContent?.includes('Checking'));
+    expect(await list.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>('#matches li a')].map((a) => a.href))).toEqual(expected.links);
+    expect(await noticeShown(page)).toBe(true);
+    await list.close();
+  });
+
   it('flags a preview of an article read in full', async () => {
     await openAndSettle(page, site.url('enPreviewOfRead'));
     await expect.poll(() => noticeShown(page)).toBe(true);
@@ -424,10 +454,10 @@ describe("Firefox, what's new since it was read", () => {
     const before = await pageState();
     expect(before.mutations).toEqual([]);
     expect(await page.evaluate(() => scrollY)).toBe(0);
-    // The notice's content is in a closed shadow root BiDi cannot read: the reader's keys reach it.
-    // The page has no link, so Tab goes to the notice: its title link, then "Show what's new".
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    // The notice's content is in a frame BiDi cannot read: the reader's keys reach it. The page has
+    // no link, so Tab goes to the notice: its "See all" (two pages read match: the article, and the
+    // same article read at another address), its title link, then "Show what's new".
+    for (let k = 0; k < 3; k++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     // The first new paragraph is brought into view, a quarter down the window.
     await expect
@@ -447,8 +477,9 @@ describe("Firefox, what's new since it was read", () => {
     await openAndSettle(components, site.at(componentRevisionPath));
     await expect.poll(() => noticeShown(components)).toBe(true);
     expect(await components.evaluate(() => scrollY)).toBe(0);
-    // Tab: the page's one link, then the notice's title link, then "Show what's new".
-    for (let k = 0; k < 3; k++) await components.keyboard.press('Tab');
+    // Tab: the page's one link, then the notice's "See all" (two pages read match), its title link,
+    // then "Show what's new".
+    for (let k = 0; k < 4; k++) await components.keyboard.press('Tab');
     await components.keyboard.press('Enter');
     // The first new paragraph (the second of the story, inside two shadow roots) is brought into view.
     await expect

@@ -3,6 +3,7 @@ import { digestArticle, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { buildExport, validateHistoryFile } from '../../src/storage';
 import { everyPage, fromTab, makeBackground, type TabPages } from './helpers';
+import type { Runtime } from 'webextension-polyfill';
 
 const en = loadArticle('en-library');
 const other = loadArticle('en-balcony');
@@ -269,6 +270,17 @@ describe('checking and recording a page', () => {
     await expect(bg.handlers['content:notSame']({ other: 'https://a.example/' + 'x'.repeat(9000) }, sender)).rejects.toThrow(/URL/);
     await bg.handlers['content:notSame']({ other: 'https://a.example/1?utm_source=feed' }, sender);
     expect(await repo.isDismissed('https://b.example/2', 'https://a.example/1')).toBe(true);
+  });
+
+  it('shows the list of matches of the tab whose notice asked for it, and of no other', async () => {
+    const bg = makeBackground();
+    const sender = { ...fromTab(7, 'https://b.example/2'), tab: { ...fromTab(7).tab, index: 3, windowId: 2 } } as Runtime.MessageSender;
+    expect(await bg.handlers['content:showMatches']({}, sender)).toEqual({});
+    expect(bg.listed).toEqual([{ id: 7, index: 3, windowId: 2 }]);
+    // Not from a frame of the page (the notice is drawn in the top frame only), nor from no tab.
+    await expect(bg.handlers['content:showMatches']({}, { ...sender, frameId: 4 })).rejects.toThrow(/frame/);
+    await expect(bg.handlers['content:showMatches']({}, { id: 'ext', url: 'https://b.example/2', frameId: 0 })).rejects.toThrow(/tab/);
+    expect(bg.listed).toHaveLength(1);
   });
 
   it('remembers "not the same" from the popup for that one pair', async () => {

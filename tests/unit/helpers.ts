@@ -13,6 +13,8 @@ let databases = 0;
 
 export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle, privateTab?: (tabId: number) => boolean) {
   const shown: Array<[number, PageVerdict]> = [];
+  /** The tabs whose list of matches the background was asked to show (content:showMatches). */
+  const listed: Array<{ id: number; windowId?: number; index: number }> = [];
   /** Pages each tab has started loading (the browser's tabs.onUpdated "loading"), as a test sets them. */
   const loads: Record<number, number> = {};
   const clock = { now: 1_700_000_000_000 };
@@ -28,6 +30,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     message: (key, ...subs) => message(key, subs),
     settings: async () => parseSettings({ dwellSeconds: 0, ...settings }),
     showOnTab: async (tabId, verdict) => void shown.push([tabId, verdict]),
+    showMatches: async (tab) => void listed.push(tab),
     tabLoads: (tabId) => loads[tabId] ?? 0,
     askTab: async (tabId) => {
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
@@ -53,6 +56,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     call,
     read,
     shown,
+    listed,
     loads,
     get repository() {
       return repository;

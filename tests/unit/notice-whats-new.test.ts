@@ -61,7 +61,7 @@ describe('"Show what\'s new" in the notice', () => {
    * frame "loads", the content script hands it its end of the channel, and the frame's page (drawn
    * here in a document of its own: jsdom loads no extension page) takes it and draws what comes.
    */
-  async function shownNotice(actions: Parameters<typeof showNotice>[2], shown: NoticeMatch = match): Promise<Shown> {
+  async function shownNotice(actions: Parameters<typeof showNotice>[2], shown: NoticeMatch = match, more = 0): Promise<Shown> {
     let root: ShadowRoot | undefined;
     const attach = Element.prototype.attachShadow;
     const spy = vi.spyOn(Element.prototype, 'attachShadow').mockImplementation(function (this: Element, init) {
@@ -72,7 +72,7 @@ describe('"Show what\'s new" in the notice', () => {
     const handed = vi.fn();
     const sentTo = vi.fn();
     const windowSpy = vi.spyOn(HTMLIFrameElement.prototype, 'contentWindow', 'get').mockReturnValue({ postMessage: handed, location: { replace: sentTo } } as unknown as Window);
-    showNotice(shown, 0, actions);
+    showNotice(shown, more, actions);
     spy.mockRestore();
     if (!root) throw new Error('no shadow root');
     const iframe = root.querySelector('iframe');
@@ -215,6 +215,24 @@ describe('"Show what\'s new" in the notice', () => {
     await settle();
     expect(drawn(frame.activeElement)).toBe('Next');
     expect(stops(frame)).toEqual(['The story', 'Next']);
+  });
+
+  it('opens the list of every page that matches from "See all" on its heading line, there only when more than one does', async () => {
+    const stops = (doc: Document) => [...doc.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map(drawn);
+    const one = await shownNotice({ notSame: () => undefined });
+    expect(stops(one.frame)).toEqual(['The story', 'Dismiss']);
+    removeNotice();
+    let asked = 0;
+    const { frame } = await shownNotice({ notSame: () => undefined, showMatches: () => void asked++ }, match, 2);
+    // The closest page is named, and two more match: three in all.
+    const all = button(frame, 'See all 3');
+    expect(all.closest('.head')).not.toBeNull();
+    expect(stops(frame)).toEqual(['See all 3', 'The story', 'Dismiss']);
+    all.click();
+    await settle();
+    expect(asked).toBe(1);
+    // It is a request, not a close: the notice stays.
+    expect(document.querySelector('[data-deja-read=notice]')).not.toBeNull();
   });
 
   it('keeps its Tab stops when the page read before has an address no browser opens (kept from an import): the title is then a link marked unavailable', async () => {
