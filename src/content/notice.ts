@@ -66,8 +66,9 @@ export function removeNotice(): void {
 }
 
 /**
- * The reader's shortcut (background/shortcut.ts): focus goes to the notice's first control. Without
- * a notice on screen nothing at all happens, so the page cannot tell that the keys were pressed.
+ * The reader's shortcut (background/shortcut.ts): focus goes to the notice's title (the link to the
+ * page read before). Without a notice on screen nothing at all happens, so the page cannot tell that
+ * the keys were pressed.
  */
 export function focusNotice(): void {
   if (!shown?.host.isConnected || !shown.port) return;

@@ -37,7 +37,7 @@ export type ToFrame =
   | { type: 'at'; at: number; count: number }
   /** The marks are gone (the reader's Esc on the page, or the frame's own "Clear"). */
   | { type: 'cleared' }
-  /** The reader's shortcut: focus to the notice's first control. */
+  /** The reader's shortcut: focus to the notice's title (the link to the page read before). */
   | { type: 'focus' };
 
 export type FromFrame =
