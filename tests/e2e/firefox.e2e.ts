@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import puppeteer, { TimeoutError, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, foundByPage, noticeShown, openAndSettle, type ExportedDoc } from './checks';
@@ -305,14 +305,20 @@ describe('Firefox, test vectors', () => {
     const page = await browser.newPage();
     // Each page stays until it is recorded (the megabyte one takes a while on a busy machine).
     for (const name of browserVectors) {
-      // The page's parse is enough (the content script runs once it is idle); its load event came
-      // late under load at times, past the 30 s a navigation may take.
-      await page.goto(site.vectorUrl(name), { waitUntil: 'domcontentloaded' });
+      // The page's parse is enough (the content script runs once it is idle). Its load event came
+      // late under load at times, past the 30 s a navigation may take; and once (a CI run of
+      // f9916e3) not even its parse was reported in 30 s, where this test takes 3–7 s in all. A
+      // navigation not reported in 10 s is made again; what is asserted is the page recorded.
+      const open = () => page.goto(site.vectorUrl(name), { waitUntil: 'domcontentloaded', timeout: 10_000 });
+      await open().catch((e: unknown) => {
+        if (!(e instanceof TimeoutError)) throw e;
+        return open();
+      });
       await expect.poll(async () => (await recordedUrls()).includes(site.vectorUrl(name)), { timeout: 30_000 }).toBe(true);
     }
     await page.close();
     expectVectorFingerprints((await exportedHistory()).doc, site);
-  });
+  }, 120_000);
 });
 
 describe('Firefox, export, clear and import', () => {
