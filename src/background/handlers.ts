@@ -2,7 +2,7 @@
 // handlers run in unit tests; nothing is kept in memory between events.
 import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl } from '../core';
 import { readLinksFor } from './links';
-import type { Handlers } from '../messaging/router';
+import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
@@ -76,7 +76,7 @@ const originOf = (url: string | undefined) => {
 function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { readSet: boolean }): PageReport {
   const report = parsePageReport(req, options);
   const origin = originOf(report.url);
-  if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('page report from a frame');
+  fromTopFrame(sender, 'page report');
   if (originOf(senderPage(sender)) !== origin) throw new TypeError("page report for another site than the sender's");
   if (sender.tab?.url !== undefined && originOf(sender.tab.url) !== origin) throw new TypeError("page report for another site than the tab's");
   return report;
@@ -193,7 +193,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const page = parseWebUrl(senderPage(sender));
       if (typeof other !== 'string' || !parseWebUrl(other)) throw new TypeError('other must be a URL');
       // From the top frame, as every report: the notice is drawn there only.
-      if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('"not the same" from a frame');
+      fromTopFrame(sender, '"not the same"');
       if (!page || unrecordedPrivate(sender, await deps.settings())) return {};
       const repo = await deps.repository();
       // Only a page of the history can be the other of a pair: a page cannot fill the store with made-up ones.
@@ -207,8 +207,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     },
 
     async 'content:showMatches'(_req, sender) {
-      // From the top frame, where the notice is drawn: a frame of the page cannot open anything.
-      if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('"show the matches" from a frame');
+      fromTopFrame(sender, '"show the matches"');
       const tab = sender.tab;
       if (tab?.id === undefined) throw new TypeError('"show the matches" from no tab');
       await deps.showMatches?.({ id: tab.id, index: tab.index, ...(tab.windowId !== undefined ? { windowId: tab.windowId } : {}) });

@@ -5,6 +5,7 @@ import { MAX_URL_LENGTH, pageIdentity } from '../core';
 import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
+import { fromTopFrame } from '../messaging/router';
 import type { BackgroundDeps } from './handlers';
 
 type LinksAnswer = Protocol['content:linksRead']['res'];
@@ -33,7 +34,7 @@ function keysOf(req: unknown): string[] {
 
 export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale' | 'message'>): Promise<LinksAnswer> {
   const keys = keysOf(req);
-  if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError('links asked from a frame');
+  fromTopFrame(sender, 'links asked');
   const page = sender.url;
   if (!page) throw new TypeError('message from no page');
   if (sender.tab?.url !== undefined && originOf(sender.tab.url) !== originOf(page)) throw new TypeError("links asked for another site than the tab's");

@@ -21,6 +21,15 @@ export function senderKind(sender: Runtime.MessageSender, extensionId: string, e
 }
 
 /**
+ * Refuses a message from a frame of a page: what a content script asks for (a page's report, its
+ * links, "not the same", the list of matches) is asked for the tab's top page only, where the
+ * notice is drawn. `what` names it in the error.
+ */
+export function fromTopFrame(sender: Runtime.MessageSender, what: string): void {
+  if (sender.frameId !== undefined && sender.frameId !== 0) throw new TypeError(`${what} from a frame`);
+}
+
+/**
  * Who may send a message follows from its name: `content:…` comes from content scripts, every
  * other name (`popup:…`, `options:…`, `history:…`, `background:…`) from the extension's own pages.
  */

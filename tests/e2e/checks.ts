@@ -47,9 +47,9 @@ export function noticeShown(page: AnyPage): Promise<boolean> {
 /**
  * Presses Escape with the focus in the notice's frame, and waits until the notice is gone, as the
  * reader sees it. The key's release closes the frame it is delivered to, and Chromium's DevTools
- * protocol then sometimes never answers for that key (2 of 60 presses in a loop: the notice closed,
- * the press never resolved, and the test hung), so the press itself is given half a second, and
- * then left.
+ * protocol then sometimes never answers for that key (1 or 2 presses of 40 or 60 in loops: the
+ * notice closed, the press never resolved; awaited, the test hung), so the press itself is given
+ * half a second, and then left.
  */
 export async function escapeFromNotice(page: AnyPage & { keyboard: { press(key: string): Promise<unknown> } }): Promise<void> {
   const press = page.keyboard.press('Escape').catch(() => undefined);
