@@ -311,20 +311,37 @@ export function checkNotSame(raw: unknown, now: number): NotSamePair[] {
 /**
  * Where JSON.parse stopped, from its message (the engine's words, in English whatever the reader's
  * language, are not shown): V8 says "at position 12 (line 2 column 3)" or "at position 12",
- * SpiderMonkey "at line 2 column 3". Null at the end of the text (a file cut short) or when unsaid.
+ * SpiderMonkey "at line 2 column 3". Null when unsaid, and where the text only ended early (a file
+ * cut short): at its end (V8 and SpiderMonkey put an unterminated string or a missing value there),
+ * or at a `true`, `false` or `null` cut short (SpiderMonkey puts the place at the word's start).
  */
 export function jsonErrorPlace(message: string, text: string): { line: number; column: number } | null {
   if (/end of (data|JSON input)/i.test(message)) return null;
-  const lineColumn = /line (\d+) column (\d+)/.exec(message);
-  if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
   const position = /position (\d+)/.exec(message);
-  if (!position) return null;
-  const at = Number(position[1]);
-  if (at >= text.length) return null;
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  let at: number;
+  if (position) at = Number(position[1]);
+  else if (lineColumn) at = offsetOf(text, Number(lineColumn[1]), Number(lineColumn[2]));
+  else return null;
+  if (at >= text.length || LITERAL_PREFIX.test(text.slice(at))) return null;
   const before = text.slice(0, at);
   const line = before.split('\n').length;
   return { line, column: at - before.lastIndexOf('\n') };
 }
+
+/** The offset of a place given as a line and a column (both from 1). */
+function offsetOf(text: string, line: number, column: number): number {
+  let start = 0;
+  for (let l = 1; l < line; l++) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) return text.length;
+    start = end + 1;
+  }
+  return start + column - 1;
+}
+
+/** A `true`, `false` or `null` cut short, and nothing after it. */
+const LITERAL_PREFIX = /^(t(r(ue?)?)?|f(a(l(se?)?)?)?|n(u(ll?)?)?)$/;
 
 // --- CSV, as our export writes it ---
 

@@ -758,7 +758,9 @@ describe('Chromium, export, clear and import', () => {
     await expect.poll(() => options.locator('#stats').innerText()).toBe(`${before.pages.length - 1} pages recorded.`);
     expect((await exportedHistory()).doc.pages).toEqual(before.pages.slice(1));
 
-    // The backup cut short just before its third page (a download interrupted): the two before it can come in.
+    // The backup cut short in its third page, inside a string (a download interrupted; most of a
+    // record's bytes are strings): the two before it can come in. Chromium's JSON error names the
+    // place where the text ends, which is a cut, not a break.
     await options.getByRole('button', { name: 'Clear history…' }).click();
     await options.getByRole('button', { name: 'Delete everything' }).click();
     await expect.poll(() => options.locator('#stats').innerText()).toBe('0 pages recorded.');
@@ -766,15 +768,13 @@ describe('Chromium, export, clear and import', () => {
     let third = -1;
     for (let k = 0; k < 3; k++) third = whole.indexOf('{"url"', third + 1);
     const cut = join(profile, 'cut-short.json');
-    writeFileSync(cut, whole.slice(0, third));
+    writeFileSync(cut, whole.slice(0, third + '{"url":"http://'.length + 3));
     await options.locator('#import-file').setInputFiles(cut);
     await expect.poll(() => options.locator('#import-ask-question').innerText()).toBe(
-      'The file ends after page 2, before its end. It may not have been saved or copied whole. Import the 2 pages it holds?',
+      `1 of the 3 pages in this file cannot be imported: Page 3: cut off, the file ends in the middle of it. It may not have been saved or copied whole.`,
     );
-    await options.getByRole('button', { name: 'Import the 2 pages' }).click();
-    await expect.poll(() => options.locator('#export-status').innerText()).toBe(
-      'Imported 2 pages: 2 added, 0 merged with pages already here, 0 already up to date. The file ended early: whatever came after the cut was not in it.',
-    );
+    await options.getByRole('button', { name: 'Import the other 2 pages' }).click();
+    await expect.poll(() => options.locator('#export-status').innerText()).toMatch(/^Imported 2 pages: 2 added, 0 merged with pages already here, 0 already up to date\./);
     expect((await exportedHistory()).doc.pages).toEqual(before.pages.slice(0, 2));
     // Back to the whole history for what follows.
     await options.getByRole('button', { name: 'Clear history…' }).click();

@@ -93,6 +93,13 @@ describe('import validation', () => {
     expect(jsonErrorPlace('JSON.parse: expected double-quoted property name at line 3 column 1 of the JSON data', text)).toEqual({ line: 3, column: 1 });
     expect(jsonErrorPlace('JSON.parse: unexpected end of data at line 2 column 13 of the JSON data', '{\n"version": ')).toBeNull();
     expect(jsonErrorPlace("Unexpected token ',', \"[,]\" is not valid JSON", '[,]')).toBeNull();
+    // Cut short in a string, a number or a word: the place each engine names is the text's end, or the word's start.
+    expect(jsonErrorPlace('Unterminated string in JSON at position 18 (line 1 column 19)', '{"url":"http://exa')).toBeNull();
+    expect(jsonErrorPlace('JSON.parse: unterminated string at line 3 column 4 of the JSON data', '{\n"a":\n"xy')).toBeNull();
+    expect(jsonErrorPlace('JSON.parse: missing digits after decimal point at line 1 column 9 of the JSON data', '{"a":12.')).toBeNull();
+    expect(jsonErrorPlace('JSON.parse: unexpected keyword at line 1 column 6 of the JSON data', '{"a":tr')).toBeNull();
+    // A word that is not one, before the end, is a break.
+    expect(jsonErrorPlace('JSON.parse: unexpected keyword at line 1 column 6 of the JSON data', '{"a":tx}')).toEqual({ line: 1, column: 6 });
   });
 
   const bad: Array<[string, string, RegExp]> = [
