@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, titleRead, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -27,10 +27,11 @@ function either(a: ReadSet, b: ReadSet | null): ReadSet {
  * What is new in the current page against a record, when the record has a read set and the page its
  * passages; with `alsoRead`, what the reader read of this very page before counts as read too.
  */
-export function freshness(r: Pick<PageRecord, 'readSet'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null): Freshness | undefined {
+export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null): Freshness | undefined {
   const set = r.readSet && passages?.length ? decodeReadSet(r.readSet) : null;
   if (!set || !passages) return undefined;
-  const w = whatsNewByHashes(either(set, alsoRead), passages);
+  // The earlier page's title was read with it (core's titleRead).
+  const w = whatsNewByHashes(either(either(set, titleRead(r.title)), alsoRead), passages);
   return { read: w.read, parts: newParts(passages, w.passages), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
 }
 

@@ -18,6 +18,8 @@ export interface LoadedDocument {
   /** Reading length in word-equivalents. */
   words: number;
   lang: string;
+  /** The article's title, as the extension records it ('' for a text file). */
+  title: string;
   /** Why no article was extracted, when none was. */
   skipped?: string;
 }
@@ -34,12 +36,12 @@ export function textSignature(text: string, stats = textStats(text)): PageSignat
 /** A user-facing error: printed as one line, no stack trace. */
 export class CliError extends Error {}
 
-export function htmlToText(html: string, minWords = DEFAULT_MATCH_SETTINGS.minWords): { text: string; lang: string; skipped?: string } {
+export function htmlToText(html: string, minWords = DEFAULT_MATCH_SETTINGS.minWords): { text: string; lang: string; title: string; skipped?: string } {
   // Page scripts never run and sub-resources are never fetched; CSS parse errors are not ours to report.
   const dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
   try {
     const result = extractArticle(dom.window.document, minWords);
-    return result.ok ? { text: result.article.text, lang: result.article.lang } : { text: '', lang: '', skipped: result.reason };
+    return result.ok ? { text: result.article.text, lang: result.article.lang, title: result.article.title } : { text: '', lang: '', title: '', skipped: result.reason };
   } finally {
     dom.window.close();
   }
@@ -79,8 +81,9 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
   // Soft hyphens and zero-width spaces left out of a text file as the extraction leaves them out of a page.
   let text = raw.replace(INVISIBLE, '');
   let declaredLang = '';
+  let title = '';
   let skipped: string | undefined;
-  if (HTML.has(ext)) ({ text, lang: declaredLang, skipped } = htmlToText(raw));
+  if (HTML.has(ext)) ({ text, lang: declaredLang, title, skipped } = htmlToText(raw));
   const stats = textStats(text);
-  return { path, text, ...textSignature(text, stats), lang: declaredLang || stats.lang, ...(skipped ? { skipped } : {}) };
+  return { path, text, ...textSignature(text, stats), lang: declaredLang || stats.lang, title, ...(skipped ? { skipped } : {}) };
 }

@@ -128,7 +128,8 @@ async function whatsNewCommand(files: string[], json: boolean): Promise<void> {
   const [before, after] = await Promise.all(files.map(loadDocument));
   // A page without an article has nothing to compare (the extension would not check it): said, not reported as all new.
   for (const d of [before, after]) if (d.skipped) throw new CliError(`${d.path}: no article found (${d.skipped}): whatsnew compares the articles of two pages`);
-  const r = whatsNew(before.text, after.text);
+  // OLD's title was read with it, as the extension counts it (core's whatsNew).
+  const r = whatsNew(before.text, after.text, before.title);
   const fresh = r.passages.filter((p) => p.isNew).map((p) => after.text.slice(p.start, p.end));
   if (json) {
     console.log(JSON.stringify({ read: r.read, newPassages: fresh }));

@@ -19,4 +19,4 @@ export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchors
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
 export { INVISIBLE, LOCATOR_CHARS, passageLocator, SKIPPED_CHAR, withoutSpaces, type PassageLocator } from './locator';
-export { decodeReadSet, decodeReadSetBytes, isReadSetBytes, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_CAP, READ_SET_OPTIONS, readSetOf, readSetOfKeys, RUN_SAMPLE, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';
+export { decodeReadSet, decodeReadSetBytes, isReadSetBytes, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_CAP, READ_SET_OPTIONS, readSetOf, readSetOfKeys, RUN_SAMPLE, titleRead, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';

@@ -224,6 +224,17 @@ export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
   return { runSample: sampleLog ? 2 ** (sampleLog - 1) : 0, paragraphs: bytes[0] >= 4, has: (key24) => slots.has(slot(key24, n, bits)) };
 }
 
+/**
+ * What the reader read of an earlier page besides its text: its title, which the extraction keeps
+ * apart (Readability takes a headline that repeats the title out of the text). A copy that keeps the
+ * headline in its text (a preview, a repost, a forum post quoting the article) would otherwise show
+ * the article's own headline as its one new paragraph. Exact: the title's own passage hashes.
+ */
+export function titleRead(title: string): ReadSet {
+  const hashes = new Set(cutPassages(title).map((p) => p.hash));
+  return { runSample: 0, paragraphs: true, has: (key24) => hashes.has(key24) };
+}
+
 export interface PassageVerdict {
   isNew: boolean;
   /** Characters of the passage taken as read. */
@@ -248,6 +259,8 @@ const PREFIX_READ = 0.95;
 const AFTER_READ = 0.05;
 /** ...and a good part of the page follows it (a paragraph added at the end is an update, not the rest of an article). */
 const MAX_PREVIEW = 0.9;
+/** What the page has before the part read, at most (a byline, a dateline: the preview's site had its own). */
+const LEAD_IN = 0.05;
 
 /**
  * What is new in the page whose passages are given, against the read set of an earlier page: a
@@ -293,21 +306,30 @@ export function whatsNewByHashes(set: ReadSet, passages: PagePassage[]): HashedW
   return { read: total ? read / total : 0, passages: verdicts, ...previewEnd(passages, verdicts, total) };
 }
 
-/** Where the read part ends, when the read part is the start of the page and something follows it. */
+/** Where the read part ends, when the read part is the start of the page (but for a short lead-in) and something follows it. */
 function previewEnd(passages: PagePassage[], verdicts: PassageVerdict[], total: number): { readUpTo?: number } {
   let last = verdicts.length - 1;
   while (last >= 0 && verdicts[last].isNew) last--;
   if (last < 0 || last === verdicts.length - 1 || !total) return {};
+  // What the preview did not have before its start (a byline, a dateline, a source line: at most
+  // LEAD_IN of the page) leads the part read, and stays new: the part read is still the page's start.
+  let first = 0;
+  let lead = 0;
+  while (first < last && verdicts[first].isNew) lead += passages[first++].chars;
+  if (lead > LEAD_IN * total) first = 0;
   let upTo = 0;
+  let prefix = 0;
   let readBefore = 0;
   let readAfter = 0;
   passages.forEach((p, k) => {
     if (k <= last) {
       upTo += p.chars;
+      if (k < first) return;
+      prefix += p.chars;
       readBefore += verdicts[k].readChars;
     } else readAfter += verdicts[k].readChars;
   });
-  if (readBefore < PREFIX_READ * upTo || readAfter > AFTER_READ * (total - upTo) || upTo > MAX_PREVIEW * total) return {};
+  if (readBefore < PREFIX_READ * prefix || readAfter > AFTER_READ * (total - upTo) || upTo > MAX_PREVIEW * total) return {};
   return { readUpTo: upTo / total };
 }
 

@@ -23,8 +23,12 @@ export interface WhatsNew {
   passages: Array<Passage & { isNew: boolean; readChars: number }>;
 }
 
-export function whatsNew(oldText: string, newText: string): WhatsNew {
-  const seen = new Set(cutPassages(oldText).map((p) => p.hash));
+/**
+ * `oldTitle`, the earlier page's title, was read too: the extraction keeps it apart from the text
+ * (see read-set.ts, titleRead), and a copy that keeps the headline in its text has read it there.
+ */
+export function whatsNew(oldText: string, newText: string, oldTitle = ''): WhatsNew {
+  const seen = new Set([...cutPassages(oldText), ...cutPassages(oldTitle)].map((p) => p.hash));
   const oldTokens = tokenize(normalizeText(oldText));
   const cut = cutPassages(newText);
   // The new text's tokens, passage after passage (no token spans a cut), and the passage of each.

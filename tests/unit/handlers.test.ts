@@ -401,6 +401,17 @@ describe("what's new since the reader read it", () => {
     expect(answer.match?.fresh).toBeUndefined();
   });
 
+  it("takes the earlier page's title for read: a preview that keeps the article's headline in its text has nothing new", async () => {
+    const bg = makeBackground();
+    // The article as its extraction gives it (the headline taken out as its title), then a preview
+    // of its first paragraphs that keeps the headline in its text.
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    const preview = [en.title, ...en.paragraphs.slice(0, 3)].join('\n\n');
+    const answer = await bg.handlers['content:pageSeen'](withPassages('https://b.example/teaser', preview), fromTab(2, 'https://b.example/teaser'));
+    expect(answer.match?.url).toBe('https://a.example/story');
+    expect(answer.match?.fresh).toEqual({ read: 1, parts: [] });
+  });
+
   it('marks in the history a page met again with new paragraphs, at its own address and as a copy elsewhere', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));

@@ -1,7 +1,7 @@
 // The hash-only "what's new" (core/read-set.ts) against the reference, whatsNew on the two texts:
 // what the reader would check is which paragraphs come out new, how many, and the share read.
 import { describe, expect, it } from 'vitest';
-import { cutPassages, decodeReadSet, decodeReadSetBytes, fromBase64, isReadSetBytes, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, whatsNew, whatsNewByHashes, type HashedWhatsNew } from '../../src/core';
+import { cutPassages, decodeReadSet, decodeReadSetBytes, fromBase64, isReadSetBytes, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, titleRead, whatsNew, whatsNewByHashes, type HashedWhatsNew, type ReadSet } from '../../src/core';
 import { MAX_READ_SET_LENGTH, READ_SET_CAP } from '../../src/core/read-set';
 import { loadArticle } from '../e2e/site';
 
@@ -68,6 +68,39 @@ describe('hash-only what is new', () => {
     expect(back.parts).toEqual([]);
     expect(back.read).toBe(1);
     expect(back.readUpTo).toBeUndefined();
+  });
+
+  for (const name of ['en-ferry', 'zh-balcony']) {
+    it(`takes the earlier page's title for read: a preview that keeps the headline its article's extraction took out has nothing new (${name})`, () => {
+      const { title } = loadArticle(name);
+      const full = paragraphs(name).join('\n\n');
+      const preview = [title, ...paragraphs(name).slice(0, 3)].join('\n\n');
+      const set = decodeReadSet(readSetOf(full)) as ReadSet;
+      const passages = pagePassages(preview);
+      // Without the title, its headline is the preview's one new paragraph (as readers saw it).
+      const without = whatsNewByHashes(set, passages);
+      expect(newParts(passages, without.passages).map((part) => preview.slice(passages[part[0]].start, passages[part.at(-1) as number].end))).toEqual([title]);
+      const read = titleRead(title);
+      const withTitle = whatsNewByHashes({ ...set, has: (key) => set.has(key) || read.has(key) }, passages);
+      expect(newParts(passages, withTitle.passages)).toEqual([]);
+      expect(withTitle.read).toBe(1);
+      // The text method (the command line's whatsnew) alike.
+      expect(whatsNew(full, preview).passages.filter((p) => p.isNew).map((p) => preview.slice(p.start, p.end))).toEqual([title]);
+      expect(whatsNew(full, preview, title)).toMatchObject({ read: 1 });
+      // Another article's title reads nothing of it.
+      expect(newParts(passages, whatsNewByHashes({ ...set, has: (key) => set.has(key) || titleRead(loadArticle('en-library').title).has(key) }, passages).passages)).toHaveLength(1);
+    });
+  }
+
+  it('says how far a short preview reached when the full article begins with a line the preview had not (a byline), in Chinese too', () => {
+    for (const [name, byline] of [['zh-balcony', '本报记者 林晓 · 2026年5月12日'], ['en-ferry', 'By Staff · 12 May 2026']] as const) {
+      const full = paragraphs(name);
+      const preview = full.slice(0, 2).join('\n\n');
+      const r = byHashes(preview, [byline, ...full].join('\n\n'));
+      expect(r.readUpTo, name).toBeDefined();
+      // What is new is the byline, if it is long enough to count, and what follows the preview.
+      expect(r.texts.filter((t) => t !== byline)[0].startsWith(full[2].slice(0, 10)), name).toBe(true);
+    }
   });
 
   it('says nothing is new for the same text, and all is new for another article', () => {
