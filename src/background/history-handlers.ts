@@ -35,7 +35,7 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
     firstSeen: r.firstSeen,
     visits: r.visits,
     ...(r.changed ? { changed: r.changed } : {}),
-    copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r), ...(r.readSet ? { readSet: r.readSet } : {}) }, match),
+    copies: await findMatches(repo, { url: r.url, canonicalUrl: r.canonicalUrl, signature: signatureOf(r), ...(r.readSet ? { readSet: r.readSet } : {}) }, match, 'latest'),
   };
 }
 

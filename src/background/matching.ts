@@ -74,8 +74,15 @@ export interface LookUp {
  * With `ownReading`, what the reader read of this very page on an earlier visit (`before`'s read set)
  * is read too: a revision read once has nothing new the next time, whatever its copy elsewhere
  * lacks. `ownReading` says whether `before` holds such a visit (it may be this visit's own record).
+ * Matches as close as each other come in the order they were first read (`ties: 'first'`: the
+ * notice names where the reader read it first), or the latest read first (`'latest'`).
  */
-export async function lookUp(repo: PageRepository, page: CurrentPage, settings: MatchSettings, { fresh = 'all', ownReading }: { fresh?: 'all' | 'best'; ownReading?: (before: PageRecord) => boolean } = {}): Promise<LookUp> {
+export async function lookUp(
+  repo: PageRepository,
+  page: CurrentPage,
+  settings: MatchSettings,
+  { fresh = 'all', ownReading, ties = 'first' }: { fresh?: 'all' | 'best'; ownReading?: (before: PageRecord) => boolean; ties?: 'first' | 'latest' } = {},
+): Promise<LookUp> {
   const { signature } = page;
   const enough = signature.words >= settings.minWords;
   // Pages near in fingerprint (the same text among them) and, for a page with enough prose, pages
@@ -106,12 +113,14 @@ export async function lookUp(repo: PageRepository, page: CurrentPage, settings: 
   const matches = flagged
     .filter(([r]) => !dismissed.has(r.url))
     .map(([r, verdict]) => ({ r, verdict, s: summary(r, verdict) }))
-    .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || b.lastSeen - a.lastSeen)
+    // Equally close pages in the order the reader first read them (the notice names where this was
+    // read first), or, for the history's list, latest first as it lists pages.
+    .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || (ties === 'latest' ? b.lastSeen - a.lastSeen : a.firstSeen - b.firstSeen))
     .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own)) : s));
   return { ...(before ? { before } : {}), matches };
 }
 
-/** Earlier pages elsewhere whose content the current page repeats, best match first. */
-export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings): Promise<MatchSummary[]> {
-  return (await lookUp(repo, page, settings)).matches;
+/** Earlier pages elsewhere whose content the current page repeats, best match first (equal ones as `ties` says: lookUp). */
+export async function findMatches(repo: PageRepository, page: CurrentPage, settings: MatchSettings, ties: 'first' | 'latest' = 'first'): Promise<MatchSummary[]> {
+  return (await lookUp(repo, page, settings, { ties })).matches;
 }

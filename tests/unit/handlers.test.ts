@@ -187,6 +187,18 @@ describe('checking and recording a page', () => {
     expect(bg.shown.at(-1)?.[1].matches).toHaveLength(2);
   });
 
+  it('names, of pages as close as each other, the one read first, not the one read last', async () => {
+    const bg = makeBackground();
+    for (const url of ['https://original.example/story', 'https://repost.example/story', 'https://mirror.example/story']) await bg.read(report(url));
+    const answer = await bg.handlers['content:pageSeen'](report('https://print.example/story'), fromTab(3, 'https://print.example/story'));
+    expect(answer.match?.url).toBe('https://original.example/story');
+    expect(answer.more).toBe(2);
+    expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://original.example/story', 'https://repost.example/story', 'https://mirror.example/story']);
+    // The history lists them latest first, as it lists pages.
+    const { items } = await bg.call('history:list', { limit: 10 });
+    expect(items.find((i) => i.url === 'https://mirror.example/story')?.copies.map((c) => c.url)).toEqual(['https://repost.example/story', 'https://original.example/story']);
+  });
+
   it('judges a bounded number of pages near in fingerprint, the closest: 70 copies recorded give the 64 closest', async () => {
     const bg = makeBackground();
     const edited = text(en).replace(/\.\s/, '. And a sentence of our own, put in. ');
@@ -200,9 +212,10 @@ describe('checking and recording a page', () => {
     expect((await everyPage(repo)).length).toBe(71);
     const verdict = await bg.read(report('https://reader.example/story'));
     expect(verdict.matches).toHaveLength(64);
-    // The exact copy, the earliest recorded, is kept: the closest first, then the latest.
+    // The exact copy, the earliest recorded, is kept: the closest first, then the 63 latest copies
+    // (the bound keeps the most recently recorded), in the order they were first read.
     expect(verdict.matches[0].url).toBe('https://first.example/story');
-    expect(verdict.matches.slice(1).map((m) => m.url)).toEqual(Array.from({ length: 63 }, (_, i) => `https://copies.example/${69 - i}`));
+    expect(verdict.matches.slice(1).map((m) => m.url)).toEqual(Array.from({ length: 63 }, (_, i) => `https://copies.example/${7 + i}`));
   });
 
   it("refuses a report for another site than the sender's page, its tab, or from a frame", async () => {
