@@ -257,7 +257,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         const verdict: PageVerdict = skipped ? { fp: page.fp, algo: ALGORITHM, matches: [], visitedBefore: false, skipped } : { fp: page.fp, algo: ALGORITHM, matches, visitedBefore, ...(!record && before ? { lastVisit: before.lastSeen } : {}) };
         void deps.showOnTab(tabId, verdict).catch(() => undefined);
       }
-      return { state: 'checked', page, matches, visitedBefore, ...extra };
+      return { state: 'checked', page, matches, visitedBefore, ...(record ? { recorded: true as const } : {}), ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk),

@@ -130,7 +130,7 @@ export interface HistoryItem {
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article'; url: string; linksRead?: number; /** The content script is still checking the page (it loaded a moment ago, or was just resumed). */ checking?: true } // not checked: too little prose, an excluded site, or paused
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true };
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true };
 
 type Empty = Record<string, never>;
 

@@ -8,7 +8,7 @@ import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
-import { localizePage, t, uiLocale } from '../ui/i18n';
+import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, placeOf, siteOf } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
@@ -106,8 +106,9 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
   if (status.state === 'unsupported') return t('popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;
-  const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''];
-  return lines.filter(Boolean).join(' ') || t('popupNothingLikeIt');
+  const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''].filter(Boolean);
+  // Just recorded: the reader is told it went into the history, not only that nothing matched.
+  return lines.length ? sentences(lines) : t(status.recorded ? 'popupRecordedNothingLikeIt' : 'popupNothingLikeIt');
 }
 
 /**

@@ -7,6 +7,11 @@ export function t(key: string, ...subs: Array<string | number>): string {
   return text || key;
 }
 
+/** Sentences one after another: a space after one ending in a Latin full stop, none after 。！？： (Chinese and Japanese put none). */
+export function sentences(parts: readonly string[]): string {
+  return parts.reduce((text, part) => (!text ? part : /[。！？：]$/.test(text) ? text + part : `${text} ${part}`), '');
+}
+
 /**
  * The language of the messages shown ("en", "zh-CN"), for the dates and numbers beside them: named
  * by the translation itself (message `uiLocale`). Not getUILanguage(): Chrome's service worker gave

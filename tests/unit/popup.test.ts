@@ -84,6 +84,27 @@ afterEach(() => {
 });
 
 describe('the popup', () => {
+  it('says that a page just read went into the history, where nothing like it was read before', async () => {
+    const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp }, recorded: true } });
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe("Added to your history. You haven't read anything like this page before.");
+    // Not recorded by this page load (within its dwell time): only that nothing matched.
+    document.documentElement.replaceChildren();
+    vi.resetModules();
+    const seen = makeBackground(inTab());
+    fake.call = (type, req) => seen.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe("You haven't read anything like this page before.");
+  });
+
+  it('puts no space after a Chinese full stop between its sentences, and one after an English one', async () => {
+    const { sentences } = await import('../../src/ui/i18n');
+    expect(sentences([message('popupVisitedBefore', [], 'zh_CN'), message('popupReadElsewhereMany', ['5'], 'zh_CN')])).toBe('你之前访问过此页。你在别处读过这篇，共 5 处：');
+    expect(sentences([message('popupVisitedBefore', []), message('popupReadElsewhereMany', ['5'])])).toMatch(/^You visited this page before\. \S/);
+  });
+
   it('says so when a forget fails, rather than nothing', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://a.example/story', 'Story'));
