@@ -53,13 +53,13 @@ let confirmations = 0;
  * Cancel (focused, so Enter is safe; Escape cancels too), in place of the page's Forget button,
  * which gets the focus back when cancelled.
  */
-function confirmForget(button: HTMLButtonElement, title: string, forget: () => Promise<void>): void {
+function confirmForget(button: HTMLButtonElement, title: string, url: string, forget: () => Promise<void>): void {
   const box = document.createElement('span');
   box.className = 'confirm';
   box.setAttribute('role', 'group');
   const question = document.createElement('span');
   question.id = `confirm-${++confirmations}`;
-  question.textContent = t('popupForgetConfirm', isolate(title));
+  question.textContent = t('historyForgetConfirm', isolate(title), isolate(placeOf(url)));
   box.setAttribute('aria-labelledby', question.id);
   const yes = document.createElement('button');
   yes.type = 'button';
@@ -98,7 +98,8 @@ function forgetButton(title: string, url: string): HTMLButtonElement {
   forget.type = 'button';
   forget.className = 'forget';
   forget.textContent = t('historyForget');
-  forget.setAttribute('aria-label', t('historyForgetPage', isolate(title || url)));
+  // Named with the address as the row shows it: copies of one article often share their title.
+  forget.setAttribute('aria-label', t('historyForgetPageAt', isolate(title || url), isolate(placeOf(url))));
   return forget;
 }
 
@@ -120,7 +121,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   // A copy can be forgotten by itself: the page it is listed under stays.
   const forget = forgetButton(m.title, m.url);
   forget.addEventListener('click', () =>
-    confirmForget(forget, m.title || m.url, async () => {
+    confirmForget(forget, m.title || m.url, m.url, async () => {
       await send('popup:forgetPage', { url: m.url });
       onScreen.delete(m.url);
       const group = li.parentElement;
@@ -155,7 +156,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   meta.append(isolated(placeOf(item.url)), ' · ', timeAgo(item.lastSeen, now), item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : '');
   const forget = forgetButton(item.title, item.url);
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
-  forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, () => forgetPage(li, item.url, copies.map((c) => c.url))));
+  forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, item.url, () => forgetPage(li, item.url, copies.map((c) => c.url))));
   li.append(link(item.url, item.title), forget, meta);
   if (item.changed) li.append(changedMark(item.changed, now));
   if (copies.length) {

@@ -90,11 +90,11 @@ describe('the history page', () => {
     const bg = await historyWithCopies();
     await openHistory();
     const forget = groups()[0].querySelector<HTMLButtonElement>('button.forget');
-    expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Shelves of Hammers and Saws\u2069');
+    expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Shelves of Hammers and Saws\u2069 (\u2068library.example/tools\u2069)');
     forget?.click();
     // It asks first: Cancel (focused) and Escape keep the page, and give the focus back to Forget.
     const confirm = () => groups()[0].querySelector<HTMLElement>('.confirm');
-    expect(confirm()?.textContent).toContain('Forget “\u2068Shelves of Hammers and Saws\u2069”? Its visits leave the history for good.');
+    expect(confirm()?.textContent).toContain('Forget “\u2068Shelves of Hammers and Saws\u2069” (\u2068library.example/tools\u2069)? Its visits leave the history for good.');
     expect(document.activeElement?.textContent).toBe('Cancel');
     (document.activeElement as HTMLButtonElement).click();
     expect(confirm()).toBeNull();
@@ -118,7 +118,10 @@ describe('the history page', () => {
     await openHistory();
     const mirror = () => [...groups()[0].querySelectorAll<HTMLLIElement>('.copies li')].find((li) => li.querySelector('a')?.textContent === 'Mirror');
     const forget = mirror()?.querySelector<HTMLButtonElement>('button.forget');
-    expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Mirror\u2069');
+    expect(forget?.getAttribute('aria-label')).toBe('Forget \u2068Mirror\u2069 (\u2068mirror.example/copy\u2069)');
+    // Copies that share a title have Forget buttons of different names.
+    const names = [...groups()[0].querySelectorAll<HTMLButtonElement>('button.forget')].map((b) => b.getAttribute('aria-label'));
+    expect(new Set(names).size).toBe(names.length);
     forget?.click();
     mirror()?.querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
     await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
