@@ -27,7 +27,10 @@ const listEl = $<HTMLOListElement>('matches');
 
 async function targetTab(): Promise<number | undefined> {
   const param = new URLSearchParams(location.search).get('tab');
-  if (param !== null && /^\d+$/.test(param)) return Number(param);
+  if (param !== null && /^\d+$/.test(param)) {
+    document.documentElement.classList.add('in-tab');
+    return Number(param);
+  }
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
   return tab?.id;
 }
@@ -74,7 +77,7 @@ function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: Ma
   const li = document.createElement('li');
   const link = document.createElement('a');
   link.append(isolated(m.title || m.url));
-  link.title = bidiSafe(m.url);
+  link.title = m.title ? `${bidiSafe(m.title)}\n${bidiSafe(m.url)}` : bidiSafe(m.url);
   if (isOpenableUrl(m.url)) {
     link.href = m.url;
     link.addEventListener('click', (e) => {

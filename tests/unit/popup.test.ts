@@ -171,6 +171,22 @@ describe('the popup', () => {
     expect(status()).toBe("You've read this before, on 3 other pages:");
   });
 
+  it('shows another tab\'s list in a tab of its own ("See all" where no popup opens), using the tab\'s width; each title whole in its tooltip', async () => {
+    const bg = makeBackground({ 9: { url: copy.url, page: { ...copy, fp: copy.digest.fp } } });
+    await bg.read(report('https://a.example/story', 'A story whose title is long enough to be cut at the end of its one line'));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    history.replaceState(null, '', '?tab=9');
+    try {
+      await openPopup();
+      expect(document.documentElement.classList.contains('in-tab')).toBe(true);
+      const link = document.querySelector<HTMLAnchorElement>('#matches li a');
+      expect(link?.title).toBe('A story whose title is long enough to be cut at the end of its one line\nhttps://a.example/story');
+      expect(status()).toBe("You've read this before, elsewhere:");
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+
   it('takes the dismissed match off the toolbar button after "Not the same"', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://a.example/story', 'Story'));
