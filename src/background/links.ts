@@ -50,6 +50,6 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
   return {
     label: deps.message('linkMark'),
-    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}) }))),
+    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadAt ? { firstReadAt: f.firstReadAt } : {}) }))),
   };
 }

@@ -283,7 +283,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     const a = linkAt(e.target);
     if (!a || !overlay) return;
     const mark = read.get(keyOf.get(a) ?? '');
-    const copyOf = mark?.copyOf ? ` · ${t('linkCopyOf', isolate(mark.copyOf))}` : '';
+    const copyOf = mark?.copyOf ? ` · ${t('linkCopyOf', isolate(mark.copyOf))}` : mark?.firstReadAt ? ` · ${t('linkFirstReadAt', isolate(mark.firstReadAt))}` : '';
     overlay.showTip(a, t('linkReadOn', mark?.date ?? '') + copyOf, mark !== undefined);
   };
   const hideTip = (e: Event) => {

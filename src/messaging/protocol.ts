@@ -81,6 +81,8 @@ export interface LinkMark {
   date: string;
   /** The title of the page read elsewhere that this one is a known copy of (untrusted text). */
   copyOf?: string;
+  /** For a page read at this very address: the site where its text was read first, elsewhere. */
+  firstReadAt?: string;
 }
 
 /** Link keys sent at most in one message (a page with more sends several). */

@@ -88,7 +88,6 @@ const lanternKeepers = () => {
   const ferry = loadArticle('en-ferry');
   return { ...ferry, title: 'The last lantern keepers of the river', paragraphs: ferry.paragraphs.map((p, i) => (i === 0 ? `Lantern keepers, a note: ${p}` : p)) };
 };
-export const LINKED_TITLE = lanternKeepers().title;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 

@@ -27,9 +27,10 @@ describe('links read', () => {
     expect(answer.off).toBeUndefined();
     // The mark's text comes with the answer, in the reader's language.
     expect(answer.label).toBe('read');
-    expect(answer.read.map((r) => [r.key, r.copyOf])).toEqual([
-      [A, undefined],
-      [B, en.title],
+    expect(answer.read.map((r) => [r.key, r.copyOf, r.firstReadAt])).toEqual([
+      [A, undefined, undefined],
+      // Read there, its text read first on another site: the site, not a title it shares.
+      [B, undefined, 'a.example'],
     ]);
     expect(answer.read[0].date).toMatch(/^Nov 1[45], 2023$/); // the clock's day, in the machine's time zone
   });
