@@ -105,7 +105,11 @@ function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: Ma
 
 function statusText(status: TabStatus, settings: Settings, pageUrl: string | undefined): string {
   if (settings.paused) return t('popupPausedEverywhere');
-  if (pageUrl && isExcluded(pageUrl, settings.excludedSites)) return t('popupPausedHere');
+  if (pageUrl && isExcluded(pageUrl, settings.excludedSites)) {
+    // Paused by paths of the site only ("example.com/reads"): the rest of the site is read.
+    const byPath = settings.excludedSites.every((s) => !isExcluded(pageUrl, [s]) || s.includes('/'));
+    return t(byPath ? 'popupPausedPart' : 'popupPausedHere');
+  }
   if (status.state === 'unsupported') return t('popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;

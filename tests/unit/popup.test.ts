@@ -242,6 +242,15 @@ describe('the popup', () => {
     await vi.waitFor(() => expect((fake.stored.settings as { excludedSites: string[] }).excludedSites).toEqual(['news.example.com/sport', 'other.example']));
     await vi.waitFor(() => expect(status()).not.toBe('Déjà Read is paused on this site.'));
   });
+
+  it('says "paused on this part of the site" where only a path of the site is excluded', async () => {
+    const bg = makeBackground({ 7: { url: 'https://news.example.com/reads/night-bus', page: null } });
+    fake.stored = { settings: { excludedSites: ['news.example.com/reads', 'other.example'] } };
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe('Déjà Read is paused on this part of the site.');
+    expect(button('pause-site').textContent?.replace(/[\u2066-\u2069]/g, '')).toBe('Resume on news.example.com/reads');
+  });
 });
 
 function loadPopupHtmlOnly(): void {
