@@ -2,7 +2,7 @@
 import { SENSITIVITY } from '../core';
 import { isExcluded, LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
-import { isolate, isolated, localizedNodes } from '../ui/bidi';
+import { isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
 import { errorText } from '../ui/error-text';
 import { t } from '../ui/i18n';
 
@@ -152,9 +152,15 @@ export async function initSettingsForm(): Promise<void> {
         input.value = '';
         return void say(localizedNodes('optionsSiteListed', [isolated(site)]));
       }
+      // Entries the new one covers (a page or path of it, a subdomain) go: the list keeps no entry
+      // that does nothing, and says which it took away.
+      const covered = (entry: string) => isExcluded(`http://${entry}`, [site]);
+      const dropped = now.excludedSites.filter(covered);
       // The field is emptied once the site is saved: a site that could not be added stays to be seen.
-      void save((latest) => ({ excludedSites: [...latest.excludedSites, site] })).then((saved) => {
-        if (saved) input.value = '';
+      void save((latest) => ({ excludedSites: [...latest.excludedSites.filter((e) => !covered(e)), site] })).then((saved) => {
+        if (!saved) return;
+        input.value = '';
+        if (dropped.length) void say(localizedNodes('optionsSiteCoversOthers', [isolated(site), listOf(dropped)]));
       });
     });
   });

@@ -7,19 +7,12 @@ import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
-import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
-import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
+import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
+import { localizePage, sentences, t } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, placeOf, siteOf } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
 import { errorText } from '../ui/error-text';
-
-/** Names joined as the reader's language joins a list ("a, b and c"), each isolated. */
-function listOf(names: string[]): Node {
-  const span = document.createElement('span');
-  for (const part of new Intl.ListFormat(uiLocale(), { type: 'conjunction' }).formatToParts(names)) span.append(part.type === 'element' ? isolated(part.value) : part.value);
-  return span;
-}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const statusEl = $<HTMLParagraphElement>('status');

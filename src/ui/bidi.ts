@@ -2,7 +2,7 @@
 // piece is isolated (<bdi dir="auto">, or FSI…PDI where only text can go), so its direction cannot
 // reorder the words around it, and loses its embedding and override characters, so it cannot show
 // its own letters in another order than they are ("Invoice \u202Efdp.exe" as "Invoice exe.pdf").
-import { t } from './i18n';
+import { t, uiLocale } from './i18n';
 
 // LRE, RLE, PDF, LRO, RLO: the legacy controls that re-order or re-level what follows them.
 const EMBEDDINGS = /[\u202A-\u202E]/g;
@@ -58,4 +58,11 @@ export function localizedNodes(key: string, parts: Array<string | number | Node>
       const part = at ? parts[Number(at[1])] : piece;
       return typeof part === 'object' ? part : doc.createTextNode(String(part));
     });
+}
+
+/** Names joined as the reader's language joins a list ("a, b and c"), each isolated. */
+export function listOf(names: string[], doc: Document = document): Node {
+  const span = doc.createElement('span');
+  for (const part of new Intl.ListFormat(uiLocale(), { type: 'conjunction' }).formatToParts(names)) span.append(part.type === 'element' ? isolated(part.value, doc) : part.value);
+  return span;
 }

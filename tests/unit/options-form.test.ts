@@ -126,6 +126,16 @@ describe('the options form', () => {
     expect((fake.saves.at(-1) as { excludedSites: string[] }).excludedSites).toContain('mail.google.com');
   });
 
+  it('takes out of the list the entries a site added covers (a page of it, a subdomain), and says which', async () => {
+    const { status } = await form();
+    fake.stored.settings = { excludedSites: ['www.mirror.example/p/night-bus', 'news.mirror.example', 'mirror.example:8080', 'other.example'] };
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = '*.mirror.example';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(status().replace(/[\u2066-\u2069]/g, '')).toBe('Saved. mirror.example covers www.mirror.example/p/night-bus, news.mirror.example, and mirror.example:8080, taken out of the list.'));
+    expect((fake.saves.at(-1) as { excludedSites: string[] }).excludedSites).toEqual(['other.example', 'mirror.example']);
+  });
+
   it('shows where links are marked and saves the choice', async () => {
     await form();
     const radios = [...document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')];
