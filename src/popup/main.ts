@@ -146,7 +146,8 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
     ? async (m: MatchSummary) => {
         await send('popup:notSame', { url: page.url, other: m.url });
         await render(tabId, true);
-        statusEl.textContent = t('popupNotSameDone');
+        // Which page it was (its row is gone now), then what the list holds still.
+        statusEl.textContent = sentences([t('popupNotSameDone', isolate(m.title || m.url), isolate(placeIn(m, matches))), statusEl.textContent ?? '']);
         statusEl.focus();
       }
     : undefined;

@@ -195,7 +195,8 @@ describe('the popup', () => {
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
     document.querySelector<HTMLButtonElement>('#matches button.not-same')?.click();
-    await vi.waitFor(() => expect(status()).toBe('These two will not be shown as the same again.'));
+    // It names the page whose row went, then says what the list holds now.
+    await vi.waitFor(() => expect(status()).toBe("“\u2068Story\u2069” (\u2068a.example\u2069) will not be shown as the same again. You visited this page before."));
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
   });
 
