@@ -497,7 +497,7 @@ describe('Chromium, what the reader sees', () => {
     const links = () => popup.locator('#matches li a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     const [first, second] = await links();
     await popup.locator('#matches li').first().getByRole('button', { name: 'Not the same' }).click();
-    await expect.poll(() => popup.locator('#status').innerText()).toMatch(/^“.+” \(.+\) will not be shown as the same again\. You've read this before, elsewhere:$/);
+    await expect.poll(() => popup.locator('#status').innerText()).toMatch(/^“.+” \(.+\) will not be shown as the same again\. (You visited this page before\. )?You've read this before, elsewhere:$/);
     expect(await links()).toEqual([second]);
     expect(first).not.toBe(second);
     // Asked first: Cancel (focused) or Escape keeps the page.
