@@ -6,6 +6,7 @@ import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/p
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
 import { fromTopFrame } from '../messaging/router';
+import { placeOf, siteOf } from '../ui/site';
 import type { BackgroundDeps } from './handlers';
 
 type LinksAnswer = Protocol['content:linksRead']['res'];
@@ -50,6 +51,11 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
   return {
     label: deps.message('linkMark'),
-    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadAt ? { firstReadAt: f.firstReadAt } : {}) }))),
+    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) }))),
   };
+}
+
+/** Where a page is, said beside another: its site, or its place (site and path) where the other is on the same site. */
+function whereBeside(url: string, other: string): string {
+  return siteOf(url) === siteOf(other) ? placeOf(url) : siteOf(url);
 }

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, fromHex, hammingHalves, pageIdentity, PROBE_COUNT, siteOf } from '../core';
+import { ANCHOR_COUNT, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -76,18 +76,6 @@ const SAME_TEXT_DISTANCE = 3;
 const SAME_TEXT_LOOKED_AT = 4;
 
 /** A link's page found in the history: read there (`copyOf` absent), or through a copy of it. */
-/** Where a page is, said beside another: its site, and its path too where the other is on the same site. */
-function whereBeside(url: string, other: string): string {
-  const site = siteOf(url);
-  if (site !== siteOf(other)) return site;
-  try {
-    const { pathname } = new URL(url);
-    return site + (pathname === '/' ? '' : pathname);
-  } catch {
-    return site;
-  }
-}
-
 export interface ReadLink {
   /** The key asked about (a page identity). */
   key: string;
@@ -95,8 +83,8 @@ export interface ReadLink {
   lastSeen: number;
   /** The title of the page read elsewhere that this one is a known copy of. */
   copyOf?: string;
-  /** For a page read at this very address: the site where the same text was read first, when that was another page. */
-  firstReadAt?: string;
+  /** For a page read at this very address: the address where the same text was read first, when that was another page. */
+  firstReadUrl?: string;
 }
 
 /**
@@ -605,7 +593,7 @@ export class PageRepository {
         const first = page.textHash ? firstOfText.get(page.textHash) : undefined;
         const earlier = first && first.url !== page.url && first.firstSeen < page.firstSeen ? first : undefined;
         // Its own title names it already: where the text was read first is what the reader learns.
-        out.push({ key, lastSeen: page.lastSeen, ...(earlier ? { firstReadAt: whereBeside(earlier.url, page.url) } : {}) });
+        out.push({ key, lastSeen: page.lastSeen, ...(earlier ? { firstReadUrl: earlier.url } : {}) });
         continue;
       }
       const copy = declaring.get(key);
