@@ -33,7 +33,7 @@ function keysOf(req: unknown): string[] {
   return keys as string[];
 }
 
-export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale' | 'message'>): Promise<LinksAnswer> {
+export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale'>): Promise<LinksAnswer> {
   const keys = keysOf(req);
   fromTopFrame(sender, 'links asked');
   const page = sender.url;
@@ -50,7 +50,6 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
   return {
-    label: deps.message('linkMark'),
     read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) }))),
   };
 }

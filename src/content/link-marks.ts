@@ -1,9 +1,10 @@
-// Link marks: links on the page that lead to pages read before get a small "read" label, drawn in
-// the overlay's closed shadow root. The page must not learn which (the attack that made browsers
-// neuter :visited; docs/privacy.md, "Link marks"), so everything the page could observe is the same
-// whatever the answer: the overlay's host exists as soon as the page has links, every link in view
-// gets the same label, transparent unless read, and the date shows in a tip of fixed size, also
-// placed (transparent) for links not read. The links are read a slice at a time (no long task on a
+// Link marks: links on the page that lead to pages read before are tinted, with a bar under them,
+// drawn in the overlay's closed shadow root over the link itself, so the mark hides nothing of the
+// page (a label after the link covered the words that followed it). The page must not learn which
+// (the attack that made browsers neuter :visited; docs/privacy.md, "Link marks"), so everything the
+// page could observe is the same whatever the answer: the overlay's host exists as soon as the page
+// has links, every link in view gets the same boxes, clear unless read, and the date shows in a tip
+// of fixed size, also placed (clear) for links not read. The links are read a slice at a time (no long task on a
 // page of thousands), the background is asked once for them and once per batch added later, and
 // only the links near the viewport are drawn (see NearView).
 import { linkKey, pageIdentity } from '../core';
@@ -41,8 +42,14 @@ const ASK_RETRY: RetryOptions = { tries: 4, delayMs: 250, maxDelayMs: 2_000, tim
 /** A scan whose question was not answered is tried again after this long, if nothing on the page changed before. */
 const RESCAN_AFTER_FAILURE_MS = 10_000;
 
+/**
+ * A highlighter's tint over the link, which leaves its words readable, and a bar under it. One
+ * colour in both schemes: the mark lies on the page's background, which follows the page, not the
+ * reader's scheme (a page may be white in dark mode). The bar is 4.4:1 on white, 4.2:1 on #121212,
+ * 3.8:1 on #1e1e1e (WCAG asks 3:1 of a mark that is not text).
+ */
 const CSS = `
-.label.read-mark { font-size: 10px; }
+.box.read-mark { background: rgba(128, 100, 216, .18); border-bottom: 2px solid #8064d8; border-radius: 2px; }
 `;
 
 /** What the marks cost so far (for the popup's figure and `npm run bench:links`; never given to the page). */
@@ -82,8 +89,8 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
   const linksOf = new Map<Element, Set<Element>>();
   const blockOf = new WeakMap<Element, Element>();
   let overlay: Overlay | undefined;
-  /** The marks' text, from the background's answer. */
-  let label = '';
+  /** Whether the background has answered once: marks are drawn from then on. */
+  let answered = false;
   /** A scan again after one whose question went unanswered. */
   let retry: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
@@ -114,14 +121,14 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
    */
   function draw(): void {
     frame = 0;
-    if (!overlay || !label) return;
+    if (!overlay || !answered) return;
     const blocks = near.blocks();
     if (!redraw && blocks.length === drawn.length && blocks.every((b, i) => b === drawn[i])) return;
     redraw = false;
     drawn = blocks;
     overlay.set(
       'links',
-      blocks.flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, label, labelClass: 'label read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
+      blocks.flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, boxClass: 'read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
     );
     overlay.placeNow();
   }
@@ -195,7 +202,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
           stats.messages++;
           stats.answerMs += performance.now() - asking;
           for (const mark of answer.read) read.set(mark.key, mark);
-          if (answer.label) label = answer.label;
+          answered = true;
           fresh.splice(0, keys.length);
         }
       } catch (e) {

@@ -143,8 +143,7 @@ export interface Protocol {
   /** content → background: the page has now been visible for the dwell time: record the visit. */
   'content:pageRead': { req: PageReport; res: { recorded: boolean; problem?: string } };
   /** content → background: which of the links on the sender's page (their keys, at most MAX_LINK_KEYS) lead to pages read; `off` when marks are not shown there. */
-  /** `label` is the mark's text in the reader's language: on a page with links, the content script needs no i18n of its own. */
-  'content:linksRead': { req: { keys: string[] }; res: { read: LinkMark[]; label?: string; off?: true } };
+  'content:linksRead': { req: { keys: string[] }; res: { read: LinkMark[]; off?: true } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
   'content:notSame': { req: { other: string }; res: Empty };
   /**

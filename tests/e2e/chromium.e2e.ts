@@ -1024,9 +1024,9 @@ describe("Chromium, what's new since it was read", () => {
 });
 
 /**
- * The mark drawn by each link of the page, read from the overlay's closed shadow root through the
- * DevTools protocol (the page's scripts cannot: the root is closed): 'read' for a visible label
- * just after the link, 'unread' for a transparent one, '' for none.
+ * The mark drawn over each link of the page, read from the overlay's closed shadow root through the
+ * DevTools protocol (the page's scripts cannot: the root is closed): 'read' for a box in a colour
+ * over the link, 'unread' for a clear one, '' for none.
  */
 async function linkMarks(page: Page): Promise<string[]> {
   const links = await page.evaluate(() => [...document.links].map((a) => a.getBoundingClientRect().toJSON() as DOMRect));
@@ -1035,27 +1035,26 @@ async function linkMarks(page: Page): Promise<string[]> {
     const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode };
     const find = (n: DomNode): DomNode | undefined => ((n.attributes ?? []).some((v, i, a) => i % 2 === 0 && v === 'data-deja-read' && a[i + 1] === 'overlay') ? n : [...(n.children ?? []), ...(n.shadowRoots ?? [])].map(find).find(Boolean));
     const shadow = find(root)?.shadowRoots?.[0];
-    const labels: DomNode[] = [];
+    const boxes: DomNode[] = [];
     const walk = (n: DomNode) => {
-      if (n.nodeName === 'DIV' && n.attributes?.some((v) => v.includes('read-mark'))) labels.push(n);
+      if (n.nodeName === 'DIV' && n.attributes?.some((v) => v.includes('read-mark'))) boxes.push(n);
       (n.children ?? []).forEach(walk);
     };
     if (shadow) walk(shadow);
-    const drawn: Array<{ rect: DOMRect; opacity: string; text: string; hidden: boolean }> = [];
-    for (const label of labels) {
-      const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: label.backendNodeId })) as { object: { objectId: string } };
+    const drawn: Array<{ rect: DOMRect; seen: boolean; hidden: boolean }> = [];
+    for (const box of boxes) {
+      const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: box.backendNodeId })) as { object: { objectId: string } };
       const { result } = (await cdp.send('Runtime.callFunctionOn', {
         objectId: object.objectId,
         returnByValue: true,
-        // Seen by the reader: a label drawn in a colour; an unshown one is clear (transparent at full opacity).
-        // Its text is what its generated content renders (src/content/drawn-text.ts).
-        functionDeclaration: `function () { const cs = getComputedStyle(this); return { rect: this.getBoundingClientRect().toJSON(), opacity: cs.opacity === "1" && cs.backgroundColor !== "rgba(0, 0, 0, 0)" ? "1" : "0", text: (${RENDERED_TEXT})(this), hidden: this.hidden }; }`,
-      })) as { result: { value: { rect: DOMRect; opacity: string; text: string; hidden: boolean } } };
+        // Seen by the reader: a box drawn in a colour; an unshown one is clear (transparent at full opacity).
+        functionDeclaration: `function () { const cs = getComputedStyle(this); return { rect: this.getBoundingClientRect().toJSON(), seen: cs.opacity === "1" && cs.backgroundColor !== "rgba(0, 0, 0, 0)" && cs.borderBottomColor !== "rgba(0, 0, 0, 0)", hidden: this.hidden }; }`,
+      })) as { result: { value: { rect: DOMRect; seen: boolean; hidden: boolean } } };
       drawn.push(result.value);
     }
     return links.map((l) => {
-      const label = drawn.find((d) => !d.hidden && d.rect.left >= l.right && d.rect.left <= l.right + 8 && d.rect.top < l.bottom && d.rect.bottom > l.top);
-      return !label ? '' : label.opacity === '1' ? `read:${label.text}` : 'unread';
+      const over = drawn.find((d) => !d.hidden && d.rect.left < l.right && d.rect.right > l.left && d.rect.top < l.bottom && d.rect.bottom > l.top);
+      return !over ? '' : over.seen ? 'read' : 'unread';
     });
   } finally {
     await cdp.detach();
@@ -1113,9 +1112,20 @@ describe('Chromium, links read', () => {
     await openAndSettle(page, site.at(LINKS.a));
     await openAndSettle(page, site.at(LINKS.b));
     await openAndSettle(page, site.at(LINKS.list));
-    await expect.poll(() => linkMarks(page)).toEqual(['read:read', 'read:read', 'unread']);
+    await expect.poll(() => linkMarks(page)).toEqual(['read', 'read', 'unread']);
     // The page's scripts find the overlay's host, whatever it shows, and nothing inside it.
     expect(await page.evaluate(() => [document.querySelectorAll('[data-deja-read=overlay]').length, document.querySelector('[data-deja-read=overlay]')?.shadowRoot ?? null])).toEqual([1, null]);
+    // As the reader sees it: the read links look marked, and the words after each link ("12
+    // comments") look as they do with no marks at all: a mark hides nothing of the page.
+    const shots = () => Promise.all(['a', '.meta'].flatMap((part) => [1, 2, 3].map((i) => page.locator(`#list li:nth-child(${i}) ${part}`).screenshot())));
+    const marked = await shots();
+    await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0, linkMarks: 'off' } }));
+    await openAndSettle(page, site.at(LINKS.list));
+    const plain = await shots();
+    await worker.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+    expect(marked.map((shot, i) => !shot.equals(plain[i]))).toEqual([true, true, false, false, false, false]);
+    await openAndSettle(page, site.at(LINKS.list));
+    await expect.poll(() => linkMarks(page)).toEqual(['read', 'read', 'unread']);
 
     await page.hover('#list li:nth-child(2) a');
     // Read there, its text read first at another address of the site: where, not the title it shares.
@@ -1142,7 +1152,7 @@ describe('Chromium, links read', () => {
     await openAndSettle(page, site.at(LINKS.a));
     await openAndSettle(page, site.at(LINKS.late));
     await expect.poll(() => page.evaluate(() => document.links.length)).toBe(2);
-    await expect.poll(() => linkMarks(page)).toEqual(['read:read', 'unread']);
+    await expect.poll(() => linkMarks(page)).toEqual(['read', 'unread']);
   });
 
   it('draws no marks when they are off, or on search engines only', async () => {
@@ -1200,8 +1210,8 @@ describe('Chromium, links read', () => {
     expect(half.after).toEqual(none.after);
     expect((half.after as { mutations: string[] }).mutations).toContain('childList|html||div|');
     // …and the marks were there, half of them visible.
-    expect(half.marks.filter((m) => m === 'read:read')).toHaveLength(100);
-    expect(half.marks.filter((m, i) => m === (i % 2 === 0 ? 'read:read' : 'unread'))).toHaveLength(200);
+    expect(half.marks.filter((m) => m === 'read')).toHaveLength(100);
+    expect(half.marks.filter((m, i) => m === (i % 2 === 0 ? 'read' : 'unread'))).toHaveLength(200);
     expect(none.marks.filter((m) => m !== 'unread')).toEqual([]);
     expect([half.found, none.found]).toEqual([[], []]);
   });
@@ -1223,7 +1233,7 @@ describe('Chromium, links read', () => {
       document.body.prepend(tall);
     });
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect.poll(async () => (await linkMarks(page))[toB]).toBe('read:read');
+    await expect.poll(async () => (await linkMarks(page))[toB]).toBe('read');
     // The box above the list scrolls on its own: its last link, to A, is marked once it comes into view.
     await page.evaluate(() => document.getElementById('box')?.scrollIntoView());
     await expect.poll(async () => (await linkMarks(page))[toA]).toBe('');
@@ -1231,7 +1241,7 @@ describe('Chromium, links read', () => {
       const box = document.getElementById('box');
       if (box) box.scrollTop = box.scrollHeight;
     });
-    await expect.poll(async () => (await linkMarks(page))[toA]).toBe('read:read');
+    await expect.poll(async () => (await linkMarks(page))[toA]).toBe('read');
   });
 
   it('keeps a page of 2,000 links responsive while it marks them', async () => {

@@ -511,27 +511,32 @@ async function setSettings(settings: Record<string, unknown>): Promise<void> {
 }
 
 /**
- * What is drawn just right of each link, as the screen shows it (base64 PNG). The overlay's root
- * is closed and Firefox gives no test a way into it that a page would not have: the marks are
- * checked by what they draw, against the same page drawn without them.
+ * What is drawn over each of the first `count` links, or just right of it (`beside`), as the screen
+ * shows it (base64 PNG). The overlay's root is closed and Firefox gives no test a way into it that a
+ * page would not have: the marks are checked by what they draw, against the same page drawn without
+ * them.
  */
-async function besideLinks(page: Page, count: number): Promise<string[]> {
-  const rects = await page.evaluate((n) => [...document.links].slice(0, n).map((a) => { const r = a.getBoundingClientRect(); return { x: r.right, y: r.top, height: r.height }; }), count);
+async function shotsOfLinks(page: Page, count: number, where: 'over' | 'beside' = 'over'): Promise<string[]> {
+  const rects = await page.evaluate((n) => [...document.links].slice(0, n).map((a) => a.getBoundingClientRect().toJSON() as DOMRect), count);
   const shots: string[] = [];
-  for (const r of rects) shots.push(await page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 34, height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' }));
+  for (const r of rects) {
+    const x = where === 'over' ? r.left : r.right;
+    const width = where === 'over' ? r.width : 34;
+    shots.push(await page.screenshot({ clip: { x: Math.round(x), y: Math.round(r.top), width: Math.max(1, Math.round(width)), height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' }));
+  }
   return shots;
 }
 
-/** What is drawn just right of the link to `href`, the page scrolled as it is (a screenshot, base64 PNG). */
-async function besideLink(page: Page, href: string): Promise<string> {
+/** What is drawn over the link to `href`, the page scrolled as it is (a screenshot, base64 PNG). */
+async function overLink(page: Page, href: string): Promise<string> {
   const r = await page.evaluate((h) => {
     const a = [...document.links].find((l) => l.getAttribute('href') === h);
     if (!a) throw new Error(`no link to ${h}`);
     const rect = a.getBoundingClientRect();
     // The clip is in the document's coordinates.
-    return { x: rect.right + window.scrollX, y: rect.top + window.scrollY, height: rect.height };
+    return { x: rect.left + window.scrollX, y: rect.top + window.scrollY, width: rect.width, height: rect.height };
   }, href);
-  return page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: 34, height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' });
+  return page.screenshot({ clip: { x: Math.round(r.x), y: Math.round(r.y), width: Math.max(1, Math.round(r.width)), height: Math.max(1, Math.round(r.height)) }, encoding: 'base64' });
 }
 
 /**
@@ -553,7 +558,8 @@ describe('Firefox, links read', () => {
     await openAndSettle(page, site.at(LINKS.b));
     await openAndSettle(page, site.at(LINKS.list));
     await new Promise((r) => setTimeout(r, 1000));
-    const marked = await besideLinks(page, 3);
+    const marked = await shotsOfLinks(page, 3);
+    const besideMarked = await shotsOfLinks(page, 3, 'beside');
     expect(await page.evaluate(() => [document.querySelectorAll('[data-deja-read=overlay]').length, document.querySelector('[data-deja-read=overlay]')?.shadowRoot ?? null])).toEqual([1, null]);
     const popup = await popupFor(site.at(LINKS.list));
     expect(popup.status).toBeTruthy();
@@ -562,9 +568,12 @@ describe('Firefox, links read', () => {
     await setSettings({ linkMarks: 'off' });
     await openAndSettle(page, site.at(LINKS.list));
     expect(await page.evaluate(() => document.querySelectorAll('[data-deja-read=overlay]').length)).toBe(0);
-    const plain = await besideLinks(page, 3);
+    const plain = await shotsOfLinks(page, 3);
+    const besidePlain = await shotsOfLinks(page, 3, 'beside');
     await setSettings({});
     expect(marked.map((shot, i) => shot !== plain[i])).toEqual([true, true, false]);
+    // The words after each link ("12 comments") look as they do with no marks: a mark hides nothing of the page.
+    expect(besideMarked.map((shot, i) => shot !== besidePlain[i])).toEqual([false, false, false]);
     await page.close();
   });
 
@@ -583,7 +592,7 @@ describe('Firefox, links read', () => {
       await openAndSettle(page, site.at(LINKS.late));
       await waitInPage(page, () => document.links.length === 2);
       await new Promise((r) => setTimeout(r, 1000));
-      return besideLinks(page, 2);
+      return shotsOfLinks(page, 2);
     };
     const differs = await differsWithMarksOff(drawn);
     await page.close();
@@ -598,14 +607,14 @@ describe('Firefox, links read', () => {
       await openAndSettle(page, site.at(LINKS.long));
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       await new Promise((r) => setTimeout(r, 1000));
-      const end = await besideLink(page, LINKS.b);
+      const end = await overLink(page, LINKS.b);
       await page.evaluate(() => {
         window.scrollTo(0, 0);
         const box = document.getElementById('box');
         if (box) box.scrollTop = box.scrollHeight;
       });
       await new Promise((r) => setTimeout(r, 1000));
-      return [end, await besideLink(page, LINKS.a)];
+      return [end, await overLink(page, LINKS.a)];
     };
     const differs = await differsWithMarksOff(scrolledTo);
     await page.close();
@@ -632,7 +641,7 @@ describe('Firefox, links read', () => {
       await page.goto(site.at(p));
       const before = await page.evaluate('window.__before');
       await new Promise((r) => setTimeout(r, 4000));
-      const shots = await besideLinks(page, 8);
+      const shots = await shotsOfLinks(page, 8);
       for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
       await page.mouse.move(30, 200);
       await page.mouse.move(60, 600);

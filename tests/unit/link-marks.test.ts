@@ -18,7 +18,7 @@ vi.mock('../../src/ext', () => ({
           throw new Error('Could not establish connection. Receiving end does not exist.');
         }
         fake.asked.push(m.req.keys);
-        return { ok: { read: m.req.keys.filter((k) => k.includes('read')).map((key) => ({ key, date: 'Nov 1' })), label: 'read' } };
+        return { ok: { read: m.req.keys.filter((k) => k.includes('read')).map((key) => ({ key, date: 'Nov 1' })) } };
       },
     },
   },

@@ -25,8 +25,6 @@ describe('links read', () => {
     const asked = keys([`${A}?utm_source=list&fbclid=x#comments`, B, C]);
     const answer = await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST));
     expect(answer.off).toBeUndefined();
-    // The mark's text comes with the answer, in the reader's language.
-    expect(answer.label).toBe('read');
     expect(answer.read.map((r) => [r.key, r.copyOf, r.firstReadAt])).toEqual([
       [A, undefined, undefined],
       // Read there, its text read first on another site: the site, not a title it shares.
@@ -80,7 +78,7 @@ describe('links read', () => {
       sender.tab!.incognito = incognito;
       const answer = await bg.handlers['content:linksRead']({ keys: [A] }, sender);
       const expectOn = settings?.linkMarks === 'search' && page.includes('google');
-      expect(answer, JSON.stringify([settings, page, incognito])).toEqual(expectOn ? { label: 'read', read: [expect.objectContaining({ key: A })] } : { read: [], off: true });
+      expect(answer, JSON.stringify([settings, page, incognito])).toEqual(expectOn ? { read: [expect.objectContaining({ key: A })] } : { read: [], off: true });
     }
   });
 
