@@ -6,7 +6,7 @@ import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/p
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
 import { fromTopFrame } from '../messaging/router';
-import { placeOf, siteOf } from '../ui/site';
+import { placeOf, siteName, siteOf } from '../ui/site';
 import type { BackgroundDeps } from './handlers';
 
 type LinksAnswer = Protocol['content:linksRead']['res'];
@@ -56,5 +56,5 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
 
 /** Where a page is, said beside another: its site, or its place (site and path) where the other is on the same site. */
 function whereBeside(url: string, other: string): string {
-  return siteOf(url) === siteOf(other) ? placeOf(url) : siteOf(url);
+  return siteOf(url) === siteOf(other) ? placeOf(url) : siteName(url);
 }

@@ -13,6 +13,7 @@ export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECOR
 export { decodeSketch, decodeSketchBytes, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
 export { textHash } from './text-hash';
 export { canonicalizeUrl, isRouteFragment, MAX_STORED_URL_LENGTH, MAX_URL_LENGTH, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
+export { decodePunycode, displayHost, displayUrl } from './idn';
 export { isSearchResultPage, linkKey, linkTarget } from './links';
 export { cutPassages, type Passage } from './passages';
 export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, decodePassages, encodePassages, heldIn, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSet, passageSignature, shareAnchor, type PassageLookup, type PassageOverlap, type PassageSignature } from './passage-signature';

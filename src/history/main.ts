@@ -1,6 +1,7 @@
 // The history page: every recorded page, newest first, searchable by title or URL, loaded a page
 // at a time (so 10^5+ records never stall it); near-duplicates are shown together under the page
 // listed first; any page can be forgotten from here.
+import { displayUrl } from '../core';
 import type { HistoryItem, MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated } from '../ui/bidi';
@@ -30,7 +31,7 @@ const onScreen = new Map<string, boolean>();
 /** Whether a page matches the search, as the background's search decides (history:list). */
 const matchesQuery = (url: string, title: string) => {
   const q = query.trim().toLowerCase();
-  return !q || title.toLowerCase().includes(q) || url.toLowerCase().includes(q);
+  return !q || title.toLowerCase().includes(q) || url.toLowerCase().includes(q) || displayUrl(url).toLowerCase().includes(q);
 };
 
 function link(url: string, title: string): HTMLAnchorElement {

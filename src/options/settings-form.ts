@@ -3,6 +3,7 @@ import { SENSITIVITY } from '../core';
 import { isExcluded, LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
 import { isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
+import { sitePatternName } from '../ui/site';
 import { errorText } from '../ui/error-text';
 import { t } from '../ui/i18n';
 
@@ -25,11 +26,11 @@ function fill(s: Settings): void {
   list.replaceChildren(
     ...s.excludedSites.map((site) => {
       const li = document.createElement('li');
-      const name = isolated(site);
+      const name = isolated(sitePatternName(site));
       const remove = document.createElement('button');
       remove.type = 'button';
       remove.textContent = '×';
-      remove.setAttribute('aria-label', t('optionsRemoveSite', isolate(site)));
+      remove.setAttribute('aria-label', t('optionsRemoveSite', isolate(sitePatternName(site))));
       remove.addEventListener('click', () => {
         // The list is drawn again: the focus goes to the next site's ×, or the previous one's, or the field.
         const at = s.excludedSites.indexOf(site);
@@ -150,7 +151,7 @@ export async function initSettingsForm(): Promise<void> {
       // A site the list covers already (itself, or a domain or path above it): said so, rather than "Saved." for nothing.
       if (isExcluded(`http://${site}`, now.excludedSites)) {
         input.value = '';
-        return void say(localizedNodes('optionsSiteListed', [isolated(site)]));
+        return void say(localizedNodes('optionsSiteListed', [isolated(sitePatternName(site))]));
       }
       // Entries the new one covers (a page or path of it, a subdomain) go: the list keeps no entry
       // that does nothing, and says which it took away.
@@ -160,7 +161,7 @@ export async function initSettingsForm(): Promise<void> {
       void save((latest) => ({ excludedSites: [...latest.excludedSites.filter((e) => !covered(e)), site] })).then((saved) => {
         if (!saved) return;
         input.value = '';
-        if (dropped.length) void say(localizedNodes('optionsSiteCoversOthers', [isolated(site), listOf(dropped)]));
+        if (dropped.length) void say(localizedNodes('optionsSiteCoversOthers', [isolated(sitePatternName(site)), listOf(dropped.map(sitePatternName))]));
       });
     });
   });

@@ -10,7 +10,7 @@ import { loadSettings, saveSettings } from '../settings/settings-store';
 import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
 import { localizePage, sentences, t } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
-import { isOpenableUrl, placeOf, siteOf } from '../ui/site';
+import { isOpenableUrl, placeOf, siteName, siteOf, sitePatternName } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
 import { errorText } from '../ui/error-text';
 
@@ -63,7 +63,7 @@ function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: str
 /** `m`'s place as the list shows it: its site, or with its path where another match is on the same site (they would look the same). */
 function placeIn(m: MatchSummary, all: readonly MatchSummary[]): string {
   const site = siteOf(m.url);
-  return all.some((o) => o !== m && siteOf(o.url) === site) ? placeOf(m.url) : site;
+  return all.some((o) => o !== m && siteOf(o.url) === site) ? placeOf(m.url) : siteName(m.url);
 }
 
 function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: MatchSummary) => Promise<void>): HTMLLIElement {
@@ -171,17 +171,17 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   const site = url ? normalizeSitePattern(siteOf(url)) : null;
   const forgetSite = $<HTMLButtonElement>('forget-site');
   forgetSite.hidden = !site;
-  forgetSite.replaceChildren(...localizedNodes('popupForgetSite', [isolated(site ?? '')]));
+  forgetSite.replaceChildren(...localizedNodes('popupForgetSite', [isolated(sitePatternName(site ?? ''))]));
   forgetSite.onclick = () => {
     if (!site) return;
-    confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(site)]), t('popupForgetSiteYes'), async () => {
+    confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(sitePatternName(site))]), t('popupForgetSiteYes'), async () => {
       const { forgotten } = await send('popup:forgetSite', { site });
       await sendToTab(tabId, 'background:leaveUnread', { site }).catch(() => undefined);
       forgottenHere = true;
       // Its pages go from the list of matches too.
       await render(tabId, true);
       forgetSite.hidden = true;
-      statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [forgotten, isolated(site)]));
+      statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [forgotten, isolated(sitePatternName(site))]));
     });
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');
@@ -193,7 +193,7 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   // Resume names what it takes away, as the list holds it ("google.com" on mail.google.com: every
   // site under it resumes too), so that it never widens silently.
   const covering = excludedHere ? settings.excludedSites.filter(coversHere) : [];
-  pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [covering.length ? listOf(covering) : isolated(site ?? '')]));
+  pauseSite.replaceChildren(...localizedNodes(excludedHere ? 'popupResumeSite' : 'popupPauseSite', [covering.length ? listOf(covering.map(sitePatternName)) : isolated(sitePatternName(site ?? ''))]));
   pauseSite.onclick = async () => {
     if (!site) return;
     try {

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
+import { ANCHOR_COUNT, displayUrl, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -691,7 +691,7 @@ export class PageRepository {
         const n = base + slot;
         const p = blocks[i].pages[slot];
         if (n < from || n >= top) continue;
-        if (p && (p.title.toLowerCase().includes(q) || p.url.toLowerCase().includes(q))) {
+        if (p && (p.title.toLowerCase().includes(q) || p.url.toLowerCase().includes(q) || displayUrl(p.url).toLowerCase().includes(q))) {
           items.push(fromStored(p));
           if (items.length === limit) {
             next = n;

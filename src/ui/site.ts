@@ -1,6 +1,19 @@
-// Helpers for showing URLs: the site name, and whether a URL is safe to open.
-import { isRouteFragment, parseWebUrl, siteOf } from '../core';
+// Helpers for showing URLs: the site name, and whether a URL is safe to open. A site is kept and
+// compared by its ASCII name (core's siteOf) and shown by the name the reader knows (siteName:
+// 例子.example, not xn--fsqu00a.example; core/idn.ts says when).
+import { displayHost, isRouteFragment, parseWebUrl, siteOf } from '../core';
 export { siteOf } from '../core';
+
+/** The site of a page as shown to the reader. */
+export function siteName(url: string): string {
+  return displayHost(siteOf(url));
+}
+
+/** A site as the sites never read hold it ("example.com", "example.com:8080/reads"), as shown to the reader. */
+export function sitePatternName(pattern: string): string {
+  const host = /^[^/:]*/.exec(pattern)?.[0] ?? '';
+  return displayHost(host) + pattern.slice(host.length);
+}
 
 /** Only web pages are opened from the history: never javascript:, data: or file: URLs. */
 export function isOpenableUrl(url: string): boolean {
@@ -16,8 +29,8 @@ export function placeOf(url: string): string {
   if (!u) return url;
   const rest = (u.pathname === '/' ? '' : u.pathname) + u.search + (isRouteFragment(u.hash) ? u.hash : '');
   try {
-    return siteOf(url) + decodeURI(rest);
+    return siteName(url) + decodeURI(rest);
   } catch {
-    return siteOf(url) + rest; // an escape that is not UTF-8 stays escaped
+    return siteName(url) + rest; // an escape that is not UTF-8 stays escaped
   }
 }

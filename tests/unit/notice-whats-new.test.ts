@@ -269,6 +269,9 @@ describe('"Show what\'s new" in the notice', () => {
     // The title is isolated, so a right-to-left one cannot reorder the words around it.
     expect(frame.querySelector('a')?.getAttribute('data-text')).toBe('\u2068The story\u2069');
     expect(drawn(frame.querySelector('.meta'))).toBe(' — a.example, 2 days ago · contains most of what you read');
+    // A site in another script is named as the reader knows it.
+    const idn = await shownNotice({ notSame: () => undefined }, { ...match, url: 'https://www.xn--fsqu00a.example/story' });
+    expect(drawn(idn.frame.querySelector('.meta'))).toBe(' — 例子.example, 2 days ago · contains most of what you read');
     // Controls are named for screen readers and checkers, which do not read generated content from the DOM.
     expect(button(frame, "Show what's new").getAttribute('aria-label')).toBe("Show what's new");
   });

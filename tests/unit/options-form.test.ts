@@ -136,6 +136,18 @@ describe('the options form', () => {
     expect((fake.saves.at(-1) as { excludedSites: string[] }).excludedSites).toEqual(['other.example', 'mirror.example']);
   });
 
+  it('shows a site in another script as it was typed (例子.中国), and keeps it in its ASCII form', async () => {
+    fake.stored.settings = { excludedSites: ['xn--fsqu00a.xn--fiqs8s', 'other.example'] };
+    const { status } = await form();
+    const chips = () => [...document.querySelectorAll('#excluded li')].map((li) => [li.querySelector('bdi')?.textContent, li.querySelector('button')?.getAttribute('aria-label')?.replace(/[\u2066-\u2069]/g, '')]);
+    expect(chips()).toEqual([['例子.中国', 'Stop excluding 例子.中国'], ['other.example', 'Stop excluding other.example']]);
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = 'https://例子.中国/';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(status().replace(/[\u2066-\u2069]/g, '')).toBe('The list covers 例子.中国 already.'));
+    expect(fake.saves).toEqual([]);
+  });
+
   it('shows where links are marked and saves the choice', async () => {
     await form();
     const radios = [...document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')];

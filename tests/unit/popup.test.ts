@@ -158,6 +158,21 @@ describe('the popup', () => {
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
   });
 
+  it('names a site in another script as the reader knows it (例子.example), and forgets it by its key', async () => {
+    const here = report('http://xn--fsqu00a.example/copy', 'Copy');
+    const bg = makeBackground({ 7: { url: here.url, page: { ...here, fp: here.digest.fp } } });
+    await bg.read(report('http://xn--fsqu00a.example/story', 'Story on the same site'));
+    await bg.read(here, fromTab(7, here.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect([...document.querySelectorAll('#matches li .meta bdi')].map((b) => b.textContent)).toEqual(['例子.example']);
+    expect(button('forget-site').textContent).toBe('Forget all of 例子.example');
+    expect(button('pause-site').textContent).toBe('Pause on 例子.example');
+    confirm('forget-site');
+    await vi.waitFor(() => expect(status()).toBe('2 pages of 例子.example were forgotten.'));
+    expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { site: 'xn--fsqu00a.example' } }]);
+  });
+
   it('tells two matches on one site apart by their paths, and names a match alone on its site by the site', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://a.example/2026/story', 'Story'));

@@ -135,6 +135,10 @@ describe('PageRepository: forgetting and listing', () => {
     expect(found).toEqual(['Tool Library 23', 'Tool Library 13', 'Tool Library 3']);
     expect(calls).toBe(4);
     expect((await r.listRecent(10, undefined, 'a.example/2')).items.map((p) => p.url)).toEqual(['https://a.example/29', 'https://a.example/28', 'https://a.example/27', 'https://a.example/26', 'https://a.example/25', 'https://a.example/24', 'https://a.example/23', 'https://a.example/22', 'https://a.example/21', 'https://a.example/20']);
+    // A site in another script is found by its name as the reader knows it (例子.example), as well as its ASCII form.
+    await r.recordVisit(visit('http://xn--fsqu00a.example/a/watch', '0123456789abcdef'), 2000);
+    expect((await r.listRecent(10, undefined, '例子')).items.map((p) => p.url)).toEqual(['http://xn--fsqu00a.example/a/watch']);
+    expect((await r.listRecent(10, undefined, 'fsqu00a')).items.map((p) => p.url)).toEqual(['http://xn--fsqu00a.example/a/watch']);
   });
 
   it('reads the whole history chunk by chunk for export, each page once, in the order pages were first recorded', async () => {
