@@ -1,4 +1,4 @@
-// Every string the reader sees comes from _locales (English and Simplified Chinese).
+// Every string the reader sees comes from _locales (English, Simplified and Traditional Chinese).
 import browser from '../ext';
 
 /** The message `key` in the browser's UI language, with $1, $2… filled from `subs`. */

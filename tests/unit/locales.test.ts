@@ -26,15 +26,21 @@ const placeholders = (text: string) => [...new Set(text.match(/\$\d/g) ?? [])].s
 /** Words: two letters in a row, in any script ("ok", "页面"). */
 const WORDS = /\p{L}\p{L}/u;
 
-describe('the two languages', () => {
+describe('the languages', () => {
+  it('are English, Simplified and Traditional Chinese, all loaded here', () => {
+    expect(readdirSync(join(root, 'public/_locales')).sort()).toEqual(Object.keys(MESSAGES).sort());
+  });
+
   it('have the same messages, each with the same placeholders, each named once', () => {
     // JSON.parse keeps the last of two keys alike; the stores' linters refuse the file.
-    for (const lang of ['en', 'zh_CN']) {
+    for (const lang of Object.keys(MESSAGES)) {
       const names = [...read(`public/_locales/${lang}/messages.json`).matchAll(/^ "(\w+)": \{$/gm)].map((m) => m[1]);
       expect(names.filter((n, i) => names.indexOf(n) !== i), lang).toEqual([]);
     }
-    expect(Object.keys(MESSAGES.zh_CN).sort()).toEqual(Object.keys(MESSAGES.en).sort());
-    for (const key of Object.keys(MESSAGES.en)) expect(placeholders(MESSAGES.zh_CN[key].message), key).toEqual(placeholders(MESSAGES.en[key].message));
+    for (const lang of ['zh_CN', 'zh_TW'] as const) {
+      expect(Object.keys(MESSAGES[lang]).sort(), lang).toEqual(Object.keys(MESSAGES.en).sort());
+      for (const key of Object.keys(MESSAGES.en)) expect(placeholders(MESSAGES[lang][key].message), `${lang} ${key}`).toEqual(placeholders(MESSAGES.en[key].message));
+    }
   });
 
   it('have every message the code and the manifest name, and no message nothing names', () => {
@@ -54,6 +60,16 @@ describe('the two languages', () => {
     expect(zh('noticeWhere')).toBe('$1，$2');
     expect(zh('optionsWhere')).not.toContain('在哪里工作');
     for (const key of Object.keys(MESSAGES.zh_CN)) expect(zh(key), key).not.toMatch(/Déjà Read/);
+  });
+
+  it("write Traditional Chinese in Traditional characters, with Taiwan's words and quotation marks", () => {
+    const tw = (key: string) => MESSAGES.zh_TW[key].message;
+    expect([tw('extName'), tw('timeJustNow'), tw('noticeWhere'), tw('uiLocale')]).toEqual(['似曾讀過', '剛剛', '$1，$2', 'zh-TW']);
+    // Characters written only in Simplified Chinese (their Traditional forms are 讀 頁 網 這 個…), and “” where Taiwan writes 「」.
+    const simplifiedOnly = /[读页网这个时们为过记录设选项开关导链键击显检类删复态数库览标题签错误说请还没从当应该对发现种么]|[“”]/;
+    for (const key of Object.keys(MESSAGES.zh_TW)) expect(tw(key), key).not.toMatch(simplifiedOnly);
+    // Words of the mainland where Taiwan has its own (a converter's slips once wrote 箇 for 个 before 中).
+    for (const key of Object.keys(MESSAGES.zh_TW)) expect(tw(key), key).not.toMatch(/箇|訪問|列表|文本|子域名|工具欄|必應|Déjà Read/);
   });
 });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 type Messages = Record<string, { message: string }>;
 const load = (locale: string) => JSON.parse(readFileSync(join(process.cwd(), 'public/_locales', locale, 'messages.json'), 'utf8')) as Messages;
-export const MESSAGES = { en: load('en'), zh_CN: load('zh_CN') };
+export const MESSAGES = { en: load('en'), zh_CN: load('zh_CN'), zh_TW: load('zh_TW') };
 
 export function message(key: string, subs: Array<string | number> = [], locale: keyof typeof MESSAGES = 'en'): string {
   const entry = MESSAGES[locale][key];
