@@ -4,9 +4,9 @@
 // (the attack that made browsers neuter :visited; docs/privacy.md, "Link marks"), so everything the
 // page could observe is the same whatever the answer: the overlay's host exists as soon as the page
 // has links, every link in view gets the same boxes, clear unless read, and the date shows in a tip
-// of fixed size, also placed (clear) for links not read. The links are read a slice at a time (no long task on a
-// page of thousands), the background is asked once for them and once per batch added later, and
-// only the links near the viewport are drawn (see NearView).
+// of fixed size, also placed (clear) for links not read. The links are read a slice at a time (no
+// long task on a page of thousands), the background is asked once for them and once per batch
+// added later, and only the links near the viewport are drawn (see NearView).
 import { linkKey, pageIdentity } from '../core';
 import { linkKeysForOneMessage, type LinkMark } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';

@@ -4,8 +4,9 @@
 // form only where a name cannot pass for another (Chrome's IDN display policy); ours is narrower:
 // a label is shown in Unicode only when every character of it is a Han, kana or Hangul character
 // (with digits and hyphens), and not all of them are ones that look like Latin letters or signs
-// (工, 口, ロ, ノ, 〇, ㅇ…). Every other label stays in its ASCII form. So no name shown can pass
-// for a name in Latin letters, or mix scripts; what is kept (the key of a page or a site) is
+// (工, 口, ロ, ノ, 〇, ㅇ…). Every other label stays in its ASCII form. So no label shown can pass
+// for one in Latin letters, or mix Latin letters with another script, or hold Cyrillic, Greek or any
+// other script whose letters look like Latin ones; what is kept (the key of a page or a site) is
 // always the ASCII form.
 
 const BASE = 36;
@@ -74,7 +75,7 @@ export function decodePunycode(input: string): string | null {
 /** Han (with its extensions and 々 〆), kana, Hangul: the scripts a label may be shown in. */
 const EAST_ASIAN = /^(?:[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]|[0-9-])+$/u;
 const ANY_LETTER = /[^0-9-]/;
-/** Han and kana characters that look like a Latin letter, a digit or a sign: a label of them alone could pass for one in Latin letters. */
+/** Han, kana and Hangul characters that look like a Latin letter, a digit or a sign: a label of them alone could pass for one in Latin letters. */
 const LATIN_ALIKE = /^[〇一丁丨丶丿乙二亅人入八几冂凵卜口工廾弋弓土士ノソンエロハニヘトーメレ\u110b\u1173\u1175\u3147\u3161\u3163\d-]+$/u;
 
 /** A label as shown: its Unicode form where it is one of the scripts above, else as it is. */
