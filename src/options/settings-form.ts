@@ -162,6 +162,11 @@ export async function initSettingsForm(): Promise<void> {
         if (!saved) return;
         input.value = '';
         if (dropped.length) void say(localizedNodes('optionsSiteCoversOthers', [isolated(sitePatternName(site)), listOf(dropped.map(sitePatternName))]));
+        // A pasted page address excludes that page (or path) only: said, with what would exclude the site.
+        else if (site.includes('/')) {
+          const whole = sitePatternName(site.slice(0, site.indexOf('/')).replace(/^www\./, ''));
+          void say(localizedNodes('optionsSavedPart', [isolated(sitePatternName(site)), isolated(whole), isolated(whole)]));
+        }
       });
     });
   });

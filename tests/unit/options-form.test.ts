@@ -148,6 +148,19 @@ describe('the options form', () => {
     expect(fake.saves).toEqual([]);
   });
 
+  it('says that a pasted page address excludes that page only, and what would exclude its site', async () => {
+    const { status } = await form();
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    input.value = 'https://www.Mirror.example/p/night-bus?utm_source=x#top';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(status().replace(/[\u2066-\u2069]/g, '')).toBe('Saved. Only www.mirror.example/p/night-bus is excluded; to exclude all of mirror.example, add mirror.example.'));
+    expect((fake.saves.at(-1) as { excludedSites: string[] }).excludedSites).toContain('www.mirror.example/p/night-bus');
+    // A site alone is just saved.
+    input.value = 'other.example';
+    document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(status()).toBe('Saved.'));
+  });
+
   it('shows where links are marked and saves the choice', async () => {
     await form();
     const radios = [...document.querySelectorAll<HTMLInputElement>('input[name="link-marks"]')];
