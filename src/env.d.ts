@@ -5,3 +5,9 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+// OpenCC's character tables, as opencc-js ships them: "體 体|於 于|…".
+declare module 'opencc-js/dict/*' {
+  const table: string;
+  export default table;
+}

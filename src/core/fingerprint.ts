@@ -2,8 +2,24 @@
 // every choice below; any change that can change a fingerprint must change ALGORITHM.
 import { simhashHex, type SimhashOptions } from './simhash';
 
-/** Version of the fingerprint algorithm; stored with every record and export. */
-export const ALGORITHM = 'dr1';
+/**
+ * Version of the fingerprint algorithm; stored with every record and export. dr2 reads Traditional
+ * Chinese characters as Simplified (core/traditional.ts); dr1 did not, and was otherwise the same.
+ */
+export const ALGORITHM = 'dr2';
+
+/**
+ * Algorithms whose fingerprints are compared with ALGORITHM's, kept and imported alike: dr1 gives
+ * what dr2 gives for every text without a Traditional character (English, Simplified Chinese, most
+ * other scripts). A page of Traditional Chinese or Japanese recorded under dr1 keeps its
+ * unfolded fingerprint and passages, so a copy of it read since may not be found.
+ */
+const COMPARABLE = new Set(['dr1', ALGORITHM]);
+
+/** Whether fingerprints of algorithms `a` and `b` may be compared. */
+export function comparableAlgorithms(a: string, b: string): boolean {
+  return a === b || (COMPARABLE.has(a) && COMPARABLE.has(b));
+}
 
 /**
  * The feature choices of ALGORITHM (see docs/fingerprint.md for how they were chosen). digest-scan.ts

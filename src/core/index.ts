@@ -1,6 +1,6 @@
 // The fingerprint core: pure functions of text, identical in Chrome, Firefox and Node.
 // No browser API, no DOM, no IndexedDB here — the CLI runs this same code in Node.
-export { ALGORITHM, fingerprint, FINGERPRINT_OPTIONS, fingerprintWith } from './fingerprint';
+export { ALGORITHM, comparableAlgorithms, fingerprint, FINGERPRINT_OPTIONS, fingerprintWith } from './fingerprint';
 export type { SimhashOptions, Weighting } from './simhash';
 export { fromHex, hamming, isFingerprintHex, toHex } from './fingerprint-hex';
 export { hammingHalves } from './hamming';

@@ -1,6 +1,7 @@
 // Normalisation before fingerprinting: compatibility forms (full-width letters, ligatures, circled
-// digits) fold to their plain form under NFKC, then case folds. Whitespace needs no collapsing:
-// the tokenizer treats any run of it as one separator.
+// digits) fold to their plain form under NFKC, then case folds, then Traditional Chinese characters
+// fold to Simplified (traditional.ts). Whitespace needs no collapsing: the tokenizer treats any run
+// of it as one separator.
 //
 // Most text needs no more than a character-by-character fold: Chinese and Japanese text of Han,
 // kana and CJK punctuation (whose full-width ，：？ NFKC turns into , : ?), with English words and
@@ -9,8 +10,10 @@
 // result, and the text is not copied: normalising a Chinese text (and collecting the copy) cost
 // about a third as much as the fingerprint's scan of it.
 
+import { simplified, simplifiedTable } from './traditional';
+
 export function normalizeText(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  return simplified(text.normalize('NFKC').toLowerCase());
 }
 
 /** The text with each lone surrogate (half of a character, as a cut may leave one) as U+FFFD, as UTF-8 writes it. */
@@ -67,11 +70,13 @@ const SPACES = [0xa0, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x
 
 /** For each code unit: 1 if plain. */
 let plain: Uint8Array | undefined;
-/** For each plain code unit: what is added to it (modulo 2^16) to fold it. */
+/** For each plain code unit: what is added to it (modulo 2^16) to fold it; Han characters as they are. */
 let folds: Uint16Array | undefined;
+/** The same, with each Traditional character folding to its Simplified one. */
+let foldsWithHan: Uint16Array | undefined;
 
-/** The fold table: a plain code unit `c` folds to `(c + table[c]) & 0xffff`. Built at the first use, from ranges. */
-export function foldTable(): Uint16Array {
+/** The fold table of text without a Han character, which needs no Traditional one's table built. */
+function baseFoldTable(): Uint16Array {
   if (folds === undefined) {
     plain = new Uint8Array(0x10000);
     folds = new Uint16Array(0x10000);
@@ -87,6 +92,17 @@ export function foldTable(): Uint16Array {
   return folds;
 }
 
+/** The fold table: a plain code unit `c` folds to `(c + table[c]) & 0xffff`. Built at the first use, from ranges. */
+export function foldTable(): Uint16Array {
+  if (foldsWithHan === undefined) {
+    foldsWithHan = baseFoldTable().slice();
+    // A Han character of the main blocks is plain and its own NFKC form: it folds to its Simplified one.
+    const simple = simplifiedTable();
+    for (let c = 0x3400; c <= 0x9fff; c++) if (simple[c] !== 0) foldsWithHan[c] = (simple[c] - c) & 0xffff;
+  }
+  return foldsWithHan;
+}
+
 /** A code unit above U+00FF: text without one is held by engines one byte a character. */
 const WIDE = /[^\0-\xff]/;
 
@@ -98,8 +114,14 @@ const WIDE = /[^\0-\xff]/;
  */
 export function plainFold(text: string): Uint16Array | undefined {
   if (!WIDE.test(text)) return undefined;
-  const table = foldTable();
+  baseFoldTable();
   const isPlain = plain as Uint8Array;
-  for (let i = 0; i < text.length; i++) if (isPlain[text.charCodeAt(i)] === 0) return undefined;
-  return table;
+  // English text with curly quotes is plain too: the Traditional characters' table is built only for text with Han.
+  let han = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isPlain[c] === 0) return undefined;
+    if (c >= 0x3400) han = true;
+  }
+  return han ? foldTable() : (folds as Uint16Array);
 }

@@ -22,6 +22,11 @@ export const PROBE_COUNT = 3;
 /** ...and compares every hash it keeps with each earlier page's smallest this many: the page's leads. */
 export const LEAD_COUNT = 2;
 /**
+ * Version 6 holds the same as version 5, of passages hashed and cut with Traditional Chinese
+ * characters read as Simplified (core/traditional.ts), so a 轉載 in the other script has the same
+ * passages. Signatures of version 5 are read and compared alike: for text without a Traditional
+ * character (English, Simplified Chinese) the two are the same; a Traditional or Japanese page kept
+ * at version 5 keeps its unfolded hashes.
  * Version 5 holds the same as version 4, of passages cut at paragraph ends too (a blank line: the
  * extraction writes one around every block), so that a line without a sentence end (a heading, a
  * caption, an inserted "Related:" or 关注公众号 line) stands alone rather than changing the hash of
@@ -41,9 +46,9 @@ export const LEAD_COUNT = 2;
  * shared by several unrelated pages, so the passage index returned strangers for every lookup.
  * Signatures of version 1 are still read, and compared with others on 24 bits.
  */
-const SIGNATURE_VERSION = 5;
+const SIGNATURE_VERSION = 6;
 /** Versions read: those of 32-bit hashes, and 1. */
-const READ_VERSIONS = new Set([1, 2, 3, 4, SIGNATURE_VERSION]);
+const READ_VERSIONS = new Set([1, 2, 3, 4, 5, SIGNATURE_VERSION]);
 
 export interface PassageSignature {
   /** Distinct passages of the page at least PASSAGE_MIN_WORDS long. */

@@ -12,10 +12,11 @@
 // on where the passage began, so the same run is cut the same way in any page, whatever comes
 // before it (since signature version 3; version 2 counted from the passage's start, and a copy
 // inside other text could be cut differently all through: docs/matching.md).
-// A passage's hash covers its words and Han/kana characters only (NFKC, lower case; punctuation,
-// spacing and line breaks ignored).
+// A passage's hash covers its words and Han/kana characters only (NFKC, lower case, Traditional
+// characters as Simplified: traditional.ts; punctuation, spacing and line breaks ignored).
 import { fmix32, SEED_A, stepA } from './hash';
 import { ABUGIDA, astralClass, BMP_CLASS, isHanOrKana, isRunClass, WORD } from './scripts';
+import { simplifiedTableFor } from './traditional';
 import type { ScriptCounts } from './text-stats';
 
 export interface Passage {
@@ -143,6 +144,7 @@ function passageHash(a: number, chars: number): number {
  * by a boundary mark, each Han/kana/Thai character on its own. Fills `out`.
  */
 function hashTokens(s: string): void {
+  const simple = simplifiedTableFor(s);
   let a = SEED_A;
   let inWord = false;
   let words = 0;
@@ -159,6 +161,8 @@ function hashTokens(s: string): void {
       }
       cls = astralClass(c);
     } else {
+      const sc = simple[c];
+      if (sc !== 0) c = sc;
       cls = BMP_CLASS[c];
     }
     if (cls === WORD) {
@@ -207,6 +211,7 @@ export type PassageSink = (start: number, end: number, hash: number, words: numb
 export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCounts): void {
   // Loop state lives in locals, not captured by a closure, so the engine keeps it in registers.
   const len = text.length;
+  const simple = simplifiedTableFor(text);
   const sink = (s: string, from: number, to: number, normalize: boolean, a: number, words: number, runChars: number, chars: number, inWord: boolean) => finishPassage(emit, s, from, to, normalize, a, words, runChars, chars, inWord);
   let start = 0;
   let normalize = false;
@@ -253,6 +258,9 @@ export function scanPassages(text: string, emit: PassageSink, counts?: ScriptCou
         continue;
       }
     } else {
+      // A Traditional character is read as its Simplified one, for its hash and for the cuts alike.
+      const sc = simple[c];
+      if (sc !== 0) c = sc;
       if (c >= 0x4e00 && c <= 0x9fff && !inWord) {
         // The commonest character of Chinese text, a Han character of the main block after no word:
         // what the run branch below does for it, in short (it needs no normalising, is no terminal,

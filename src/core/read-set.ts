@@ -30,11 +30,15 @@ export const MAX_READ_SET_LENGTH = 6000;
 /** A passage is new when less than this share of it was read (as in whatsNew). */
 const READ_SHARE = 0.5;
 /**
+ * Version 5: its keys hashed with Traditional characters read as Simplified (core/traditional.ts),
+ * as signatures of version 6 are; otherwise as version 4, and read alike (a set of version 4 of a
+ * Traditional or Japanese text keeps its keys unfolded, and a page read since finds fewer of its
+ * parts read there).
  * Version 4: its passages cut as signatures of version 5 are (core/passage-signature.ts), at
  * paragraph ends too; version 3, as version 4's; version 2, as version 3's; version 1, as version
  * 2's. All are read alike, but that a short paragraph of its own not in a set of version 4 is new.
  */
-const READ_SET_VERSION = 4;
+const READ_SET_VERSION = 5;
 /** Keeps a run key apart from a passage hash with the same value. */
 const RUN_SALT = 0x5f1d3c2b;
 

@@ -16,7 +16,7 @@
 // answer (the rest of that answer comes from the index's address buckets: page-repository.ts), and
 // the other groups after. The columns are derived data: the
 // blocks hold everything they say, so a background stopped at any moment loses nothing.
-import { ALGORITHM, fromHex, pageIdentity } from '../core';
+import { ALGORITHM, comparableAlgorithms, fromHex, pageIdentity } from '../core';
 import type { Anchors } from './anchor-index';
 import { KeyIndex } from './key-index';
 import { hashString, SEGMENT_PAGES, siteOfIdentity, storedAnchors, type StoredPage } from './layout';
@@ -208,7 +208,7 @@ export class Columns {
       const narrow = leads.bits === 24;
       a.lead0[n] = leads.values.length > 0 ? (narrow ? leads.values[0] << 8 : leads.values[0]) >>> 0 : 0;
       a.lead1[n] = leads.values.length > 1 ? (narrow ? leads.values[1] << 8 : leads.values[1]) >>> 0 : 0;
-      a.flags[n] = (page.algo === ALGORITHM ? PAGE : OTHER_ALGORITHM) | (leads.values.length > 0 ? LEAD0 : 0) | (leads.values.length > 1 ? LEAD1 : 0) | (narrow ? NARROW : 0);
+      a.flags[n] = (comparableAlgorithms(page.algo, ALGORITHM) ? PAGE : OTHER_ALGORITHM) | (leads.values.length > 0 ? LEAD0 : 0) | (leads.values.length > 1 ? LEAD1 : 0) | (narrow ? NARROW : 0);
       a.url[n] = hashString(page.url);
       a.canon[n] = page.canonicalUrl === undefined ? a.url[n] : hashString(page.canonicalUrl);
       a.site[n] = hashString(siteOfIdentity(page.url));

@@ -2,7 +2,7 @@
 // export format or the CSV our export writes, every record checked and stored in its normal form.
 // Problems are data (a _locales key and its values), worded by the page that shows them: this
 // runs in a worker, in the background and in Node. Pure functions.
-import { ALGORITHM, blocksOf, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_STORED_URL_LENGTH, siteOf, wellFormed } from '../core';
+import { ALGORITHM, blocksOf, comparableAlgorithms, canonicalizeUrl, decodePassageBytes, decodeSketchBytes, fromBase64, isFingerprintHex, isReadSetBytes, MAX_READ_SET_LENGTH, MAX_STORED_URL_LENGTH, siteOf, wellFormed } from '../core';
 import { storedValue, type StoredPage } from './layout';
 import { COLUMNS, type NotSamePair } from './history-file';
 import type { PageRecord } from './schema';
@@ -148,7 +148,7 @@ function checkFields(raw: unknown, now: number): Checked | RecordProblem {
     const b = r[`b${i}`];
     if (b !== undefined && b !== blocks[i]) return wrong(`b${i}`, 'importPageBlock', `b${i}`);
   }
-  if (r.algo !== ALGORITHM) return wrong('algo', 'importPageAlgo', ALGORITHM);
+  if (typeof r.algo !== 'string' || !comparableAlgorithms(r.algo, ALGORITHM)) return wrong('algo', 'importPageAlgo', ALGORITHM);
   if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return wrong('textHash', 'importPageHex', 'textHash');
   const sketch = r.sketch === undefined ? undefined : decoded(r.sketch, LIMITS.sketchLength, decodeSketchBytes);
   if (sketch === null) return wrong('sketch', 'importPageSketch');
@@ -231,7 +231,7 @@ function stagedProblem(r: Record<string, unknown>): RecordProblem | null {
   if (r.canonicalUrl !== undefined && !isAddress(r.canonicalUrl)) return wrong('canonicalUrl', 'importPageUrl', 'canonicalUrl', LIMITS.urlLength);
   if (typeof r.title !== 'string' || r.title.length > LIMITS.titleLength) return wrong('title', 'importPageTitle', LIMITS.titleLength);
   if (!isFingerprintHex(r.fp)) return wrong('fp', 'importPageHex', 'fp');
-  if (r.algo !== ALGORITHM) return wrong('algo', 'importPageAlgo', ALGORITHM);
+  if (typeof r.algo !== 'string' || !comparableAlgorithms(r.algo, ALGORITHM)) return wrong('algo', 'importPageAlgo', ALGORITHM);
   if (r.textHash !== undefined && !isFingerprintHex(r.textHash)) return wrong('textHash', 'importPageHex', 'textHash');
   if (r.sketch !== undefined && !isEncodedValue(r.sketch, 'sketch')) return wrong('sketch', 'importPageSketch');
   if (r.passages !== undefined && !isEncodedValue(r.passages, 'passages')) return wrong('passages', 'importPagePassages');

@@ -3,7 +3,7 @@
 // one string. Its text arrives in pieces; the reader cuts out the records of the `pages` array as
 // they complete, checks them, and keeps the rest of the document (a few hundred characters) to
 // check at the end. Pure: runs in the options page's worker, in the background and in Node.
-import { ALGORITHM } from '../core';
+import { ALGORITHM, comparableAlgorithms } from '../core';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM, type NotSamePair } from './history-file';
 import { checkNotSame, checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
 import type { PageRecord } from './schema';
@@ -483,7 +483,7 @@ function checkHead(d: Record<string, unknown>, partial: boolean): void {
   if (partial && d.algorithm === undefined) return;
   const algo = (d.algorithm as { name?: unknown } | undefined)?.name;
   if (typeof algo !== 'string') fail(problem('importNoAlgorithm'));
-  if (algo !== ALGORITHM) fail(problem('importOtherAlgorithm', (algo as string).slice(0, 40), ALGORITHM));
+  if (!comparableAlgorithms(algo as string, ALGORITHM)) fail(problem('importOtherAlgorithm', (algo as string).slice(0, 40), ALGORITHM));
 }
 
 // --- CSV, as our export writes it ---

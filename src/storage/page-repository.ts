@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, displayUrl, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
+import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -449,7 +449,7 @@ export class PageRepository {
     if (opts.stats) opts.stats.candidates += numbers.length;
     const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
     return (await this.pagesAt(numbers))
-      .filter(({ page }) => page.url !== exclude && page.algo === opts.algo)
+      .filter(({ page }) => page.url !== exclude && comparableAlgorithms(page.algo, opts.algo))
       .map(({ page }) => {
         const o = fromHex(page.fp);
         return { ...fromStored(page), distance: hammingHalves(q.hi, q.lo, o.hi, o.lo) };
@@ -482,7 +482,7 @@ export class PageRepository {
     const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
     const numbers = await this.anchorCandidates({ values: anchors, bits: opts.bits ?? 32 }, opts, columns, tx);
     const exclude = opts.excludeUrl === undefined ? undefined : pageIdentity(opts.excludeUrl);
-    return (await this.pagesAt(numbers, tx)).filter(({ page }) => page.url !== exclude && page.algo === opts.algo).map(({ page }) => fromStored(page));
+    return (await this.pagesAt(numbers, tx)).filter(({ page }) => page.url !== exclude && comparableAlgorithms(page.algo, opts.algo)).map(({ page }) => fromStored(page));
   }
 
   /**
@@ -535,7 +535,7 @@ export class PageRepository {
     return {
       ...(own ? { own: fromStored(own.page) } : {}),
       sameCanonical: scanned.filter((p) => (p.page.canonicalUrl ?? p.page.url) === q.canonicalUrl && p.page.url !== self).map((p) => fromStored(p.page)),
-      candidates: [...scanned.filter((p) => related.has(p.n)), ...byAnchor].filter((p) => p.page.url !== self && p.page.algo === q.algo).map((p) => fromStored(p.page)),
+      candidates: [...scanned.filter((p) => related.has(p.n)), ...byAnchor].filter((p) => p.page.url !== self && comparableAlgorithms(p.page.algo, q.algo)).map((p) => fromStored(p.page)),
     };
   }
 

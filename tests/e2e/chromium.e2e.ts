@@ -254,6 +254,13 @@ describe('Chromium, matching layers', () => {
     expect((await toolbarOf(page)).text).toBe('2'); // the original and the other copy read earlier
   });
 
+  it('flags a copy in Traditional characters (on a site in Taiwan) of a Chinese article read in Simplified, with nothing new in it', async () => {
+    await openAndSettle(page, site.url('zhC'));
+    await openAndSettle(page, site.url('zhTraditionalRepost'));
+    await expect.poll(() => noticeText(page)).toContain(site.title('zhC'));
+    expect(await noticeText(page)).toContain('Nothing new since you read it');
+  });
+
   it('flags a preview of an article read in full, with nothing new in it', async () => {
     await openAndSettle(page, site.url('enPreviewOfRead'));
     await expect.poll(() => noticeText(page)).toContain('part of a longer page you read');

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { variedFiller } from '../fixtures/filler';
-import { VECTORS } from '../fixtures/vectors';
+import { toTraditional, VECTORS } from '../fixtures/vectors';
 
 export interface Article {
   lang: string;
@@ -16,8 +16,15 @@ const articlesDir = new URL('../fixtures/articles/', import.meta.url);
 
 export function loadArticle(name: string): Article {
   if (name === LONG_READ) return longRead();
+  // "zh-balcony@tw": the article as a site in Taiwan reposts it, in Traditional characters (OpenCC).
+  if (name.endsWith(TRADITIONAL)) {
+    const a = loadArticle(name.slice(0, -TRADITIONAL.length));
+    return { lang: 'zh-TW', title: toTraditional(a.title), paragraphs: a.paragraphs.map(toTraditional) };
+  }
   return JSON.parse(readFileSync(new URL(`${name}.json`, articlesDir), 'utf8')) as Article;
 }
+
+const TRADITIONAL = '@tw';
 
 /** A generated article of about a megabyte: copied, sent and extracted in many pieces. */
 const LONG_READ = 'long-read';
@@ -196,6 +203,7 @@ export const PAGES = {
   zhC: { path: '/courier/zh/winter-balcony.html', article: 'zh-balcony', template: courier },
   // Matching layers
   zhRepost: { path: '/reposts/zh/1024.html', article: 'zh-library', template: repostFarm },
+  zhTraditionalRepost: { path: '/digest/tw/2026/11/zh-balcony.html', article: `zh-balcony${TRADITIONAL}`, template: digest },
   enPreviewOfRead: { path: '/ledger/preview/tool-libraries.html', article: 'en-library', template: preview },
   enPreviewFirst: { path: '/ledger/preview/stone-bridges.html', article: 'en-bridges', template: preview },
   enFullAfterPreview: { path: '/courier/en/stone-bridges.html', article: 'en-bridges', template: courier },

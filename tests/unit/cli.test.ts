@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main';
-import { fingerprint } from '../../src/core';
+import { ALGORITHM, fingerprint } from '../../src/core';
 import { loadArticle, renderPage, type PageName } from '../e2e/site';
 
 const dir = mkdtempSync(join(tmpdir(), 'deja-read-cli-'));
@@ -37,7 +37,7 @@ describe('cli fingerprint and compare', () => {
     const text = loadArticle('zh-balcony').paragraphs.join('\n');
     const r = await run('fingerprint', file('a.txt', text), '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ fp: fingerprint(text), algorithm: 'dr1', chars: text.length, lang: 'zh' });
+    expect(JSON.parse(r.out)).toMatchObject({ fp: fingerprint(text), algorithm: ALGORITHM, chars: text.length, lang: 'zh' });
   });
 
   it('reads a text file with soft hyphens in its words as the same text without them', async () => {
@@ -163,7 +163,7 @@ describe('cli bench', () => {
     const report = JSON.parse(r.out);
     expect(report).toMatchObject({
       docs: 7,
-      algorithm: 'dr1',
+      algorithm: ALGORITHM,
       duplicate: { 'other-template': { pairs: 2, flagged: 2, recall: 1 }, all: { pairs: 2, flagged: 2, recall: 1 } },
       hardNegative: { 'same-site': { pairs: 1, flagged: 0, rate: 0 } },
       crossGroup: { pairs: 21 - 2, flagged: 0, fpr: 0 },

@@ -102,6 +102,12 @@ describe('import validation', () => {
     expect(jsonErrorPlace('JSON.parse: unexpected keyword at line 1 column 6 of the JSON data', '{"a":tx}')).toEqual({ line: 1, column: 6 });
   });
 
+  it('reads a backup made before Traditional Chinese was read as Simplified (algorithm dr1), its pages and all', () => {
+    const before = file([page(1, { algo: 'dr1' }), page(2)], { algorithm: { name: 'dr1' } });
+    const read = validateHistoryFile(before, NOW);
+    expect(read.ok && read.pages.map((p) => p.algo)).toEqual(['dr1', ALGORITHM]);
+  });
+
   const bad: Array<[string, string, RegExp]> = [
     ['truncated JSON', file([page(1)]).slice(0, -20), /not valid JSON.*cut short/],
     // Where the JSON breaks, in numbers: the engine's own words are English whatever the reader's language.

@@ -142,12 +142,13 @@ describe('a preview and the full article at different URLs', () => {
     expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://forum.example/thread/9']);
   });
 
+  // Seeds at which the page's signature keeps too few of the article's passages to tell (as in passages.test.ts).
   it.each([
-    ['en-bridges', 'en'],
-    ['zh-library', 'zh'],
-  ] as const)('%s: an article read first is found in a page thirty times as long read after it, by the passages its content script sends, in the notice and the popup alike', async (name, lang) => {
+    ['en-bridges', 'en', 5],
+    ['zh-library', 'zh', 2],
+  ] as const)('%s: an article read first is found in a page thirty times as long read after it, by the passages its content script sends, in the notice and the popup alike', async (name, lang, seed) => {
     const a = text(article(name).paragraphs);
-    const page = `${variedFiller(300, 5, lang)}\n\n${a}\n\n${variedFiller(300, 105, lang)}`;
+    const page = `${variedFiller(300, seed, lang)}\n\n${a}\n\n${variedFiller(300, seed + 100, lang)}`;
     const thread = { url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang };
     // As the content script reports a page: its digest, and every passage as hashes.
     const sent = { ...thread, passages: pagePassages(page).map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })) };

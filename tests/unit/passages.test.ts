@@ -200,16 +200,16 @@ describe('the passage signature', () => {
     expect(decodePassages(`C${encoded.slice(1)}`)).toBeNull(); // another version byte (8)
   });
 
-  it('reads a signature of version 2, 3 or 4 as one of version 5 (the same hashes, the same form)', () => {
+  it('reads a signature of version 2, 3, 4 or 5 as one of version 6 (the same hashes, the same form)', () => {
     const s = passageSignature(en);
     const bytes = fromBase64(encodePassages(s));
-    expect(bytes?.[0]).toBe(5);
+    expect(bytes?.[0]).toBe(6);
     if (!bytes) return;
-    for (const version of [2, 3, 4]) {
+    for (const version of [2, 3, 4, 5]) {
       bytes[0] = version;
       expect(decodePassages(toBase64(bytes))).toEqual({ count: s.count, hashes: s.hashes, bits: 32 });
     }
-    bytes[0] = 6;
+    bytes[0] = 7;
     expect(decodePassages(toBase64(bytes))).toBeNull();
   });
 
@@ -285,13 +285,18 @@ describe('finding a copy inside a longer page', () => {
     expect(v.read).toBeGreaterThan(0.95);
   });
 
+  // The filler's seed and length: a page where the few of the article's passages that its signature
+  // keeps are, by where their hashes fall, too few to tell (what this test is about). Which seed
+  // gives that depends on the hashes: since Traditional characters are read as Simplified (which
+  // changed the filler's), seed 5 keeps 3 of zh-library's, and ja-walk's keep 4 at any seed of a
+  // page thirty times as long (found by the signature alone: fine for the reader, not this test).
   it.each([
-    ['en-bridges', 'en'],
-    ['zh-library', 'zh'],
-    ['ja-walk', 'zh'],
-  ] as const)('%s: finds an article read first inside a page with thirty times its passages, read after it, by all the passages the page sends', (name, lang) => {
+    ['en-bridges', 'en', 5, 300],
+    ['zh-library', 'zh', 2, 300],
+    ['ja-walk', 'zh', 3, 600],
+  ] as const)('%s: finds an article read first inside a page with thirty times its passages or more, read after it, by all the passages the page sends', (name, lang, seed, n) => {
     const short = article(name);
-    const page = `${variedFiller(300, 5, lang)}\n\n${short}\n\n${variedFiller(300, 105, lang)}`;
+    const page = `${variedFiller(n, seed, lang)}\n\n${short}\n\n${variedFiller(n, seed + 100, lang)}`;
     const [a, p] = [sig(short), sig(page)];
     expect(p.passages.count).toBeGreaterThan(25 * a.passages.count);
     expect(shareAnchor(p.passages, a.passages)).toBe(true); // retrieved
@@ -305,7 +310,7 @@ describe('finding a copy inside a longer page', () => {
     expect(judgePair({ ...p, allPassages: all }, a)).toMatchObject({ flagged: true, kind: 'contains-earlier', containment: 1 });
     // A page of the same length that repeats two of its sentences holds two of its passages, not the article.
     const sentences = pieces(short);
-    const quoting = `${variedFiller(300, 5, lang)}\n\n${sentences[1]} ${sentences[5]}\n\n${variedFiller(300, 105, lang)}`;
+    const quoting = `${variedFiller(n, seed, lang)}\n\n${sentences[1]} ${sentences[5]}\n\n${variedFiller(n, seed + 100, lang)}`;
     const q = { ...sig(quoting), allPassages: passageSet(pagePassages(quoting).map((x) => x.hash)) };
     expect(heldIn(a.passages, q.allPassages).found).toBeLessThanOrEqual(2);
     expect(judgePair(q, a).flagged).toBe(false);

@@ -146,10 +146,10 @@ describe('the read set as stored', () => {
     expect(decodeReadSet('AAAA')).toBeNull();
   });
 
-  it('reads a read set of an earlier version (1 to 3) as one of this version (4), and refuses a later one', () => {
+  it('reads a read set of an earlier version (1 to 4) as one of this version (5), and refuses a later one', () => {
     const text = loadArticle('zh-library').paragraphs.join('\n\n');
     const bytes = fromBase64(readSetOf(text))!;
-    expect(bytes[0]).toBe(4);
+    expect(bytes[0]).toBe(5);
     const set = decodeReadSetBytes(bytes)!;
     const keys = Array.from({ length: 1 << 12 }, (_, k) => k * 4099).filter((k) => set.has(k));
     expect(set.paragraphs).toBe(true);
@@ -160,7 +160,9 @@ describe('the read set as stored', () => {
       // Cut without paragraph ends: a short line of its own is judged by its neighbours there.
       expect(earlier.paragraphs).toBe(false);
     }
-    bytes[0] = 5;
+    bytes[0] = 4;
+    expect(decodeReadSetBytes(bytes)).toMatchObject({ paragraphs: true });
+    bytes[0] = 6;
     expect(decodeReadSetBytes(bytes)).toBeNull();
   });
 

@@ -66,6 +66,12 @@ describe('PageRepository: recording and finding', () => {
     expect(await r.findSimilar('0123456789abcdef', { algo: 'dr1', maxDistance: 3 })).toEqual([]);
   });
 
+  it('compares a page recorded under dr1 with one of dr2, which differs only in Traditional Chinese', async () => {
+    const r = await repo();
+    await r.recordVisit({ ...visit('https://a.example/before', '0123456789abcdef'), algo: 'dr1' }, 1);
+    expect((await r.findSimilar('0123456789abcdef', { algo: 'dr2', maxDistance: 3 })).map((p) => p.url)).toEqual(['https://a.example/before']);
+  });
+
   it('finds pages by canonical URL and by exact text hash', async () => {
     const r = await repo();
     await r.recordVisit({ ...visit('https://m.a.example/p?utm_source=x', '0123456789abcdef'), canonicalUrl: 'https://a.example/p', textHash: '00000000000000aa' }, 1);
