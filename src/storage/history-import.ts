@@ -355,7 +355,11 @@ export function csvRecord(row: string[]): Record<string, unknown> {
   COLUMNS.forEach((column, i) => {
     const cell = row[i];
     if (cell === '' && OPTIONAL_COLUMNS.has(column)) return;
-    r[column] = NUMBER_COLUMNS.has(column) && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(cell) ? Number(cell) : cell;
+    // Whole numbers written out in digits, as export writes them: a spreadsheet that saved a time as
+    // it showed it (1.79578E+12: six digits kept, the rest rounded) made it another time, and merged
+    // with the page already here it changed the page's dates, visits and title. Such a cell is not a
+    // number, and its record is refused like any other bad one.
+    r[column] = NUMBER_COLUMNS.has(column) && /^\d{1,16}$/.test(cell) ? Number(cell) : cell;
   });
   return r;
 }

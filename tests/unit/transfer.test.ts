@@ -560,6 +560,23 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
+  it('takes its own CSV back as up to date, its rows sorted too; and refuses one whose times a spreadsheet rounded, leaving the history as it was', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const text = await (await exportHistory(bg.call, 'csv', () => undefined)).blob.text();
+    const [head, ...rows] = text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    const sorted = [head, ...rows.reverse()].join('\r\n') + '\r\n';
+    expect(await importHistory(bg.call, new Blob([sorted]), () => undefined)).toMatchObject({ state: 'imported', outcome: { added: 0, merged: 0, unchanged: 4 } });
+    expect(await history(bg)).toEqual(before);
+    // As a spreadsheet saves what it shows: 13-digit times as 1.79578E+12.
+    const rounded = sorted.replace(/,(\d)(\d{5})\d{7},/g, (_, a: string, b: string) => `,${a}.${b}E+12,`);
+    expect(rounded).toMatch(/E\+12/);
+    const result = await importHistory(bg.call, new Blob([rounded]), () => undefined);
+    // Nothing imported, and the reader told which page and field: "Page 1: \"firstSeen\" must be a time…".
+    expect(result).toMatchObject({ state: 'invalid', error: { key: 'importPageTime', subs: ['1', 'firstSeen'] } });
+    expect(await history(bg)).toEqual(before);
+  });
+
   it('shows progress while reading and sending the file, then while the background applies it', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
