@@ -34,6 +34,10 @@ export interface BackgroundDeps {
   bulk?: BulkHandle;
   /** Shows the popup's list of the matches of the page in `tab` (content:showMatches). */
   showMatches?(tab: { id: number; windowId?: number; index: number }): Promise<void>;
+  /** Called between steps of work the background goes on with on its own (an import left to complete): keeps the browser from stopping it as idle. */
+  keepAwake?(): void;
+  /** How long one import commit message applies chunks before it answers (5 s). */
+  commitBudgetMs?: number;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
@@ -260,7 +264,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return { state: 'checked', page, matches, visitedBefore, ...(record ? { recorded: true as const } : {}), ...extra };
     },
 
-    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk),
+    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs),
   };
   return handlers;
 }

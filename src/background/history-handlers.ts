@@ -3,7 +3,7 @@ import type { Handlers } from '../messaging/router';
 import type { HistoryItem, Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex, MAX_STORED_URL_LENGTH, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, type PageRecord, type PageRepository } from '../storage';
+import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 import type { BulkHandle } from '../messaging/bulk';
 
@@ -13,6 +13,7 @@ export type HistoryMessages = Pick<
 >;
 
 const MAX_CHUNK = 10_000;
+
 /** More chunks than any history file can hold (10^7 pages at the options page's chunk size). */
 const MAX_CHUNKS = 10_000;
 /** How long one commit message applies chunks before answering with its progress (well under any browser's limit for one event). */
@@ -39,7 +40,7 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
   };
 }
 
-export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle): Handlers<HistoryMessages> {
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle, keepAwake?: () => void, commitBudgetMs = COMMIT_BUDGET_MS): Handlers<HistoryMessages> {
   return {
     async 'history:list'({ query, after, limit }) {
       const n = Math.max(1, Math.min(200, Number(limit) | 0));
@@ -71,10 +72,10 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'options:exportChunk'({ after, limit, format, first, parcel }) {
       const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
-      const { pages, last } = await (await repository()).exportStored(n, Number.isInteger(after) && (after as number) >= 0 ? after : undefined);
+      const { pages, last, cleared } = await (await repository()).exportStored(n, Number.isInteger(after) && (after as number) >= 0 ? after : undefined);
       // Written here, so one string crosses to the page instead of thousands of objects.
       const text = format === 'csv' ? csvChunk(pages.map(fromStored)) : jsonChunkOfStored(pages, first === true);
-      const next = last !== undefined ? { next: last } : {};
+      const next = { ...(last !== undefined ? { next: last } : {}), cleared };
       if (bulk && typeof parcel === 'string' && PARCEL.test(parcel)) {
         // As a Blob: the page joins the chunks into the file without copying them again.
         bulk.post(parcel, new Blob([text]));
@@ -82,14 +83,25 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       }
       return { text, count: pages.length, ...next };
     },
-    async 'options:exportNotSame'() {
-      return { pairs: await (await repository()).notSamePairs() };
+    async 'options:exportNotSame'({ after, limit }) {
+      const n = Math.max(1, Math.min(NOT_SAME_CHUNK, Number(limit ?? NOT_SAME_CHUNK) | 0));
+      const from = Array.isArray(after) && after.length === 2 && after.every((u) => typeof u === 'string') ? after : undefined;
+      const { pairs, last, cleared } = await (await repository()).notSameChunk(n, from);
+      return { pairs, ...(last ? { next: last } : {}), cleared };
     },
     async 'options:importCheck'({ digest }) {
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       return { alreadyImported: await (await repository()).wasImported(digest) };
     },
-    async 'options:importChunk'({ importId: id, seq, pages: sent, parcel }) {
+    async 'options:importChunk'({ importId: id, seq, pages: sent, parcel, notSame }) {
+      if (notSame !== undefined) {
+        // A chunk of the file's "Not the same" pairs, after its pages: checked as the commit's were.
+        if (!Array.isArray(notSame) || notSame.length > NOT_SAME_CHUNK) throw new TypeError(`a chunk holds at most ${NOT_SAME_CHUNK} pairs`);
+        if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
+        const pairs = checkNotSame(notSame, now());
+        await (await repository()).imports.stageStored(importId(id), seq, [], now(), pairs);
+        return { staged: pairs.length };
+      }
       const pages = bulk && typeof parcel === 'string' && PARCEL.test(parcel) ? await bulk.take(parcel) : sent;
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
       if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
@@ -102,7 +114,13 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
       if (!Number.isInteger(chunks) || chunks < 0 || chunks > MAX_CHUNKS) throw new TypeError('bad chunk count');
       // The worker checked the pairs as it read the file; checked again here, as the pages are.
-      return (await repository()).imports.commit(importId(id), digest, chunks, Number(pages) | 0, now(), COMMIT_BUDGET_MS, { notSame: checkNotSame(notSame, now()) });
+      const { imports } = await repository();
+      const step = await imports.commit(importId(id), digest, chunks, Number(pages) | 0, now(), commitBudgetMs, { notSame: checkNotSame(notSame, now()) });
+      // The rest is applied on its own, at once: if the page that sent this is closed, the import
+      // does not wait, half applied, for the background's next start. (A failure is met again by
+      // the page's next commit, or at that start.)
+      if (!step.done) void imports.completeLater(now(), keepAwake).catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
+      return step;
     },
     async 'options:importRollback'({ importId: id }) {
       return { discarded: await (await repository()).imports.discard(importId(id)) };

@@ -27,6 +27,9 @@ function openRepository(): Promise<PageRepository> {
 /** Pages each tab has started loading since the background started (below). */
 const tabLoads = new Map<number, number>();
 
+/** An extension call: made between steps of long work, it keeps the browser from stopping the background as idle. */
+const keepAwake = () => void browser.runtime.getPlatformInfo();
+
 const handlers = createHandlers({
   repository: openRepository,
   now: () => Date.now(),
@@ -39,6 +42,7 @@ const handlers = createHandlers({
   tabLoads: (tabId) => tabLoads.get(tabId) ?? 0,
   bulk: new BulkInbox(),
   showMatches,
+  keepAwake,
 });
 
 /**
@@ -64,7 +68,6 @@ async function showMatches(tab: { id: number; windowId?: number; index: number }
 void (async () => {
   const repo = await openRepository();
   repo.prefetch();
-  const keepAwake = () => void browser.runtime.getPlatformInfo();
   await repo.imports.recover(Date.now(), keepAwake);
   await repo.dropOldPages(keepAwake);
 })().catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import or upgrade:', e));

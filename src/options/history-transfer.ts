@@ -2,7 +2,7 @@
 // takes in a few thousand records at a time, so a million records never freeze the page or sit in
 // memory twice, and progress can be shown.
 import type { ImportOutcome } from '../storage';
-import { CSV_HEAD, jsonHead, jsonTail, UTF8_BOM } from '../storage/history-file';
+import { CSV_HEAD, JSON_TAIL, jsonHead, jsonNotSameChunk, NOT_SAME_CHUNK, NOT_SAME_END, notSameInOneMessage, UTF8_BOM } from '../storage/history-file';
 import { FileProblemError, type FileProblem } from '../storage/history-import';
 import type { Caller } from '../messaging/protocol';
 import type { BulkPort } from '../messaging/bulk';
@@ -30,16 +30,34 @@ const RELIABLY: RetryOptions = { tries: 120, delayMs: 250, maxDelayMs: 2000, tim
 export type Progress = (done: number, total: number, phase?: 'importing') => void;
 
 /**
+ * The history was cleared (in another tab, say) while it was being exported: what was read of it
+ * would be only part of the history the reader had, so no file is made.
+ */
+export class HistoryClearedError extends Error {
+  override name = 'HistoryClearedError';
+  constructor() {
+    super('the history was cleared while it was being exported');
+  }
+}
+
+/**
  * The whole history as a file (JSON in the export format, or CSV with the same columns). With a
  * bulk port, each chunk's text comes as a parcel (messaging/bulk.ts) rather than in the answer.
  * JSON keeps everything an import restores: the pages with their "changed" marks, then the
- * "Not the same" pairs; CSV, for spreadsheets, has the pages' columns only.
+ * "Not the same" pairs; CSV, for spreadsheets, has the pages' columns only. A clear of the history
+ * between two chunks fails it (HistoryClearedError): the file would hold only what came before.
  */
 export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress: Progress, now = new Date(), bulk?: BulkPort): Promise<{ blob: Blob; pages: number }> {
   const { pages: total } = await send('options:stats', {});
   const parts: BlobPart[] = [kind === 'json' ? jsonHead(now) : UTF8_BOM + CSV_HEAD];
   let done = 0;
   let after: number | undefined;
+  // The history's clears as the first chunk found them: every later chunk must find the same.
+  let cleared: number | undefined;
+  const sameHistory = (now?: number) => {
+    if (cleared !== undefined && now !== undefined && now !== cleared) throw new HistoryClearedError();
+    cleared ??= now;
+  };
   progress(0, total);
   for (;;) {
     // The background writes each chunk as text; it becomes a part of the Blob at once. A chunk lost
@@ -52,13 +70,29 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
       // The background sends the text as a Blob (or, from an older one, as a string): either is a part of the file.
       return { ...answer, text: answer.count ? ((await bulk.receive(parcel, RELIABLY.timeoutMs)) as Blob | string) : '' };
     }, RELIABLY);
+    sameHistory(chunk.cleared);
     if (chunk.count === 0) break;
     parts.push(chunk.text);
     done += chunk.count;
     after = chunk.next;
     progress(done, Math.max(total, done));
   }
-  if (kind === 'json') parts.push(jsonTail((await deliver(() => send('options:exportNotSame', {}), RELIABLY)).pairs));
+  if (kind === 'json') {
+    // The "Not the same" pairs, a bounded message at a time, however many the reader has.
+    let from: [string, string] | undefined;
+    let pairs = 0;
+    for (;;) {
+      const req = { limit: NOT_SAME_CHUNK, ...(from ? { after: from } : {}) };
+      const chunk = await deliver(() => send('options:exportNotSame', req), RELIABLY);
+      sameHistory(chunk.cleared);
+      if (chunk.pairs.length === 0) break;
+      parts.push(jsonNotSameChunk(chunk.pairs, pairs === 0));
+      pairs += chunk.pairs.length;
+      if (!chunk.next) break;
+      from = chunk.next;
+    }
+    parts.push(pairs > 0 ? NOT_SAME_END : JSON_TAIL);
+  }
   return { blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/csv' }), pages: done };
 }
 
@@ -166,13 +200,18 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     // Records left out: the reader says whether the others go in. Until the commit nothing has changed.
     const leftOut = next.firstLeft ? { left: next.left ?? 0, total: next.count, first: next.firstLeft } : undefined;
     if (leftOut && !(ask && (await ask(leftOut)))) throw new FileProblemError(leftOut.first);
-    // The pairs go with the commit until one is answered: the first answer means they are kept.
-    let notSame = next.notSame.length > 0 ? { notSame: next.notSame } : {};
+    // The file's "Not the same" pairs, staged after its pages in chunks of bounded size: kept with the import.
+    for (let i = 0; i < next.notSame.length; ) {
+      const n = notSameInOneMessage(next.notSame.slice(i, i + NOT_SAME_CHUNK));
+      const pairs = next.notSame.slice(i, i + n);
+      const chunkSeq = seq++;
+      i += n;
+      await deliver(() => send('options:importChunk', { importId, seq: chunkSeq, notSame: pairs }), RELIABLY);
+    }
     for (;;) {
       commitSent = true;
-      const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages, ...notSame }), RELIABLY);
+      const step = await deliver(() => send('options:importCommit', { importId, digest, chunks: seq, pages }), RELIABLY);
       staging = false;
-      notSame = {};
       applied = seq === 0 ? 1 : step.applied / seq;
       read = 1;
       report();

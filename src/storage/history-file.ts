@@ -82,10 +82,42 @@ function storedJson(s: StoredPage): string {
 /** The mark as written: its three fields, in this order (whatever else the stored object holds). */
 const changedJson = (c: NonNullable<PageRecord['changed']>) => ({ at: c.at, parts: c.parts, read: c.read });
 
+/**
+ * "Not the same" pairs per message, export and import alike, and the characters of addresses they
+ * may hold together (an address may be as long as MAX_STORED_URL_LENGTH): a message stays far
+ * under Chrome's 64 MiB whatever the pairs.
+ */
+export const NOT_SAME_CHUNK = 1_000;
+export const NOT_SAME_CHUNK_CHARS = 4_000_000;
+
+/** How many of `pairs`, from the first, make one message: NOT_SAME_CHUNK at most, within NOT_SAME_CHUNK_CHARS (one at least). */
+export function notSameInOneMessage(pairs: readonly NotSamePair[]): number {
+  let chars = 0;
+  let n = 0;
+  for (const p of pairs) {
+    chars += p.a.length + p.b.length;
+    if (n === NOT_SAME_CHUNK || (n > 0 && chars > NOT_SAME_CHUNK_CHARS)) break;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Part of the end of the JSON document: "Not the same" pairs, the first chunk (`first`) closing the
+ * pages array and opening the list. Chunks of a long list joined, then NOT_SAME_END, give jsonTail
+ * of the whole list.
+ */
+export function jsonNotSameChunk(notSame: readonly NotSamePair[], first: boolean): string {
+  return (first ? '\n],"notSame":[\n' : ',\n') + notSame.map((p) => q({ a: p.a, b: p.b, at: p.at })).join(',\n');
+}
+
+/** The end of a document with "Not the same" pairs, after the last of them. */
+export const NOT_SAME_END = '\n]}\n';
+
 /** The end of the JSON document: the pages array closed, then the "Not the same" pairs, if any. */
 export function jsonTail(notSame: readonly NotSamePair[] = []): string {
   if (notSame.length === 0) return '\n]}\n';
-  return `\n],"notSame":[\n${notSame.map((p) => q({ a: p.a, b: p.b, at: p.at })).join(',\n')}\n]}\n`;
+  return jsonNotSameChunk(notSame, true) + NOT_SAME_END;
 }
 
 /** The end of a document with no "Not the same" pairs. */

@@ -4,7 +4,7 @@
 // never committed has not touched `pages`, and a committed one is rolled forward, exactly once per
 // chunk, by whoever gets there (the commit message, or the background when it next starts). Nothing
 // is ever rolled back, so no visit made while an import runs can be undone by it.
-import type { IDBPDatabase, IDBPObjectStore } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import { pageIdentity } from '../core';
 import { asStorageError } from './errors';
 import { fromStored, siteOfIdentity, toStored, type StoredPage } from './layout';
@@ -59,15 +59,19 @@ export class ImportStore {
     return this.stageStored(importId, seq, pages.map(toStored), now);
   }
 
-  /** The same, for pages already as blocks keep them (storage's checkStoredPages gives them so). */
-  async stageStored(importId: string, seq: number, stored: StoredPage[], now: number): Promise<void> {
+  /**
+   * The same, for pages already as blocks keep them (storage's checkStoredPages gives them so). A
+   * chunk of the file's "Not the same" pairs (`notSame`, checked) has no pages: the pairs are kept
+   * when it is applied, with the import or not at all.
+   */
+  async stageStored(importId: string, seq: number, stored: StoredPage[], now: number, notSame?: NotSamePair[]): Promise<void> {
     try {
       const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
       const runs = tx.objectStore('importRuns');
       const run = await runs.get(importId);
       if (run && run.state !== 'staging') throw new ImportIncompleteError('this import is already being applied');
       await Promise.all([
-        tx.objectStore('staging').put({ importId, seq, stored }),
+        tx.objectStore('staging').put({ importId, seq, stored, ...(notSame ? { notSame } : {}) }),
         runs.put(run ? { ...run, at: now } : { importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now }),
         tx.done,
       ]);
@@ -80,8 +84,8 @@ export class ImportStore {
    * Commits an import whose `chunks` chunks (0 … chunks-1) are all staged, then applies chunks until
    * `budgetMs` has passed (one at least); call again until `done`. Calling it for an import already committed
    * resumes it (or answers how it ended), so a commit lost with a stopped background can be retried.
-   * The file's "Not the same" pairs (`notSame`) are kept in the commit's own transaction: with the
-   * import, or not at all.
+   * "Not the same" pairs sent with the commit (`notSame`; the options page now stages them as chunks
+   * instead, as many as it takes) are kept in the commit's own transaction: with the import, or not at all.
    */
   async commit(importId: string, digest: string, chunks: number, pages: number, now: number, budgetMs: number, { clock = Date.now, notSame = [] }: { clock?: () => number; notSame?: readonly NotSamePair[] } = {}): Promise<CommitProgress> {
     let run = await this.begin(importId, digest, chunks, pages, now, notSame);
@@ -134,8 +138,9 @@ export class ImportStore {
    * Applies the next staged chunks of an applying import (up to CHUNKS_PER_APPLY), and deletes
    * them, in one transaction.
    */
-  private applyNext(importId: string, now: number): Promise<ImportRun> {
-    return this.write(['staging', 'importRuns'], async (w) => {
+  private async applyNext(importId: string, now: number): Promise<ImportRun> {
+    let keptPairs = false;
+    const run = await this.write<ImportRun>(['staging', 'importRuns', 'dismissals'], async (w) => {
       const runs = w.tx.objectStore('importRuns');
       const staging = w.tx.objectStore('staging');
       const [run, keys, chunks] = await Promise.all([runs.get(importId), staging.getAllKeys(chunkRange(importId), CHUNKS_PER_APPLY), staging.getAll(chunkRange(importId), CHUNKS_PER_APPLY)]);
@@ -175,10 +180,17 @@ export class ImportStore {
       }
       // Numbered in the file's order, so a history exported, cleared and imported exports as it was.
       await w.addAll(added);
+      const pairs = chunks.flatMap((c) => c.notSame ?? []);
+      if (pairs.length > 0) {
+        await keepNotSame(w.tx.objectStore('dismissals'), pairs);
+        keptPairs = true;
+      }
       const next: ImportRun = { ...run, applied: run.applied + keys.length, outcome, at: now };
       await Promise.all([...keys.map((k) => staging.delete(k)), runs.put(next)]);
       return next;
     });
+    if (keptPairs) this.dismissalsChanged();
+    return run;
   }
 
   /** Drops an import that will not be committed. One already committed goes on: that is refused. */
@@ -192,6 +204,22 @@ export class ImportStore {
     }
     await Promise.all([tx.objectStore('staging').delete(chunkRange(importId)), runs.delete(importId), tx.done]);
     return true;
+  }
+
+  /** The completion under way (completeLater), if any. */
+  private completing?: Promise<unknown>;
+
+  /**
+   * Completes every committed import on its own, one call at a time (recover's loop): a commit that
+   * answers before its import is done leaves the rest here, so the import completes though the page
+   * that sent it is gone, rather than at the background's next start. A later commit meanwhile
+   * applies chunks too; each chunk is applied once, whoever gets there.
+   */
+  completeLater(now: number, keepAlive: () => unknown = () => undefined): Promise<unknown> {
+    const completing = (this.completing ??= this.recover(now, keepAlive).finally(() => {
+      if (this.completing === completing) this.completing = undefined;
+    }));
+    return completing;
   }
 
   /**
@@ -218,7 +246,12 @@ export class ImportStore {
 }
 
 /** The file's "Not the same" pairs added to the reader's (a pair known to both keeps its later time). */
-async function keepNotSame(store: IDBPObjectStore<DejaReadDB, ['staging', 'importRuns', 'imports', 'dismissals'], 'dismissals', 'readwrite'>, pairs: readonly NotSamePair[]): Promise<void> {
+/** What keepNotSame uses of the `dismissals` store, in whichever transaction. */
+interface DismissalStore {
+  get(pair: [string, string]): Promise<{ at: number } | undefined>;
+  put(d: { pair: [string, string]; at: number }): Promise<unknown>;
+}
+async function keepNotSame(store: DismissalStore, pairs: readonly NotSamePair[]): Promise<void> {
   const byKey = new Map<string, { pair: [string, string]; at: number }>();
   for (const { a, b, at } of pairs) {
     const pair = dismissalKey(a, b);

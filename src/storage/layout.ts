@@ -45,6 +45,8 @@ export interface StoreMeta {
   runs: number;
   /** Writes so far: the columns held in memory say which they reflect. */
   gen: number;
+  /** Clears so far (absent before any): an export that sees it change between two chunks was cut by one. */
+  cleared?: number;
 }
 
 export const META_KEY = 'store';

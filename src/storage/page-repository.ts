@@ -11,7 +11,7 @@ import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, fin
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
-import type { NotSamePair } from './history-file';
+import { notSameInOneMessage, type NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
 import { KEPT_VISIT_IDS, MAX_VISITS } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
@@ -646,7 +646,7 @@ export class PageRepository {
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
     const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
     const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
-    await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1 }, META_KEY), tx.done]);
+    await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1, cleared: (meta.cleared ?? 0) + 1 }, META_KEY), tx.done]);
     this.cache = undefined;
     this.dismissals = undefined;
   }
@@ -711,13 +711,18 @@ export class PageRepository {
     return { pages: pages.map(fromStored), ...(last !== undefined ? { last } : {}) };
   }
 
-  /** The same, as blocks keep the pages (the export writes its JSON from these: history-file.ts). */
-  async exportStored(limit: number, after = -1): Promise<{ pages: StoredPage[]; last?: number }> {
+  /**
+   * The same, as blocks keep the pages (the export writes its JSON from these: history-file.ts).
+   * `cleared` counts the history's clears, read with the pages: an export whose chunks do not all
+   * give the same was cut by one, and holds only part of what the reader had.
+   */
+  async exportStored(limit: number, after = -1): Promise<{ pages: StoredPage[]; last?: number; cleared: number }> {
     const first = after + 1;
     const range = IDBKeyRange.lowerBound(blockOf(first));
     const count = Math.ceil(limit / PAGES_PER_BLOCK) + 1;
-    const tx = this.db.transaction('blocks', 'readonly');
-    const [blocks, keys] = await Promise.all([tx.store.getAll(range, count), tx.store.getAllKeys(range, count)]);
+    const tx = this.db.transaction(['blocks', 'meta'], 'readonly');
+    const blockStore = tx.objectStore('blocks');
+    const [blocks, keys, meta] = await Promise.all([blockStore.getAll(range, count), blockStore.getAllKeys(range, count), tx.objectStore('meta').get(META_KEY)]);
     const pages: StoredPage[] = [];
     let last: number | undefined;
     for (let i = 0; i < blocks.length && pages.length < limit; i++) {
@@ -730,7 +735,7 @@ export class PageRepository {
         }
       });
     }
-    return { pages, ...(last !== undefined ? { last } : {}) };
+    return { pages, ...(last !== undefined ? { last } : {}), cleared: meta?.cleared ?? 0 };
   }
 
   /** The "not the same" pairs, as keys of dismissedKey. */
@@ -761,6 +766,21 @@ export class PageRepository {
   /** Every "not the same" pair, for the export: the two pages' identities and when the reader said so. */
   async notSamePairs(): Promise<NotSamePair[]> {
     return (await this.db.getAll('dismissals')).map(({ pair: [a, b], at }) => ({ a, b, at }));
+  }
+
+  /**
+   * The "not the same" pairs after the pair `after` (in key order), at most `limit` and within
+   * NOT_SAME_CHUNK_CHARS, with the history's clears as exportStored gives them: a list of any length
+   * is exported in messages of bounded size.
+   */
+  async notSameChunk(limit: number, after?: readonly [string, string]): Promise<{ pairs: NotSamePair[]; last?: [string, string]; cleared: number }> {
+    const tx = this.db.transaction(['dismissals', 'meta'], 'readonly');
+    const range = after ? IDBKeyRange.lowerBound([after[0], after[1]], true) : null;
+    const [all, meta] = await Promise.all([tx.objectStore('dismissals').getAll(range, limit), tx.objectStore('meta').get(META_KEY)]);
+    const pairs = all.map(({ pair: [a, b], at }) => ({ a, b, at }));
+    pairs.length = notSameInOneMessage(pairs);
+    const last = all[pairs.length - 1]?.pair;
+    return { pairs, ...(last ? { last } : {}), cleared: meta?.cleared ?? 0 };
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {

@@ -3,6 +3,7 @@
 // lookup scans and the passage index beside them; docs/storage.md says why.
 import type { DBSchema } from 'idb';
 import type { Block, StoredPage, StoreMeta } from './layout';
+import type { NotSamePair } from './history-file';
 
 export const DB_NAME = 'deja-read';
 export const DB_VERSION = 6;
@@ -69,6 +70,8 @@ export interface StagedChunk {
   seq: number;
   stored?: StoredPage[];
   pages?: PageRecord[];
+  /** The file's "Not the same" pairs, staged after its pages in chunks of their own (`stored` empty). */
+  notSame?: NotSamePair[];
 }
 
 /** How many pages an import added, merged into existing records, or left as they were. */

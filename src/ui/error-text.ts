@@ -8,6 +8,7 @@ import { t } from './i18n';
 const KNOWN: Record<string, string> = {
   StorageFullError: 'errorStorageFull',
   ImportIncompleteError: 'errorImportIncomplete',
+  HistoryClearedError: 'errorHistoryCleared',
   DeliveryError: 'errorNoAnswer',
   SettingsFullError: 'errorSettingsFull',
 };

@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { checkPages, LIMITS, StorageFullError } from '../../src/storage';
 import { DeliveryError } from '../../src/messaging/retry';
+import { HistoryClearedError } from '../../src/options/history-transfer';
 import { message } from './messages';
 
 vi.mock('../../src/ext', () => ({
@@ -23,6 +24,7 @@ describe('errorText', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(errorText(crossed(new StorageFullError()))).toBe(message('errorStorageFull', [], 'zh_CN'));
     expect(errorText(new DeliveryError('no answer in 20000 ms'))).toBe(message('errorNoAnswer', [], 'zh_CN'));
+    expect(errorText(new HistoryClearedError())).toBe(message('errorHistoryCleared', [], 'zh_CN'));
     expect(errorText(crossed(new TypeError('bad import id')))).toBe('出了点问题（TypeError），请再试一次。');
   });
 

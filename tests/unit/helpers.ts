@@ -11,7 +11,7 @@ export type TabPages = Record<number, ContentProtocol['background:getPage']['res
 
 let databases = 0;
 
-export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle, privateTab?: (tabId: number) => boolean) {
+export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settings> = {}, bulk?: BulkHandle, privateTab?: (tabId: number) => boolean, more: Partial<BackgroundDeps> = {}) {
   const shown: Array<[number, PageVerdict]> = [];
   /** The tabs whose list of matches the background was asked to show (content:showMatches). */
   const listed: Array<{ id: number; windowId?: number; index: number }> = [];
@@ -38,6 +38,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     },
     ...(bulk ? { bulk } : {}),
     ...(privateTab ? { tabIsPrivate: async (tabId: number) => privateTab(tabId) } : {}),
+    ...more,
   };
   const handlers = createHandlers(deps);
   const page: Runtime.MessageSender = { id: 'ext', url: 'chrome-extension://ext/src/options/index.html' };

@@ -6,9 +6,9 @@ import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportHistory, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
+import { exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
-import { parseCsv } from '../../src/storage';
+import { CHUNKS_PER_APPLY, parseCsv, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { writeSyntheticHistory } from '../e2e/synthetic-history';
 import { everyPage, makeBackground } from './helpers';
@@ -204,6 +204,63 @@ describe('export and import through the background', () => {
     const again = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { notSame: unknown[] };
     expect(again.notSame).toEqual(JSON.parse(await blob.text()).notSame);
     expect(again.notSame).toHaveLength(2);
+  });
+
+  it('carries a "Not the same" list of any size both ways, in messages of bounded size', async () => {
+    const bg = await withHistory();
+    const file = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { notSame?: Array<{ a: string; b: string; at: number }> };
+    // 2,500 ordinary pairs, and 80 that each name an address 60,000 characters long (4.8 M characters in all).
+    const long = 'x'.repeat(60_000);
+    file.notSame = [
+      ...Array.from({ length: 2_500 }, (_, i) => ({ a: `https://site0.example/a`, b: `https://copy${i}.example/p`, at: 1_600_000_000_000 + i })),
+      ...Array.from({ length: 80 }, (_, i) => ({ a: `https://long.example/${long}${i}`, b: `https://site1.example/a`, at: 1_600_000_000_000 })),
+    ];
+    const biggest: Record<string, number> = {};
+    const other = makeBackground();
+    const measuring: typeof other.call = async (type, req) => {
+      const res = await other.call(type, req);
+      biggest[type] = Math.max(biggest[type] ?? 0, JSON.stringify(req).length, JSON.stringify(res).length);
+      return res;
+    };
+    expect(await importHistory(measuring, new Blob([JSON.stringify(file)]), () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
+    const exported = JSON.parse(await (await exportHistory(measuring, 'json', () => undefined)).blob.text()) as { notSame: unknown[] };
+    expect(exported.notSame).toHaveLength(2_580);
+    expect(new Set(exported.notSame.map((p) => JSON.stringify(p)))).toEqual(new Set(file.notSame.map((p) => JSON.stringify(p.a < p.b ? p : { a: p.b, b: p.a, at: p.at }))));
+    // No message carries the whole list: each stays within a few megabytes.
+    for (const type of ['options:importChunk', 'options:importCommit', 'options:exportNotSame']) expect(biggest[type]).toBeLessThan(4_200_000);
+    expect(await (await other.repository).isDismissed('https://copy2499.example/p', 'https://site0.example/a')).toBe(true);
+  });
+
+  it('completes an import whose page is closed after its first commit answered: the background goes on by itself', async () => {
+    // A commit message applies one transaction's worth of chunks before it answers (its budget spent at once).
+    const bg = makeBackground({}, {}, undefined, undefined, { commitBudgetMs: 0 });
+    const n = CHUNKS_PER_APPLY + 5;
+    const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
+    const { imports } = await bg.repository;
+    for (let seq = 0; seq < n; seq++) await imports.stage('import-closed', seq, [record(seq)], 1000);
+    const step = await bg.call('options:importCommit', { importId: 'import-closed', digest: 'c'.repeat(64), chunks: n, pages: n });
+    expect(step).toMatchObject({ done: false, applied: CHUNKS_PER_APPLY });
+    // The options page is gone: no message comes any more, and the rest is applied all the same.
+    await vi.waitFor(async () => expect((await bg.call('options:stats', {})).pages).toBe(n), { timeout: 5_000, interval: 20 });
+    expect(await imports.commit('import-closed', 'c'.repeat(64), n, n, 2000, 0)).toMatchObject({ done: true, applied: n, outcome: { added: n } });
+  });
+
+  it('makes no file when the history is cleared while it is being exported, and says why', async () => {
+    const bg = await withHistory();
+    // Another tab clears the history once the first chunk of pages has been read.
+    let clearedOnce = false;
+    const clearing: typeof bg.call = async (type, req) => {
+      const res = await bg.call(type, req);
+      if (type === 'options:exportChunk' && !clearedOnce) {
+        clearedOnce = true;
+        await bg.call('options:clear', {});
+      }
+      return res;
+    };
+    const failed = exportHistory(clearing, 'json', () => undefined);
+    await expect(failed).rejects.toThrow(HistoryClearedError);
+    // Once the clear is over, an export is made as ever (of the empty history).
+    expect((await exportHistory(bg.call, 'json', () => undefined)).pages).toBe(0);
   });
 
   it('imports the pages of a file whose "Not the same" list or marks are not what they should be, leaving those out', async () => {
