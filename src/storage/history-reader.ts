@@ -4,11 +4,36 @@
 // they complete, checks them, and keeps the rest of the document (a few hundred characters) to
 // check at the end. Pure: runs in the options page's worker, in the background and in Node.
 import { ALGORITHM, comparableAlgorithms } from '../core';
-import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM, type NotSamePair } from './history-file';
+import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM, type CsvDelimiter, type NotSamePair } from './history-file';
 import { checkNotSame, checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
 import type { PageRecord } from './schema';
 
 const CSV_COLUMNS = COLUMNS.join(',');
+const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS);
+
+/** How a CSV file lays out its rows: what stands between cells, how many a row has, and where each of COLUMNS is. */
+interface CsvLayout {
+  delimiter: CsvDelimiter;
+  fields: number;
+  order: number[];
+}
+
+/**
+ * A CSV file's first line, read: our columns, in any order, between commas, semicolons or tabs,
+ * quoted or not (a spreadsheet may save a file any of these ways), and columns of its own, which
+ * are left out. A problem names a column missing or named twice; null, a first line that names
+ * fewer than three of ours (not a history of ours at all).
+ */
+export function csvLayout(line: string): CsvLayout | FileProblem | null {
+  const delimiter = ([',', ';', '\t'] as const).reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best));
+  const names = (parseCsv(line, delimiter)[0] ?? []).map((n) => n.trim());
+  if (names.filter((n) => COLUMN_NAMES.has(n)).length < 3) return null;
+  const twice = names.find((n, i) => COLUMN_NAMES.has(n) && names.indexOf(n) !== i);
+  if (twice !== undefined) return problem('importCsvTwice', twice);
+  const missing = COLUMNS.find((c) => !names.includes(c));
+  if (missing !== undefined) return problem('importCsvMissing', missing);
+  return { delimiter, fields: names.length, order: COLUMNS.map((c) => names.indexOf(c)) };
+}
 /** The document before the pages (format, version, algorithm…): a few hundred characters in an export. */
 const MAX_HEAD = 1 << 20;
 /** The document around the pages, once they are read: the head and the "Not the same" pairs after them (about 150 characters a pair). */
@@ -58,6 +83,8 @@ export class HistoryReader<T = PageRecord> {
   private kind: 'sniff' | 'json' | 'csv' = 'sniff';
   private sniffed = '';
   private json: JsonPages | null = null;
+  /** A CSV file's columns, as its first line names them (our export's, until it is read). */
+  private layout: CsvLayout = { delimiter: ',', fields: COLUMNS.length, order: COLUMNS.map((_, i) => i) };
   private csv: CsvRows | null = null;
   private first = true;
   /** Records left out for their problem (with `leaveOutBad`), and the first one's problem. */
@@ -125,12 +152,16 @@ export class HistoryReader<T = PageRecord> {
     this.kind = 'json';
     if (!start.startsWith('{') && !start.startsWith('[')) {
       const head = (newline < 0 ? text : text.slice(0, newline)).slice(0, SNIFF);
-      if (head === CSV_COLUMNS) this.kind = 'csv';
-      else if (head.includes(',') && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
+      const layout = head.trimStart().startsWith('"format"') ? null : csvLayout(head);
+      if (layout && 'key' in layout) throw new FileProblemError(layout);
+      if (layout) {
+        this.kind = 'csv';
+        this.layout = layout;
+      } else if (/[,;\t]/.test(head) && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
     }
     const cutShort = this.leaveOutBad ? (inRecord: boolean) => this.cutShort(inRecord) : undefined;
     if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)), cutShort);
-    else this.csv = new CsvRows((row) => this.row(row));
+    else this.csv = new CsvRows((row) => this.row(row), this.layout.delimiter);
     return true;
   }
 
@@ -172,12 +203,13 @@ export class HistoryReader<T = PageRecord> {
   private row(row: string[]): void {
     // A blank line (an editor's at the end of the file) holds no record.
     if (row.length === 1 && row[0] === '') return;
-    if (row.length !== COLUMNS.length) {
-      const p = problem('importCsvFields', this.count + 1, row.length, COLUMNS.length);
+    const { fields, order } = this.layout;
+    if (row.length !== fields) {
+      const p = problem('importCsvFields', this.count + 1, row.length, fields);
       if (!this.leaveOutBad) fail(p);
       return this.leaveOutNext(p);
     }
-    this.record(csvRecord(row));
+    this.record(csvRecord(order.map((i) => row[i])));
   }
 }
 
@@ -497,7 +529,10 @@ class CsvRows {
   /** Rows handed on (the header not counted). */
   private count = 0;
 
-  constructor(private readonly sink: (row: string[]) => void) {}
+  constructor(
+    private readonly sink: (row: string[]) => void,
+    private readonly delimiter: CsvDelimiter,
+  ) {}
 
   push(text: string): void {
     this.buf += text;
@@ -542,7 +577,7 @@ class CsvRows {
   }
 
   private rows(text: string): void {
-    let rows = parseCsv(text);
+    let rows = parseCsv(text, this.delimiter);
     if (this.header) {
       this.header = false;
       rows = rows.slice(1);

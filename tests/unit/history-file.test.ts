@@ -299,7 +299,7 @@ describe('import validation, CSV', () => {
 
   it('names the page whose line has too many fields', () => {
     const v = validateHistoryFile(`${CSV_HEAD}${csvChunk([page(1)])}a,b,c\r\n`, NOW);
-    expect(!v.ok && english(v.error)).toBe(`Page 2: the CSV line has 3 fields; a Déjà Read CSV file has ${COLUMNS.length}.`);
+    expect(!v.ok && english(v.error)).toBe(`Page 2: the CSV line has 3 fields, but the file's first line names ${COLUMNS.length} columns.`);
   });
 });
 

@@ -634,6 +634,32 @@ describe('export and import through the background', () => {
     expect(await history(bg)).toEqual(before);
   });
 
+  it('imports its CSV as a spreadsheet saves it again: semicolons or tabs, every cell quoted, columns moved, a column of its own', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const rows = parseCsv((await (await exportHistory(bg.call, 'csv', () => undefined)).blob.text()).replace(/^\ufeff/, '').trimEnd());
+    const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+    const write = (table: string[][], delimiter: string, cell: (c: string) => string) => table.map((r) => r.map(cell).join(delimiter)).join('\r\n') + '\r\n';
+    const moved = rows.map((r, i) => [...r].reverse().concat(i === 0 ? 'my notes' : 'read twice; good'));
+    const saved = {
+      'semicolons, every cell quoted': write(rows, ';', quoted),
+      tabs: write(rows, '\t', (c) => (/[\t"\r\n]/.test(c) ? quoted(c) : c)),
+      'columns reversed, and a column of notes': write(moved, ',', quoted),
+    };
+    for (const [name, text] of Object.entries(saved)) {
+      await bg.call('options:clear', {});
+      expect(await importHistory(bg.call, new Blob([text]), () => undefined), name).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
+      expect(await history(bg), name).toEqual(before);
+    }
+    // A column missing, or named twice: the file is refused, saying which.
+    const without = write(rows.map((r) => r.filter((_, i) => rows[0][i] !== 'visits')), ',', quoted);
+    expect(await importHistory(bg.call, new Blob([without]), () => undefined)).toEqual({ state: 'invalid', error: { key: 'importCsvMissing', subs: ['visits'] } });
+    const twice = write(rows.map((r, i) => r.concat(i === 0 ? 'title' : 'x')), ';', quoted);
+    expect(await importHistory(bg.call, new Blob([twice]), () => undefined)).toEqual({ state: 'invalid', error: { key: 'importCsvTwice', subs: ['title'] } });
+    expect(english({ key: 'importCsvMissing', subs: ['visits'] })).toBe('This CSV file has no "visits" column. Its first line must name the columns of the CSV that Export writes, in any order.');
+    expect(await history(bg)).toEqual(before);
+  });
+
   it('shows progress while reading and sending the file, then while the background applies it', async () => {
     const bg = await withHistory();
     const { blob } = await exportHistory(bg.call, 'json', () => undefined);
