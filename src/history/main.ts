@@ -37,7 +37,7 @@ const matchesQuery = (url: string, title: string) => {
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
   a.append(isolated(title || url));
-  a.title = bidiSafe(url);
+  a.title = bidiSafe(displayUrl(url));
   if (isOpenableUrl(url)) {
     a.href = url;
     a.target = '_blank';

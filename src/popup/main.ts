@@ -7,6 +7,7 @@ import type { MatchSummary, TabStatus } from '../messaging/protocol';
 import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
+import { displayUrl } from '../core/idn';
 import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
 import { localizePage, sentences, t } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
@@ -70,7 +71,7 @@ function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: Ma
   const li = document.createElement('li');
   const link = document.createElement('a');
   link.append(isolated(m.title || m.url));
-  link.title = m.title ? `${bidiSafe(m.title)}\n${bidiSafe(m.url)}` : bidiSafe(m.url);
+  link.title = m.title ? `${bidiSafe(m.title)}\n${bidiSafe(displayUrl(m.url))}` : bidiSafe(displayUrl(m.url));
   if (isOpenableUrl(m.url)) {
     link.href = m.url;
     link.addEventListener('click', (e) => {

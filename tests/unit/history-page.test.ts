@@ -151,6 +151,17 @@ describe('the history page', () => {
     expect(groups()[1].querySelector('.meta bdi')?.textContent).toBe('balcony.example');
   });
 
+  it('names a site in another script as the reader knows it, in the place and on hover', async () => {
+    const bg = makeBackground();
+    await bg.read({ url: 'https://xn--fsqu00a.example/story', title: 'Story', digest: digestArticle(text(balcony)), lang: 'en' });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    const a = groups()[0].querySelector<HTMLAnchorElement>(':scope > a');
+    expect(groups()[0].querySelector('.meta bdi')?.textContent).toBe('例子.example/story');
+    expect(a?.title).toBe('https://例子.example/story');
+    expect(a?.href).toBe('https://xn--fsqu00a.example/story');
+  });
+
   it('gives every date as the date itself on hover and in <time datetime>', async () => {
     const bg = await historyWithCopies();
     await openHistory();

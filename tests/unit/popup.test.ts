@@ -166,6 +166,10 @@ describe('the popup', () => {
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
     expect([...document.querySelectorAll('#matches li .meta bdi')].map((b) => b.textContent)).toEqual(['例子.example']);
+    // The link's tooltip gives the whole address with the name as the reader knows it, the link itself the address.
+    const a = document.querySelector<HTMLAnchorElement>('#matches li a');
+    expect(a?.title).toBe('Story on the same site\nhttp://例子.example/story');
+    expect(a?.href).toBe('http://xn--fsqu00a.example/story');
     expect(button('forget-site').textContent).toBe('Forget all of 例子.example');
     expect(button('pause-site').textContent).toBe('Pause on 例子.example');
     confirm('forget-site');
