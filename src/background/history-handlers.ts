@@ -13,7 +13,6 @@ export type HistoryMessages = Pick<
 >;
 
 const MAX_CHUNK = 10_000;
-
 /** More chunks than any history file can hold (10^7 pages at the options page's chunk size). */
 const MAX_CHUNKS = 10_000;
 /** How long one commit message applies chunks before answering with its progress (well under any browser's limit for one event). */

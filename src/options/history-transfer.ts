@@ -54,9 +54,9 @@ export async function exportHistory(send: Caller, kind: 'json' | 'csv', progress
   let after: number | undefined;
   // The history's clears as the first chunk found them: every later chunk must find the same.
   let cleared: number | undefined;
-  const sameHistory = (now?: number) => {
-    if (cleared !== undefined && now !== undefined && now !== cleared) throw new HistoryClearedError();
-    cleared ??= now;
+  const sameHistory = (clears?: number) => {
+    if (cleared !== undefined && clears !== undefined && clears !== cleared) throw new HistoryClearedError();
+    cleared ??= clears;
   };
   progress(0, total);
   for (;;) {
