@@ -83,6 +83,8 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       return { text, count: pages.length, ...next };
     },
     async 'options:exportNotSame'({ after, limit }) {
+      // An options page from before the pairs came in chunks asks for them all at once.
+      if (limit === undefined && after === undefined) return { pairs: await (await repository()).notSamePairs() };
       const n = Math.max(1, Math.min(NOT_SAME_CHUNK, Number(limit ?? NOT_SAME_CHUNK) | 0));
       const from = Array.isArray(after) && after.length === 2 && after.every((u) => typeof u === 'string') ? after : undefined;
       const { pairs, last, cleared } = await (await repository()).notSameChunk(n, from);
@@ -118,7 +120,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       // The rest is applied on its own, at once: if the page that sent this is closed, the import
       // does not wait, half applied, for the background's next start. (A failure is met again by
       // the page's next commit, or at that start.)
-      if (!step.done) void imports.completeLater(now(), keepAwake).catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
+      if (!step.done) void imports.completeLater(now, keepAwake).catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
       return step;
     },
     async 'options:importRollback'({ importId: id }) {

@@ -201,8 +201,9 @@ export class HistoryReader<T = PageRecord> {
   }
 
   private row(row: string[]): void {
-    // A blank line (an editor's at the end of the file) holds no record.
-    if (row.length === 1 && row[0] === '') return;
+    // A blank line (an editor's at the end of the file), or one of empty cells only (a spreadsheet's
+    // row that once had formatting), holds no record.
+    if (row.every((cell) => cell === '')) return;
     const { fields, order } = this.layout;
     if (row.length !== fields) {
       const p = problem('importCsvFields', this.count + 1, row.length, fields);

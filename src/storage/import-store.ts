@@ -157,9 +157,8 @@ export class ImportStore {
       const forgottenSites = new Set(run.forgotten?.sites);
       // What the reader forgot while the import was applying stays forgotten.
       // Chunks staged by versions 3 to 5 kept addresses as written: both are taken to identities (no tracking parameter kept).
-      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url), canonicalUrl: pageIdentity(p.canonicalUrl ?? p.url) })))).filter(
-        (page) => !forgottenPages.has(page.url) && !(forgottenSites.size > 0 && forgottenSites.has(siteOfIdentity(page.url))),
-      );
+      const kept = (identity: string) => !forgottenPages.has(identity) && !(forgottenSites.size > 0 && forgottenSites.has(siteOfIdentity(identity)));
+      const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url), canonicalUrl: pageIdentity(p.canonicalUrl ?? p.url) })))).filter((page) => kept(page.url));
       const existing = await w.findAll(incoming.map((p) => p.url));
       const outcome = { ...run.outcome };
       const added: StoredPage[] = [];
@@ -180,7 +179,8 @@ export class ImportStore {
       }
       // Numbered in the file's order, so a history exported, cleared and imported exports as it was.
       await w.addAll(added);
-      const pairs = chunks.flatMap((c) => c.notSame ?? []);
+      // A pair naming a page forgotten meanwhile would bring its address back: left out, as the page is.
+      const pairs = chunks.flatMap((c) => c.notSame ?? []).filter((p) => kept(p.a) && kept(p.b));
       if (pairs.length > 0) {
         await keepNotSame(w.tx.objectStore('dismissals'), pairs);
         keptPairs = true;
@@ -206,20 +206,32 @@ export class ImportStore {
     return true;
   }
 
-  /** The completion under way (completeLater), if any. */
+  /** The completion under way (completeLater), if any, and whether it is to look again once done. */
   private completing?: Promise<unknown>;
+  private lookAgain = false;
 
   /**
-   * Completes every committed import on its own, one call at a time (recover's loop): a commit that
-   * answers before its import is done leaves the rest here, so the import completes though the page
-   * that sent it is gone, rather than at the background's next start. A later commit meanwhile
-   * applies chunks too; each chunk is applied once, whoever gets there.
+   * Completes every committed import on its own, one completion at a time (recover's loop): a
+   * commit that answers before its import is done leaves the rest here, so the import completes
+   * though the page that sent it is gone, rather than at the background's next start. A commit
+   * made while a completion runs has it look again once it is through (recover reads the imports
+   * when it starts). A later commit meanwhile applies chunks too; each chunk is applied once,
+   * whoever gets there.
    */
-  completeLater(now: number, keepAlive: () => unknown = () => undefined): Promise<unknown> {
-    const completing = (this.completing ??= this.recover(now, keepAlive).finally(() => {
-      if (this.completing === completing) this.completing = undefined;
-    }));
-    return completing;
+  completeLater(clock: () => number, keepAlive: () => unknown = () => undefined): Promise<unknown> {
+    this.lookAgain = true;
+    this.completing ??= (async () => {
+      try {
+        while (this.lookAgain) {
+          this.lookAgain = false;
+          await this.recover(clock(), keepAlive);
+        }
+      } finally {
+        // Reached in the same task as the loop's last test: no call can slip in between.
+        this.completing = undefined;
+      }
+    })();
+    return this.completing;
   }
 
   /**

@@ -6,9 +6,9 @@ import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
+import { CHUNK, exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
-import { CHUNKS_PER_APPLY, parseCsv, type PageRecord } from '../../src/storage';
+import { CHUNKS_PER_APPLY, NOT_SAME_CHUNK, parseCsv, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { writeSyntheticHistory } from '../e2e/synthetic-history';
 import { everyPage, makeBackground } from './helpers';
@@ -245,23 +245,71 @@ describe('export and import through the background', () => {
     expect(await imports.commit('import-closed', 'c'.repeat(64), n, n, 2000, 0)).toMatchObject({ done: true, applied: n, outcome: { added: n } });
   });
 
-  it('makes no file when the history is cleared while it is being exported, and says why', async () => {
-    const bg = await withHistory();
-    // Another tab clears the history once the first chunk of pages has been read.
-    let clearedOnce = false;
-    const clearing: typeof bg.call = async (type, req) => {
-      const res = await bg.call(type, req);
-      if (type === 'options:exportChunk' && !clearedOnce) {
-        clearedOnce = true;
-        await bg.call('options:clear', {});
-      }
-      return res;
-    };
-    const failed = exportHistory(clearing, 'json', () => undefined);
-    await expect(failed).rejects.toThrow(HistoryClearedError);
-    // Once the clear is over, an export is made as ever (of the empty history).
-    expect((await exportHistory(bg.call, 'json', () => undefined)).pages).toBe(0);
+  it('completes a second import committed while the first is being completed, both pages closed', async () => {
+    const bg = makeBackground({}, {}, undefined, undefined, { commitBudgetMs: 0 });
+    const n = CHUNKS_PER_APPLY + 3;
+    const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
+    const { imports } = await bg.repository;
+    for (let seq = 0; seq < n; seq++) {
+      await imports.stage('import-first', seq, [record(seq)], 1000);
+      await imports.stage('import-second', seq, [record(1000 + seq)], 1000);
+    }
+    // Each page sends one commit, the second while the background completes the first, then closes.
+    await bg.call('options:importCommit', { importId: 'import-first', digest: 'a'.repeat(64), chunks: n, pages: n });
+    await bg.call('options:importCommit', { importId: 'import-second', digest: 'b'.repeat(64), chunks: n, pages: n });
+    await vi.waitFor(async () => expect((await bg.call('options:stats', {})).pages).toBe(2 * n), { timeout: 5_000, interval: 20 });
   });
+
+  it('leaves out the "Not the same" pairs of a page or site the reader forgets while the import is applied', async () => {
+    const bg = makeBackground({}, {}, undefined, undefined, { commitBudgetMs: 0 });
+    const n = CHUNKS_PER_APPLY + 2;
+    const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
+    const repo = await bg.repository;
+    for (let seq = 0; seq < n; seq++) await repo.imports.stage('import-pairs', seq, [record(seq)], 1000);
+    // The file's pairs, after its pages, as the options page stages them.
+    const notSame = [
+      { a: 'https://clinic.example/diagnosis', b: 'https://imp.example/1', at: 500 },
+      { a: 'https://imp.example/2', b: 'https://private.example/a', at: 500 },
+      { a: 'https://imp.example/3', b: 'https://imp.example/4', at: 500 },
+    ];
+    await bg.call('options:importChunk', { importId: 'import-pairs', seq: n, notSame });
+    // The first commit applies the pages' first chunks; the reader forgets a page and a site; then the rest is applied.
+    const step = repo.imports.commit('import-pairs', 'c'.repeat(64), n + 1, n, 2000, 0);
+    expect(await step).toMatchObject({ done: false });
+    await repo.forget('https://clinic.example/diagnosis');
+    await repo.forgetSite('private.example');
+    await repo.imports.completeLater(() => 3000);
+    expect(await repo.notSamePairs()).toEqual([{ a: 'https://imp.example/3', b: 'https://imp.example/4', at: 500 }]);
+  });
+
+  it('makes no file when the history is cleared while it is being exported: after its first chunk of pages, or of pairs', async () => {
+    // More pages than one chunk holds, and more pairs: a file cut at either would lack some.
+    const bg = makeBackground();
+    bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
+    const pairs = Array.from({ length: NOT_SAME_CHUNK + 1 }, (_, i) => ({ a: 'https://site0.example/a', b: `https://copy${i}.example/p`, at: 1_600_000_000_000 }));
+    const doc = JSON.parse(syntheticFile(CHUNK + 1).toString('utf8')) as Record<string, unknown>;
+    expect(await importHistory(bg.call, new Blob([JSON.stringify({ ...doc, notSame: pairs })]), () => undefined)).toMatchObject({ state: 'imported', pages: CHUNK + 1 });
+    const whole = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { pages: unknown[]; notSame: unknown[] };
+    expect([whole.pages.length, whole.notSame.length]).toEqual([CHUNK + 1, NOT_SAME_CHUNK + 1]);
+    for (const after of ['options:exportChunk', 'options:exportNotSame'] as const) {
+      const history = makeBackground();
+      history.clock.now = bg.clock.now;
+      await importHistory(history.call, new Blob([JSON.stringify(whole)]), () => undefined);
+      // Another tab clears the history once the first such chunk has been read.
+      let clearedOnce = false;
+      const clearing: typeof history.call = async (type, req) => {
+        const res = await history.call(type, req);
+        if (type === after && !clearedOnce) {
+          clearedOnce = true;
+          await history.call('options:clear', {});
+        }
+        return res;
+      };
+      await expect(exportHistory(clearing, 'json', () => undefined), after).rejects.toThrow(HistoryClearedError);
+      // Once the clear is over, an export is made as ever (of the empty history).
+      expect((await exportHistory(history.call, 'json', () => undefined)).pages).toBe(0);
+    }
+  }, 30_000);
 
   it('imports the pages of a file whose "Not the same" list or marks are not what they should be, leaving those out', async () => {
     const bg = await withHistory();
@@ -651,6 +699,9 @@ describe('export and import through the background', () => {
       expect(await importHistory(bg.call, new Blob([text]), () => undefined), name).toEqual({ state: 'imported', pages: 4, outcome: { added: 4, merged: 0, unchanged: 0 } });
       expect(await history(bg), name).toEqual(before);
     }
+    // A spreadsheet's rows of empty cells at the end hold no page.
+    await bg.call('options:clear', {});
+    expect(await importHistory(bg.call, new Blob([saved.tabs + '\t'.repeat(rows[0].length - 1) + '\r\n']), () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
     // A column missing, or named twice: the file is refused, saying which.
     const without = write(rows.map((r) => r.filter((_, i) => rows[0][i] !== 'visits')), ',', quoted);
     expect(await importHistory(bg.call, new Blob([without]), () => undefined)).toEqual({ state: 'invalid', error: { key: 'importCsvMissing', subs: ['visits'] } });
