@@ -10,6 +10,7 @@ import browser from '../ext';
 import type { NoticeMatch } from '../messaging/protocol';
 import { FRAME_MARGIN, NOTICE_PAGE, type FrameHandshake, type FromFrame, type NoticeData, type ToFrame } from '../messaging/notice-frame';
 import { randomId } from './random-id';
+import { siteOf } from '../core/url';
 import type { NewParts, Rect } from './whats-new';
 
 /**
@@ -79,6 +80,9 @@ export function focusNotice(): void {
 function post(message: ToFrame): void {
   shown?.port?.postMessage(message);
 }
+
+/** Whether two addresses are of one site (an address that does not parse is of none). */
+const sameSite = (a: string, b: string) => siteOf(a) !== '' && siteOf(a) === siteOf(b);
 
 /** Shows the closest earlier page, and how many `more` match too. */
 export function showNotice(match: NoticeMatch, more: number, actions: NoticeActions, doc: Document = document): void {
@@ -219,7 +223,7 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
       if (shown === now) now.take(event.data as FromFrame);
     };
     target.postMessage({ notice: nonce } satisfies FrameHandshake, browser.runtime.getURL('').replace(/\/$/, ''), [channel.port2]);
-    const data: NoticeData = { match, more, canShowNew: actions.showWhatsNew !== undefined, room: win.innerWidth };
+    const data: NoticeData = { match, more, canShowNew: actions.showWhatsNew !== undefined, room: win.innerWidth, sameSite: sameSite(match.url, doc.location?.href ?? '') };
     post({ type: 'show', data });
   };
   frame.addEventListener('load', handOver, { signal: stop.signal });

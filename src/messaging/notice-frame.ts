@@ -22,6 +22,8 @@ export interface NoticeData {
   match: NoticeMatch;
   /** How many other earlier pages match too. */
   more: number;
+  /** Whether the page named is on the site of the page shown: the notice then names its path too. */
+  sameSite?: boolean;
   /** Whether "Show what's new" can find the new parts on this page. */
   canShowNew: boolean;
   /** The page's window width, CSS pixels: the notice's width follows it. */

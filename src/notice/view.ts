@@ -8,7 +8,7 @@ import { drawLabel, drawText } from '../content/drawn-text';
 import { isolate } from '../ui/bidi';
 import { t } from '../ui/i18n';
 import { describeFresh, describeMatch } from '../ui/similarity';
-import { isOpenableUrl, siteName } from '../ui/site';
+import { isOpenableUrl, placeOf, siteName } from '../ui/site';
 
 const COLLAPSE_AFTER_MS = 15_000;
 /** Below this width of the page's window, the buttons take two rows. */
@@ -49,7 +49,9 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
     link.setAttribute('aria-disabled', 'true');
   }
   what.append(link);
-  what.append(el(doc, 'span', 'meta', ` — ${t('noticeWhere', isolate(siteName(match.url)), match.when)} · ${describeMatch(match)}`));
+  // Its site, or where the page shown is on that site too, its path as well: the site alone would not say which page it was.
+  const place = data.sameSite ? placeOf(match.url) : siteName(match.url);
+  what.append(el(doc, 'span', 'meta', ` — ${t('noticeWhere', isolate(place), match.when)} · ${describeMatch(match)}`));
 
   const freshText = match.fresh ? describeFresh(match.fresh) : '';
   const fresh = el(doc, 'p', 'fresh', freshText);

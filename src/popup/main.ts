@@ -61,10 +61,13 @@ function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: str
   noButton.focus();
 }
 
-/** `m`'s place as the list shows it: its site, or with its path where another match is on the same site (they would look the same). */
-function placeIn(m: MatchSummary, all: readonly MatchSummary[]): string {
+/**
+ * `m`'s place as the list shows it: its site, or with its path where another match, or the page in
+ * the tab (`here`), is on the same site (its site alone would not say which page it was).
+ */
+function placeIn(m: MatchSummary, all: readonly MatchSummary[], here?: string): string {
   const site = siteOf(m.url);
-  return all.some((o) => o !== m && siteOf(o.url) === site) ? placeOf(m.url) : siteName(m.url);
+  return all.some((o) => o !== m && siteOf(o.url) === site) || (here !== undefined && siteOf(here) === site) ? placeOf(m.url) : siteName(m.url);
 }
 
 function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: MatchSummary) => Promise<void>): HTMLLIElement {
@@ -148,11 +151,11 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
         await send('popup:notSame', { url: page.url, other: m.url });
         await render(tabId, true);
         // Which page it was (its row is gone now), then what the list holds still.
-        statusEl.textContent = sentences([t('popupNotSameDone', isolate(m.title || m.url), isolate(placeIn(m, matches))), statusEl.textContent ?? '']);
+        statusEl.textContent = sentences([t('popupNotSameDone', isolate(m.title || m.url), isolate(placeIn(m, matches, url))), statusEl.textContent ?? '']);
         statusEl.focus();
       }
     : undefined;
-  listEl.replaceChildren(...matches.map((m) => matchItem(m, now, placeIn(m, matches), notSame)));
+  listEl.replaceChildren(...matches.map((m) => matchItem(m, now, placeIn(m, matches, url), notSame)));
   listEl.hidden = matches.length === 0;
 
   const forget = $<HTMLButtonElement>('forget');

@@ -272,6 +272,9 @@ describe('"Show what\'s new" in the notice', () => {
     // A site in another script is named as the reader knows it.
     const idn = await shownNotice({ notSame: () => undefined }, { ...match, url: 'https://www.xn--fsqu00a.example/story' });
     expect(drawn(idn.frame.querySelector('.meta'))).toBe(' — 例子.example, 2 days ago · contains most of what you read');
+    // A page on the site of the page shown is named with its path: the site alone would not say which it was.
+    const here = await shownNotice({ notSame: () => undefined }, { ...match, url: new URL('/print/story?p=2', location.href).href });
+    expect(drawn(here.frame.querySelector('.meta'))).toBe(` — ${location.hostname}/print/story?p=2, 2 days ago · contains most of what you read`);
     // Controls are named for screen readers and checkers, which do not read generated content from the DOM.
     expect(button(frame, "Show what's new").getAttribute('aria-label')).toBe("Show what's new");
   });

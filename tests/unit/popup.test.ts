@@ -165,7 +165,8 @@ describe('the popup', () => {
     await bg.read(here, fromTab(7, here.url));
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
-    expect([...document.querySelectorAll('#matches li .meta bdi')].map((b) => b.textContent)).toEqual(['例子.example']);
+    // On the site of the page in the tab, its path too: the site alone would not say which page it was.
+    expect([...document.querySelectorAll('#matches li .meta bdi')].map((b) => b.textContent)).toEqual(['例子.example/story']);
     // The link's tooltip gives the whole address with the name as the reader knows it, the link itself the address.
     const a = document.querySelector<HTMLAnchorElement>('#matches li a');
     expect(a?.title).toBe('Story on the same site\nhttp://例子.example/story');
