@@ -141,10 +141,14 @@ export async function initSettingsForm(): Promise<void> {
   $<HTMLFormElement>('add-site').addEventListener('submit', (e) => {
     e.preventDefault();
     const input = $<HTMLInputElement>('new-site');
+    // Nothing typed (or spaces only): nothing to add, and nothing to say.
+    if (!input.value.trim()) return void (input.value = '');
     const site = normalizeSitePattern(input.value);
     if (!site) {
       ++said;
-      $('settings-status').replaceChildren(...localizedNodes('optionsBadSite', [isolated(input.value.slice(0, 100))]));
+      // What was typed, as typed, cut short where it is long (and said to be).
+      const typed = input.value.trim();
+      $('settings-status').replaceChildren(...localizedNodes('optionsBadSite', [isolated(typed.length > 100 ? `${typed.slice(0, 99)}…` : typed)]));
       return;
     }
     void loadSettings().then((now) => {

@@ -97,6 +97,20 @@ describe('the options form', () => {
     expect(fake.saves.at(-1)).toMatchObject({ minWords: 300 });
   });
 
+  it('says nothing of spaces alone, and quotes a long entry that is no site cut short, saying so', async () => {
+    const { status } = await form();
+    const input = document.getElementById('new-site') as HTMLInputElement;
+    const submit = () => document.getElementById('add-site')?.dispatchEvent(new Event('submit', { cancelable: true }));
+    input.value = '   ';
+    submit();
+    expect(status()).toBe('');
+    expect(input.value).toBe('');
+    input.value = `  ${'x y'.repeat(100)}`;
+    submit();
+    await vi.waitFor(() => expect(status()).toBe(`"${'x y'.repeat(100).slice(0, 99)}…" is not a site name.`));
+    expect(fake.saves).toEqual([]);
+  });
+
   it('excludes a pasted address with a port, and it covers that address', async () => {
     await form();
     const input = document.getElementById('new-site') as HTMLInputElement;
