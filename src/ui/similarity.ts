@@ -2,6 +2,9 @@
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import { t } from './i18n';
 
+/** Containment from which a page is said to contain what was read, not most of it. */
+const CONTAINS_ALL = 0.95;
+
 export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'containment'>): string {
   switch (m.kind) {
     case 'same-text':
@@ -9,7 +12,8 @@ export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'co
     case 'near-duplicate':
       return t('matchPercent', Math.round(100 * (m.resemblance ?? 0)));
     case 'contains-earlier':
-      return t('matchContainsEarlier');
+      // "Most" where part of the earlier page is missing; where all of it (or nearly) is here, not.
+      return t((m.containment ?? 0) >= CONTAINS_ALL ? 'matchContainsAllEarlier' : 'matchContainsEarlier');
     case 'part-of-earlier':
       return t('matchPartOfEarlier');
     case 'fingerprint':

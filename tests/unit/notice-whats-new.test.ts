@@ -272,6 +272,11 @@ describe('"Show what\'s new" in the notice', () => {
     // A site in another script is named as the reader knows it.
     const idn = await shownNotice({ notSame: () => undefined }, { ...match, url: 'https://www.xn--fsqu00a.example/story' });
     expect(drawn(idn.frame.querySelector('.meta'))).toBe(' — 例子.example, 2 days ago · contains most of what you read');
+    // A page that holds all of the page read (or nearly) is not said to hold "most" of it.
+    const whole = await shownNotice({ notSame: () => undefined }, { ...match, containment: 1 });
+    expect(drawn(whole.frame.querySelector('.meta'))).toBe(' — a.example, 2 days ago · contains what you read');
+    const most = await shownNotice({ notSame: () => undefined }, { ...match, containment: 0.8 });
+    expect(drawn(most.frame.querySelector('.meta'))).toBe(' — a.example, 2 days ago · contains most of what you read');
     // A page on the site of the page shown is named with its path: the site alone would not say which it was.
     const here = await shownNotice({ notSame: () => undefined }, { ...match, url: new URL('/print/story?p=2', location.href).href });
     expect(drawn(here.frame.querySelector('.meta'))).toBe(` — ${location.hostname}/print/story?p=2, 2 days ago · contains most of what you read`);
