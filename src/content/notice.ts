@@ -24,8 +24,12 @@ const HOST_STYLE = ['all: initial', 'display: block', 'position: fixed', `right:
 /** How long the notice waits at most for its page to finish loading. */
 const LOAD_WAIT_MS = 10_000;
 
-/** The frame: no border, transparent, and no size until the notice in it says its own. */
-const STYLE = `iframe { all: initial; display: block; border: 0; width: 0; height: 0; color-scheme: normal; background: transparent; }`;
+/**
+ * The frame: no border, transparent, and no size until the notice in it says its own; above the
+ * marks of what is new, which are drawn in the same shadow root (at the overlay's z-index, one
+ * less), so that no mark crosses the notice's text.
+ */
+const STYLE = `iframe { all: initial; display: block; position: relative; z-index: 2147483647; border: 0; width: 0; height: 0; color-scheme: normal; background: transparent; }`;
 
 /**
  * The notice drawn at the top right of the window, while the part it steps to is under its place
