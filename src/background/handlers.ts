@@ -224,6 +224,11 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return {};
     },
 
+    async 'popup:sameAgain'({ url }) {
+      if (typeof url !== 'string' || url.length > MAX_STORED_URL_LENGTH) throw new TypeError('url must be a URL');
+      return { restored: await (await deps.repository()).sameAgain(url) };
+    },
+
     async 'popup:tabStatus'({ tabId, refreshBadge }) {
       if (!Number.isInteger(tabId)) throw new TypeError('tabId must be an integer');
       let answer;
@@ -261,7 +266,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         const verdict: PageVerdict = skipped ? { fp: page.fp, algo: ALGORITHM, matches: [], visitedBefore: false, skipped } : { fp: page.fp, algo: ALGORITHM, matches, visitedBefore, ...(!record && before ? { lastVisit: before.lastSeen } : {}) };
         void deps.showOnTab(tabId, verdict).catch(() => undefined);
       }
-      return { state: 'checked', page, matches, visitedBefore, ...(record ? { recorded: true as const } : {}), ...extra };
+      // Pages said not to be the same as this one: the popup offers to take that back.
+      const notSame = extra.unrecorded ? 0 : (await repo.notSameWith(report.url)).length;
+      return { state: 'checked', page, matches, visitedBefore, ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs),

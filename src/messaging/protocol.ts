@@ -132,7 +132,7 @@ export interface HistoryItem {
 export type TabStatus =
   | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article'; url: string; linksRead?: number; /** The content script is still checking the page (it loaded a moment ago, or was just resumed). */ checking?: true } // not checked: too little prose, an excluded site, or paused
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true };
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true; /** Pages of the history the reader said are not the same as this one ("Not the same"), which the popup offers to take back. */ notSame?: number };
 
 type Empty = Record<string, never>;
 
@@ -156,6 +156,8 @@ export interface Protocol {
   'popup:tabStatus': { req: { tabId: number; refreshBadge?: boolean }; res: TabStatus };
   /** popup → background: the reader says the page in the tab (`url`) and an earlier one are not the same; never flag the pair again. */
   'popup:notSame': { req: { url: string; other: string }; res: Empty };
+  /** popup → background: take back every "not the same" naming this page: its matches are flagged again. */
+  'popup:sameAgain': { req: { url: string }; res: { restored: number } };
   /** popup → background: forget one page of the history. */
   'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
   /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */

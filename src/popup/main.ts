@@ -100,6 +100,9 @@ function matchItem(m: MatchSummary, now: number, place: string, notSame?: (m: Ma
   return li;
 }
 
+/** "You said 3 pages you read are not the same as this one." */
+const notSameText = (n: number) => (n === 1 ? t('popupNotSameHereOne') : t('popupNotSameHere', n));
+
 function statusText(status: TabStatus, settings: Settings, pageUrl: string | undefined): string {
   if (settings.paused) return t('popupPausedEverywhere');
   if (pageUrl && isExcluded(pageUrl, settings.excludedSites)) {
@@ -112,7 +115,10 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
   const n = status.matches.length;
   const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''].filter(Boolean);
   // Just recorded: the reader is told it went into the history, not only that nothing matched.
-  return lines.length ? sentences(lines) : t(status.recorded ? 'popupRecordedNothingLikeIt' : 'popupNothingLikeIt');
+  if (lines.length) return sentences(lines);
+  // Nothing flagged because the reader said the pages like it are not the same: not "nothing like it".
+  if (status.notSame) return notSameText(status.notSame);
+  return t(status.recorded ? 'popupRecordedNothingLikeIt' : 'popupNothingLikeIt');
 }
 
 /**
@@ -157,6 +163,20 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
     : undefined;
   listEl.replaceChildren(...matches.map((m) => matchItem(m, now, placeIn(m, matches, url), notSame)));
   listEl.hidden = matches.length === 0;
+
+  // "Not the same" said of this page (here, or in its notice) can be taken back: its matches come back.
+  const saidNotSame = status.state === 'checked' && !forgottenHere ? (status.notSame ?? 0) : 0;
+  $('not-same-here').hidden = saidNotSame === 0;
+  // Beside Undo, what it undoes, unless the status above says it already (no match left).
+  $('not-same-text').textContent = matches.length > 0 ? notSameText(saidNotSame) : '';
+  $<HTMLButtonElement>('same-again').onclick = page
+    ? async () => {
+        await send('popup:sameAgain', { url: page.url });
+        await render(tabId, true);
+        statusEl.textContent = sentences([t('popupSameAgainDone'), statusEl.textContent ?? '']);
+        statusEl.focus();
+      }
+    : null;
 
   const forget = $<HTMLButtonElement>('forget');
   forget.hidden = !page || forgottenHere;

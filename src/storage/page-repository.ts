@@ -756,6 +756,35 @@ export class PageRepository {
   }
 
 
+  /** The pages (identities) the reader said are not the same as `url`. */
+  async notSameWith(url: string): Promise<string[]> {
+    const id = pageIdentity(url);
+    const others: string[] = [];
+    for (const key of await this.dismissed()) {
+      const [a, b] = key.split('\n');
+      if (a === id) others.push(b);
+      else if (b === id) others.push(a);
+    }
+    return others;
+  }
+
+  /** Takes back "not the same" for every pair naming `url`, so its matches are flagged again; returns how many. */
+  async sameAgain(url: string): Promise<number> {
+    const id = pageIdentity(url);
+    this.dismissals = undefined;
+    const tx = this.db.transaction('dismissals', 'readwrite');
+    let n = 0;
+    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
+      if (cursor.value.pair.includes(id)) {
+        await cursor.delete();
+        n++;
+      }
+    }
+    await tx.done;
+    this.dismissals = undefined;
+    return n;
+  }
+
   /** Which of `others` the reader said are not the same as `url`. */
   async dismissedAmong(url: string, others: readonly string[]): Promise<Set<string>> {
     if (others.length === 0) return new Set();

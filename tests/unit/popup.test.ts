@@ -220,6 +220,27 @@ describe('the popup', () => {
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
   });
 
+  it('after "Not the same" in the notice, says so rather than "nothing like it", and takes it back', async () => {
+    const tabs: TabPages = { 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp }, recorded: true } };
+    const bg = makeBackground(tabs);
+    await bg.read(report('https://a.example/story', 'Story'));
+    await bg.read(copy, fromTab(7, copy.url));
+    // The notice's "Not the same", as the content script sends it.
+    await bg.handlers['content:notSame']({ other: 'https://a.example/story' }, fromTab(7, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    await settled();
+    expect(status()).toBe('You said 1 page you read is not the same as this one.');
+    expect(document.getElementById('not-same-here')?.hidden).toBe(false);
+    button('same-again').click();
+    await vi.waitFor(() => expect(status()).toBe("Pages like this one that you read are flagged again. You've read this before, elsewhere:"));
+    expect([...document.querySelectorAll('#matches li a')].map((a) => a.textContent)).toEqual(['Story']);
+    expect(document.getElementById('not-same-here')?.hidden).toBe(true);
+    // The toolbar button counts the match again, and the pair is gone from the history.
+    expect(bg.shown.at(-1)?.[1].matches.map((m) => m.url)).toEqual(['https://a.example/story']);
+    expect(await (await bg.repository).notSamePairs()).toEqual([]);
+  });
+
   it('says "Checking this page…" while the page is still being checked (just resumed), then what it found', async () => {
     const tabs: TabPages = { 7: { url: copy.url, page: null, checking: true } };
     const bg = makeBackground(tabs);
