@@ -24,7 +24,7 @@ interface CsvLayout {
  * are left out. A problem names a column missing or named twice; null, a first line that names
  * fewer than three of ours (not a history of ours at all).
  */
-export function csvLayout(line: string): CsvLayout | FileProblem | null {
+function csvLayout(line: string): CsvLayout | FileProblem | null {
   const delimiter = ([',', ';', '\t'] as const).reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best));
   const names = (parseCsv(line, delimiter)[0] ?? []).map((n) => n.trim());
   if (names.filter((n) => COLUMN_NAMES.has(n)).length < 3) return null;
@@ -34,6 +34,7 @@ export function csvLayout(line: string): CsvLayout | FileProblem | null {
   if (missing !== undefined) return problem('importCsvMissing', missing);
   return { delimiter, fields: names.length, order: COLUMNS.map((c) => names.indexOf(c)) };
 }
+
 /** The document before the pages (format, version, algorithm…): a few hundred characters in an export. */
 const MAX_HEAD = 1 << 20;
 /** The document around the pages, once they are read: the head and the "Not the same" pairs after them (about 150 characters a pair). */
@@ -152,12 +153,14 @@ export class HistoryReader<T = PageRecord> {
     this.kind = 'json';
     if (!start.startsWith('{') && !start.startsWith('[')) {
       const head = (newline < 0 ? text : text.slice(0, newline)).slice(0, SNIFF);
-      const layout = head.trimStart().startsWith('"format"') ? null : csvLayout(head);
+      // A JSON document's key without its braces is no CSV line.
+      const jsonLike = head.trimStart().startsWith('"format"');
+      const layout = jsonLike ? null : csvLayout(head);
       if (layout && 'key' in layout) throw new FileProblemError(layout);
       if (layout) {
         this.kind = 'csv';
         this.layout = layout;
-      } else if (/[,;\t]/.test(head) && !head.trimStart().startsWith('"format"')) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
+      } else if (!jsonLike && /[,;\t]/.test(head)) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
     }
     const cutShort = this.leaveOutBad ? (inRecord: boolean) => this.cutShort(inRecord) : undefined;
     if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)), cutShort);

@@ -257,12 +257,13 @@ export class ImportStore {
   }
 }
 
-/** The file's "Not the same" pairs added to the reader's (a pair known to both keeps its later time). */
 /** What keepNotSame uses of the `dismissals` store, in whichever transaction. */
 interface DismissalStore {
   get(pair: [string, string]): Promise<{ at: number } | undefined>;
   put(d: { pair: [string, string]; at: number }): Promise<unknown>;
 }
+
+/** The file's "Not the same" pairs added to the reader's (a pair known to both keeps its later time). */
 async function keepNotSame(store: DismissalStore, pairs: readonly NotSamePair[]): Promise<void> {
   const byKey = new Map<string, { pair: [string, string]; at: number }>();
   for (const { a, b, at } of pairs) {

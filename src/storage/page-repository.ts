@@ -755,7 +755,6 @@ export class PageRepository {
     this.dismissals = undefined;
   }
 
-
   /** The pages (identities) the reader said are not the same as `url`. */
   async notSameWith(url: string): Promise<string[]> {
     const id = pageIdentity(url);
