@@ -28,6 +28,9 @@ function syntheticFile(n: number): Buffer<ArrayBuffer> {
   }
 }
 
+/** A small page record of its own for each `i`, to stage as an import's chunk. */
+const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
+
 const article = (name: string) => loadArticle(name).paragraphs.join('\n\n');
 
 /** Every record, as the background holds it. */
@@ -235,7 +238,6 @@ describe('export and import through the background', () => {
     // A commit message applies one transaction's worth of chunks before it answers (its budget spent at once).
     const bg = makeBackground({}, {}, undefined, undefined, { commitBudgetMs: 0 });
     const n = CHUNKS_PER_APPLY + 5;
-    const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
     const { imports } = await bg.repository;
     for (let seq = 0; seq < n; seq++) await imports.stage('import-closed', seq, [record(seq)], 1000);
     const step = await bg.call('options:importCommit', { importId: 'import-closed', digest: 'c'.repeat(64), chunks: n, pages: n });
@@ -248,7 +250,6 @@ describe('export and import through the background', () => {
   it('completes a second import committed while the first is being completed, both pages closed', async () => {
     const bg = makeBackground({}, {}, undefined, undefined, { commitBudgetMs: 0 });
     const n = CHUNKS_PER_APPLY + 3;
-    const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
     const { imports } = await bg.repository;
     for (let seq = 0; seq < n; seq++) {
       await imports.stage('import-first', seq, [record(seq)], 1000);
@@ -263,7 +264,6 @@ describe('export and import through the background', () => {
   it('leaves out the "Not the same" pairs of a page or site the reader forgets while the import is applied', async () => {
     const bg = makeBackground({}, {}, undefined, undefined, { commitBudgetMs: 0 });
     const n = CHUNKS_PER_APPLY + 2;
-    const record = (i: number): PageRecord => ({ url: `https://imp.example/${i}`, canonicalUrl: `https://imp.example/${i}`, site: 'imp.example', title: 'T', fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 });
     const repo = await bg.repository;
     for (let seq = 0; seq < n; seq++) await repo.imports.stage('import-pairs', seq, [record(seq)], 1000);
     // The file's pairs, after its pages, as the options page stages them.
