@@ -330,7 +330,7 @@ export function jsonErrorPlace(message: string, text: string): { line: number; c
 }
 
 /** The offset of a place given as a line and a column (both from 1). */
-function offsetOf(text: string, line: number, column: number): number {
+export function offsetOf(text: string, line: number, column: number): number {
   let start = 0;
   for (let l = 1; l < line; l++) {
     const end = text.indexOf('\n', start);

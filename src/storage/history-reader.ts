@@ -5,7 +5,7 @@
 // check at the end. Pure: runs in the options page's worker, in the background and in Node.
 import { ALGORITHM, comparableAlgorithms } from '../core';
 import { COLUMNS, EXPORT_FORMAT, EXPORT_VERSION, parseCsv, UTF8_BOM, type CsvDelimiter, type NotSamePair } from './history-file';
-import { checkNotSame, checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, problem, type FileProblem } from './history-import';
+import { checkNotSame, checkRecord, csvRecord, FileProblemError, jsonErrorPlace, LIMITS, offsetOf, problem, type FileProblem } from './history-import';
 import type { PageRecord } from './schema';
 
 const CSV_COLUMNS = COLUMNS.join(',');
@@ -81,6 +81,8 @@ export class HistoryReader<T = PageRecord> {
   count = 0;
   /** The file's "Not the same" pairs, checked, once it has ended (a JSON file's `notSame`; none in CSV). */
   notSame: NotSamePair[] = [];
+  /** Pairs the file has given so far, checked or not. */
+  private pairsRead = 0;
   private kind: 'sniff' | 'json' | 'csv' = 'sniff';
   private sniffed = '';
   private json: JsonPages | null = null;
@@ -163,9 +165,17 @@ export class HistoryReader<T = PageRecord> {
       } else if (!jsonLike && /[,;\t]/.test(head)) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
     }
     const cutShort = this.leaveOutBad ? (inRecord: boolean) => this.cutShort(inRecord) : undefined;
-    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => (this.notSame = checkNotSame(doc.notSame, this.now)), cutShort);
+    if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => this.takePairs(doc.notSame), cutShort, (raw) => this.takePairs([raw]));
     else this.csv = new CsvRows((row) => this.row(row), this.layout.delimiter);
     return true;
+  }
+
+  /** "Not the same" pairs of the file, as they come (those after the pages one by one), checked, up to LIMITS.notSame in all. */
+  private takePairs(raw: unknown): void {
+    if (!Array.isArray(raw) || raw.length === 0) return;
+    const room = LIMITS.notSame - this.pairsRead;
+    this.pairsRead += raw.length;
+    if (room > 0) for (const pair of checkNotSame(raw.length > room ? raw.slice(0, room) : raw, this.now)) this.notSame.push(pair);
   }
 
   /** One record of the file. */
@@ -226,12 +236,16 @@ const enum Mode {
   Pages,
   /** After it. */
   Tail,
+  /** Inside the `notSame` array after the pages: its pairs are cut out as the pages are. */
+  Pairs,
 }
 
 /**
- * Cuts the records out of a JSON document's `pages` array as its text arrives; the rest of the
- * document (head and tail, the array left empty) is parsed as a whole at the end and checked as the
- * export format says. Each record's text goes to JSON.parse, a batch at a time.
+ * Cuts the records out of a JSON document's `pages` array as its text arrives, and the pairs out of
+ * its `notSame` array after the pages (a list of any length: a reader's history may hold more than
+ * the rest of the document may); the rest of the document (head and tail, the arrays left empty) is
+ * parsed as a whole at the end and checked as the export format says. Each record's text goes to
+ * JSON.parse, a batch at a time.
  */
 class JsonPages {
   private mode = Mode.Head;
@@ -262,6 +276,12 @@ class JsonPages {
   private head = '';
   private close: Place = { line: 1, column: 1 };
   private objectDocument = false;
+  /**
+   * The tail before the `notSame` array, up to and with its `[`, while its pairs are cut out; then,
+   * where the tail goes on after the array's `]`, and the place of that `]` in the file.
+   */
+  private tailHead = '';
+  private pairsAt: { offset: number; close: Place } | null = null;
 
   /**
    * `sink` takes each record; `outside` the document without them, once it has ended. Given
@@ -272,7 +292,12 @@ class JsonPages {
     private readonly sink: (raw: unknown) => void,
     private readonly outside: (doc: Record<string, unknown>) => void,
     private readonly cutShort?: (inRecord: boolean) => void,
+    private readonly pairSink?: (raw: unknown) => void,
   ) {}
+
+  private get inArray(): boolean {
+    return this.mode === Mode.Pages || this.mode === Mode.Pairs;
+  }
 
   push(text: string): void {
     this.buf += text;
@@ -288,6 +313,11 @@ class JsonPages {
       if (inRecord) this.breakInRecord(this.buf.slice(this.recordStart));
       // It breaks nowhere before its end: the file was cut short there.
       if (this.cutShort) return this.cutShort(inRecord);
+      fail(problem('importNotJson'));
+    }
+    if (this.mode === Mode.Pairs) {
+      // Ended inside the "Not the same" list: broken where a pair breaks, or cut short.
+      if (this.recordStart >= 0) this.breakInRecord(this.buf.slice(this.recordStart));
       fail(problem('importNotJson'));
     }
     const outside = this.mode === Mode.Head ? this.buf : this.head + this.buf;
@@ -315,11 +345,15 @@ class JsonPages {
   /** A place in the head and tail as parsed together, as a place in the file. */
   private outsidePlace(at: Place): [number, number] {
     if (this.mode === Mode.Head) return [at.line, at.column];
-    const headLines = this.head.split('\n');
-    const tailLine = headLines.length;
-    const tailColumn = headLines[headLines.length - 1].length + 1;
-    if (at.line < tailLine || (at.line === tailLine && at.column < tailColumn)) return [at.line, at.column];
-    const p = placeIn({ line: at.line - tailLine + 1, column: at.line === tailLine ? at.column - tailColumn + 1 : at.column }, this.close);
+    // The text parsed is the head (as in the file), then the tail from the pages' `]` (at `close`)
+    // and, after a "Not the same" list cut out, from the list's `]` (`pairsAt`).
+    const text = this.head + this.buf;
+    const offset = offsetOf(text, at.line, at.column);
+    const segment = this.pairsAt && offset >= this.head.length + this.pairsAt.offset ? { from: this.head.length + this.pairsAt.offset, close: this.pairsAt.close } : offset >= this.head.length ? { from: this.head.length, close: this.close } : null;
+    if (!segment) return [at.line, at.column];
+    const before = text.slice(segment.from, offset);
+    const lines = before.split('\n');
+    const p = placeIn({ line: lines.length, column: lines[lines.length - 1].length + 1 }, segment.close);
     return [p.line, p.column];
   }
 
@@ -338,11 +372,11 @@ class JsonPages {
         for (let b = q - 1; b > this.stringStart && s.charCodeAt(b) === 92; b--) slashes++;
         if (slashes % 2 === 1) continue;
         this.inString = false;
-        if (this.mode !== Mode.Pages && this.depth === 1 && this.wantKey) {
+        if (!this.inArray && this.depth === 1 && this.wantKey) {
           this.key = parseKey(s.slice(this.stringStart, q + 1));
           this.wantKey = false;
-          // A second list of pages: JSON.parse would keep the last, this reader the first.
-          if (this.mode === Mode.Tail && this.key === 'pages') fail(problem('importNotHistory'));
+          // A second list of pages (or of pairs): JSON.parse would keep the last, this reader the first.
+          if (this.mode === Mode.Tail && (this.key === 'pages' || (this.key === 'notSame' && this.pairsAt))) fail(problem('importNotHistory'));
         }
         continue;
       }
@@ -357,17 +391,24 @@ class JsonPages {
         i++;
         continue;
       }
-      if (this.mode === Mode.Pages && this.depth === 0) {
+      if (this.inArray && this.depth === 0) {
         if (c === 44 /* , */ || c === 93 /* ] */) {
           if (this.recordStart >= 0) this.endRecord(i);
           else if (c === 44 || this.wantRecord) this.syntaxAt(i);
           if (c === 93) {
-            this.close = this.placeOf(i);
-            this.buf = s.slice(i);
-            this.base += i;
-            this.i = 1;
+            // The list's items go to their sink before what follows is read.
+            this.flush();
+            const pairs = this.mode === Mode.Pairs;
+            if (pairs) this.pairsAt = { offset: this.tailHead.length, close: this.placeOf(i) };
+            else this.close = this.placeOf(i);
+            // The tail goes on (after the tail before the pairs, which it now follows as `[]`).
+            this.buf = this.tailHead + s.slice(i);
+            this.base += i - this.tailHead.length;
+            this.i = this.tailHead.length + 1;
+            this.tailHead = '';
             this.mode = Mode.Tail;
             this.depth = 1;
+            this.wantValue = false;
             this.scan();
             return;
           }
@@ -399,13 +440,26 @@ class JsonPages {
           this.wantValue = false;
           this.scan();
           return;
+        } else if (this.mode === Mode.Tail && this.depth === 1 && this.wantValue && c === 91 && this.key === 'notSame' && this.pairSink && !this.pairsAt) {
+          // The "Not the same" list: its pairs are cut out as the pages were; the tail keeps an empty list.
+          this.tailHead = s.slice(0, i + 1);
+          this.buf = s.slice(i + 1);
+          this.base += i + 1;
+          this.i = 0;
+          this.mode = Mode.Pairs;
+          this.depth = 0;
+          this.wantValue = false;
+          this.wantRecord = false;
+          this.recordStart = -1;
+          this.scan();
+          return;
         }
         this.depth++;
-        if (this.mode !== Mode.Pages && this.depth === 1) this.wantKey = true;
+        if (!this.inArray && this.depth === 1) this.wantKey = true;
         if (this.mode === Mode.Head && this.depth === 2) this.wantValue = false;
       } else if (c === 125 /* } */ || c === 93 /* ] */) {
         if (this.depth > 0) this.depth--;
-      } else if (this.mode !== Mode.Pages && this.depth === 1) {
+      } else if (!this.inArray && this.depth === 1) {
         if (c === 58 /* : */) this.wantValue = true;
         else if (c === 44 /* , */) this.wantKey = true;
         else this.wantValue = false;
@@ -413,13 +467,15 @@ class JsonPages {
       i++;
     }
     this.i = i;
-    if (this.mode !== Mode.Pages && this.buf.length + this.head.length > (this.mode === Mode.Head ? MAX_HEAD : MAX_OUTSIDE)) fail(problem('importNotHistory'));
-    if (this.mode === Mode.Pages && this.recordStart >= 0 && i - this.recordStart > MAX_RECORD) this.tooLarge(s.slice(this.recordStart, i));
+    if (!this.inArray && this.buf.length + this.head.length > (this.mode === Mode.Head ? MAX_HEAD : MAX_OUTSIDE)) fail(problem('importNotHistory'));
+    if (this.inArray && this.recordStart >= 0 && i - this.recordStart > MAX_RECORD) this.tooLarge(s.slice(this.recordStart, i));
   }
 
   private tooLarge(text: string): never {
     this.breakInRecord(text);
     this.flush();
+    // No pair is that long (two addresses): the file is not ours.
+    if (this.mode === Mode.Pairs) fail(problem('importNotHistory'));
     return fail(problem('importPageTooLarge', this.parsed + 1, MAX_RECORD / 1024));
   }
 
@@ -472,13 +528,17 @@ class JsonPages {
       }
       return fail(problem('importNotJson'));
     }
+    if (this.mode === Mode.Pairs) {
+      for (const raw of raws) this.pairSink?.(raw);
+      return;
+    }
     this.parsed += raws.length;
     for (const raw of raws) this.sink(raw);
   }
 
   /** Drops what is scanned and done with, keeping the record under way. */
   private trim(): void {
-    if (this.mode !== Mode.Pages) return;
+    if (!this.inArray) return;
     const keep = this.recordStart >= 0 ? this.recordStart : this.i;
     if (keep === 0) return;
     this.buf = this.buf.slice(keep);

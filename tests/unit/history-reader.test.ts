@@ -94,6 +94,34 @@ describe('a history file read in pieces', () => {
     // 3-4 s on a 2-core machine: more than vitest's 5 s when the machine is busy.
   }, 30_000);
 
+  it('reads a "Not the same" list longer than the rest of a document may be (64 MiB), as its own export writes one', () => {
+    // 600 pairs naming addresses of 60,000 characters: 72 MB after the pages.
+    const long = 'x'.repeat(60_000);
+    const pairs = Array.from({ length: 600 }, (_, i) => ({ a: `https://a.example/${long}${i}`, b: `https://b.example/${long}${i}`, at: NOW - i }));
+    const text = jsonHead(new Date(NOW)) + jsonChunk([page(1)], true) + jsonTail(pairs);
+    expect(text.length).toBeGreaterThan(64 << 20);
+    const reader = new HistoryReader(NOW, checkRecord);
+    for (let i = 0; i < text.length; i += 1 << 20) reader.push(text.slice(i, i + (1 << 20)));
+    reader.end();
+    expect(reader.take().map((p) => p.url)).toEqual([page(1).url]);
+    expect(reader.notSame).toEqual(pairs);
+  }, 60_000);
+
+  it('places a syntax error after the "Not the same" list, or inside a pair, where parsing the whole file places it', () => {
+    const pairs = Array.from({ length: 50 }, (_, i) => ({ a: `https://news.example/${i}`, b: `https://copies.example/${i}`, at: NOW - i }));
+    const good = jsonHead(new Date(NOW)) + jsonChunk([page(1), page(2)], true) + jsonTail(pairs);
+    for (const text of [good.replace(/\n\]\}\n$/, '\n],\n"x": 1 2}\n'), good.replace('"at":' + String(NOW - 30), '"at":' + String(NOW - 30) + 'x')]) {
+      let place: { line: number; column: number } | null = null;
+      try {
+        JSON.parse(text);
+      } catch (e) {
+        place = jsonErrorPlace((e as Error).message, text);
+      }
+      expect(place).not.toBeNull();
+      for (const size of [7, 1000, Infinity]) expect(readInPieces(text, size), `pieces of ${size}`).toEqual({ error: english({ key: 'importNotJsonAt', subs: [String(place?.line), String(place?.column)] }) });
+    }
+  });
+
   it('gives the records as they are, and the problems as they were worded', () => {
     expect(readInPieces(exportText(hostile()), 5)).toEqual({ pages: hostile() });
     expect(readInPieces(files[3][1], 5)).toMatchObject({ pages: [...hostile(), { title: 'two\r\nlines, "and" commas' }] });
