@@ -432,27 +432,11 @@ class JsonPages {
           // The pages array: what came before it is the head, checked now where it can be.
           this.head = s.slice(0, i + 1);
           this.checkHeadSoFar();
-          this.buf = s.slice(i + 1);
-          this.base += i + 1;
-          this.i = 0;
-          this.mode = Mode.Pages;
-          this.depth = 0;
-          this.wantValue = false;
-          this.scan();
-          return;
+          return this.enterList(Mode.Pages, i);
         } else if (this.mode === Mode.Tail && this.depth === 1 && this.wantValue && c === 91 && this.key === 'notSame' && this.pairSink && !this.pairsAt) {
           // The "Not the same" list: its pairs are cut out as the pages were; the tail keeps an empty list.
           this.tailHead = s.slice(0, i + 1);
-          this.buf = s.slice(i + 1);
-          this.base += i + 1;
-          this.i = 0;
-          this.mode = Mode.Pairs;
-          this.depth = 0;
-          this.wantValue = false;
-          this.wantRecord = false;
-          this.recordStart = -1;
-          this.scan();
-          return;
+          return this.enterList(Mode.Pairs, i);
         }
         this.depth++;
         if (!this.inArray && this.depth === 1) this.wantKey = true;
@@ -469,6 +453,19 @@ class JsonPages {
     this.i = i;
     if (!this.inArray && this.buf.length + this.head.length > (this.mode === Mode.Head ? MAX_HEAD : MAX_OUTSIDE)) fail(problem('importNotHistory'));
     if (this.inArray && this.recordStart >= 0 && i - this.recordStart > MAX_RECORD) this.tooLarge(s.slice(this.recordStart, i));
+  }
+
+  /** Goes on inside a list (pages or pairs) whose `[` is at `i` of `buf`: its items are cut out from there. */
+  private enterList(mode: Mode.Pages | Mode.Pairs, i: number): void {
+    this.buf = this.buf.slice(i + 1);
+    this.base += i + 1;
+    this.i = 0;
+    this.mode = mode;
+    this.depth = 0;
+    this.wantValue = false;
+    this.wantRecord = false;
+    this.recordStart = -1;
+    this.scan();
   }
 
   private tooLarge(text: string): never {
