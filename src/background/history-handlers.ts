@@ -95,17 +95,16 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       return { alreadyImported: await (await repository()).wasImported(digest) };
     },
     async 'options:importChunk'({ importId: id, seq, pages: sent, parcel, notSame }) {
+      if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
       if (notSame !== undefined) {
         // A chunk of the file's "Not the same" pairs, after its pages: checked as the commit's were.
         if (!Array.isArray(notSame) || notSame.length > NOT_SAME_CHUNK) throw new TypeError(`a chunk holds at most ${NOT_SAME_CHUNK} pairs`);
-        if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
         const pairs = checkNotSame(notSame, now());
         await (await repository()).imports.stageStored(importId(id), seq, [], now(), pairs);
         return { staged: pairs.length };
       }
       const pages = bulk && typeof parcel === 'string' && PARCEL.test(parcel) ? await bulk.take(parcel) : sent;
       if (!Array.isArray(pages) || pages.length > MAX_CHUNK) throw new TypeError(`a chunk holds at most ${MAX_CHUNK} pages`);
-      if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');
       // The options page's worker checked every record of the file; here, their shape (checkStaged).
       const checked = checkStaged(pages, now());
       await (await repository()).imports.stageStored(importId(id), seq, checked, now());

@@ -202,7 +202,7 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     if (leftOut && !(ask && (await ask(leftOut)))) throw new FileProblemError(leftOut.first);
     // The file's "Not the same" pairs, staged after its pages in chunks of bounded size: kept with the import.
     for (let i = 0; i < next.notSame.length; ) {
-      const n = notSameInOneMessage(next.notSame.slice(i, i + NOT_SAME_CHUNK));
+      const n = notSameInOneMessage(next.notSame, i);
       const pairs = next.notSame.slice(i, i + n);
       const chunkSeq = seq++;
       i += n;

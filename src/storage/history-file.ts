@@ -90,12 +90,12 @@ const changedJson = (c: NonNullable<PageRecord['changed']>) => ({ at: c.at, part
 export const NOT_SAME_CHUNK = 1_000;
 export const NOT_SAME_CHUNK_CHARS = 4_000_000;
 
-/** How many of `pairs`, from the first, make one message: NOT_SAME_CHUNK at most, within NOT_SAME_CHUNK_CHARS (one at least). */
-export function notSameInOneMessage(pairs: readonly NotSamePair[]): number {
+/** How many of `pairs`, from `from`, make one message: NOT_SAME_CHUNK at most, within NOT_SAME_CHUNK_CHARS (one at least, if any are left). */
+export function notSameInOneMessage(pairs: readonly NotSamePair[], from = 0): number {
   let chars = 0;
   let n = 0;
-  for (const p of pairs) {
-    chars += p.a.length + p.b.length;
+  for (let i = from; i < pairs.length; i++) {
+    chars += pairs[i].a.length + pairs[i].b.length;
     if (n === NOT_SAME_CHUNK || (n > 0 && chars > NOT_SAME_CHUNK_CHARS)) break;
     n++;
   }

@@ -772,13 +772,7 @@ export class PageRepository {
     const id = pageIdentity(url);
     this.dismissals = undefined;
     const tx = this.db.transaction('dismissals', 'readwrite');
-    let n = 0;
-    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
-      if (cursor.value.pair.includes(id)) {
-        await cursor.delete();
-        n++;
-      }
-    }
+    const n = await dropDismissals(tx as unknown as WriteTx, (pageUrl) => pageUrl === id);
     await tx.done;
     this.dismissals = undefined;
     return n;
@@ -843,12 +837,17 @@ async function forgetInImports(tx: WriteTx, what: { page: string } | { site: str
   }
 }
 
-/** Deletes the "not the same" pairs one of whose pages is picked (by its identity). */
-async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean): Promise<void> {
+/** Deletes the "not the same" pairs one of whose pages is picked (by its identity); returns how many. */
+async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean): Promise<number> {
   const store = tx.objectStore('dismissals');
+  let n = 0;
   for (let cursor = await store.openCursor(); cursor; cursor = await cursor.continue()) {
-    if (cursor.value.pair.some(picked)) await cursor.delete();
+    if (cursor.value.pair.some(picked)) {
+      await cursor.delete();
+      n++;
+    }
   }
+  return n;
 }
 
 /** The key of a "not the same" pair: the two pages' identities, sorted. */
