@@ -22,10 +22,10 @@ interface CsvLayout {
  * A CSV file's first line, read: our columns, in any order, between commas, semicolons or tabs,
  * quoted or not (a spreadsheet may save a file any of these ways), and columns of its own, which
  * are left out. A problem names a column missing or named twice; null, a first line that names
- * fewer than three of ours (not a history of ours at all).
+ * fewer than three of ours (not a history of ours at all). `named`: the delimiter a `sep=` line gave.
  */
-function csvLayout(line: string): CsvLayout | FileProblem | null {
-  const delimiter = ([',', ';', '\t'] as const).reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best));
+function csvLayout(line: string, named?: CsvDelimiter): CsvLayout | FileProblem | null {
+  const delimiter = named ?? ([',', ';', '\t'] as const).reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best));
   const names = (parseCsv(line, delimiter)[0] ?? []).map((n) => n.trim());
   if (names.filter((n) => COLUMN_NAMES.has(n)).length < 3) return null;
   const twice = names.find((n, i) => COLUMN_NAMES.has(n) && names.indexOf(n) !== i);
@@ -46,6 +46,11 @@ const MAX_OUTSIDE = 64 << 20;
  * quote too many, say) or not ours, and is not kept growing.
  */
 const MAX_RECORD = 1024 * 1024;
+/**
+ * What a spreadsheet may write before a CSV file's header: blank lines, and Excel's hint line
+ * `sep=;`, which names the delimiter (group 1).
+ */
+const CSV_PREAMBLE = /^(?:[ \t]*(?:\r\n?|\n))*(?:sep=([,;\t])[ \t]*(?:\r\n?|\n))?/i;
 /** How much of the start is read to tell JSON from CSV (as the whole-file check did). */
 const SNIFF = 4096;
 
@@ -89,6 +94,8 @@ export class HistoryReader<T = PageRecord> {
   /** A CSV file's columns, as its first line names them (our export's, until it is read). */
   private layout: CsvLayout = { delimiter: ',', fields: COLUMNS.length, order: COLUMNS.map((_, i) => i) };
   private csv: CsvRows | null = null;
+  /** A CSV file whose lines end in \r alone. */
+  private crOnly = false;
   private first = true;
   /** Records left out for their problem (with `leaveOutBad`), and the first one's problem. */
   left = 0;
@@ -112,8 +119,7 @@ export class HistoryReader<T = PageRecord> {
       text = this.sniffed;
       this.sniffed = '';
     }
-    if (this.json) this.json.push(text);
-    else this.csv?.push(text);
+    this.feed(text);
   }
 
   /** The file is over: checks what could only be checked at its end. */
@@ -124,8 +130,7 @@ export class HistoryReader<T = PageRecord> {
       this.sniff(true);
       const text = this.sniffed;
       this.sniffed = '';
-      if (this.json) this.json.push(text);
-      else this.csv?.push(text);
+      this.feed(text);
     }
     if (this.json) this.json.end();
     else this.csv?.end();
@@ -149,25 +154,38 @@ export class HistoryReader<T = PageRecord> {
   private sniff(atEnd: boolean): boolean {
     const text = this.sniffed;
     const start = text.trimStart();
-    const newline = text.search(/\r?\n/);
-    if (!start.startsWith('{') && !start.startsWith('[') && newline < 0 && text.length < SNIFF && !atEnd) return false;
     if (!start && !atEnd) return false;
-    this.kind = 'json';
     if (!start.startsWith('{') && !start.startsWith('[')) {
-      const head = (newline < 0 ? text : text.slice(0, newline)).slice(0, SNIFF);
+      // CSV's header, after the lines a spreadsheet may put before it.
+      const before = CSV_PREAMBLE.exec(text) as RegExpExecArray; // matches at the start, possibly nothing
+      const rest = text.slice(before[0].length);
+      const end = rest.search(/[\r\n]/);
+      // The header's line end has not come yet (or a \r has come, and a \n may follow it).
+      if (!atEnd && (end === rest.length - 1 || (end < 0 && rest.length < SNIFF))) return false;
+      const head = (end < 0 ? rest : rest.slice(0, end)).slice(0, SNIFF);
       // A JSON document's key without its braces is no CSV line.
       const jsonLike = head.trimStart().startsWith('"format"');
-      const layout = jsonLike ? null : csvLayout(head);
+      const layout = jsonLike ? null : csvLayout(head, before[1] as CsvDelimiter | undefined);
       if (layout && 'key' in layout) throw new FileProblemError(layout);
       if (layout) {
         this.kind = 'csv';
         this.layout = layout;
+        // Lines ended by \r alone (old Mac spreadsheets): read as if ended by \n.
+        this.crOnly = rest[end] === '\r' && rest[end + 1] !== '\n';
+        const skip = (before[0].match(/\r\n?|\n/g)?.length ?? 0) + 1;
+        this.csv = new CsvRows((row) => this.row(row), layout.delimiter, skip);
       } else if (!jsonLike && /[,;\t]/.test(head)) fail(problem('importCsvNotOurs', CSV_COLUMNS.split(',').slice(0, 3).join(',')));
     }
+    if (this.kind === 'sniff') this.kind = 'json';
     const cutShort = this.leaveOutBad ? (inRecord: boolean) => this.cutShort(inRecord) : undefined;
     if (this.kind === 'json') this.json = new JsonPages((raw) => this.record(raw), (doc) => this.takePairs(doc.notSame), cutShort, (raw) => this.takePairs([raw]));
-    else this.csv = new CsvRows((row) => this.row(row), this.layout.delimiter);
     return true;
+  }
+
+  /** Text past the sniffing, to the reader of its kind. */
+  private feed(text: string): void {
+    if (this.json) this.json.push(text);
+    else this.csv?.push(this.crOnly ? text.replace(/\r\n?/g, '\n') : text);
   }
 
   /** "Not the same" pairs of the file, as they come (those after the pages one by one), checked, up to LIMITS.notSame in all. */
@@ -586,13 +604,14 @@ class CsvRows {
   private buf = '';
   private i = 0;
   private inQuote = false;
-  private header = true;
   /** Rows handed on (the header not counted). */
   private count = 0;
 
   constructor(
     private readonly sink: (row: string[]) => void,
     private readonly delimiter: CsvDelimiter,
+    /** Rows before the records: the header, and what a spreadsheet put before it. */
+    private skip = 1,
   ) {}
 
   push(text: string): void {
@@ -639,9 +658,10 @@ class CsvRows {
 
   private rows(text: string): void {
     let rows = parseCsv(text, this.delimiter);
-    if (this.header) {
-      this.header = false;
-      rows = rows.slice(1);
+    if (this.skip > 0) {
+      const n = Math.min(this.skip, rows.length);
+      this.skip -= n;
+      rows = rows.slice(n);
     }
     for (const row of rows) {
       this.count++;

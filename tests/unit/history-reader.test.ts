@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ALGORITHM, blocksOf, encodeSketch, sketchOf } from '../../src/core';
 import { DIGEST_SLICE, readHistoryFile } from '../../src/options/import-check';
 import { checkRecord } from '../../src/storage/history-import';
-import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, jsonTail, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
+import { buildExport, CSV_HEAD, csvChunk, FileProblemError, HistoryReader, jsonChunk, jsonErrorPlace, jsonHead, JSON_TAIL, jsonTail, parseCsv, validateHistoryFile, type PageRecord, type StoredPage } from '../../src/storage';
 import { toStored } from '../../src/storage/layout';
 import { english } from './messages';
 
@@ -36,6 +36,9 @@ function readInPieces(text: string, size: number): Outcome {
     throw e;
   }
 }
+
+/** CSV text written again with semicolons between cells, every cell quoted, as a spreadsheet may save it. */
+const semicolons = (csv: string) => parseCsv(csv.trimEnd()).map((row) => row.map((c) => `"${c.replace(/"/g, '""')}"`).join(';')).join('\r\n') + '\r\n';
 
 const SIZES = [1, 2, 3, 7, 64, 1000];
 /**
@@ -69,6 +72,8 @@ describe('a history file read in pieces', () => {
     ['nothing at all', '   \n'],
     ['a record larger than any a history holds', exportText([page(1), page(2, { title: 'x'.repeat(1_100_000) })])],
     ['a record that never ends', exportText([page(1)]).replace(/\]\}\n$/, `,{"title":"${'y'.repeat(1_100_000)}`)],
+    ['CSV after a spreadsheet\'s "sep=;" line, with semicolons', 'sep=;\r\n' + semicolons(CSV_HEAD + csvChunk(hostile()))],
+    ['CSV with lines ended by \\r alone, after blank lines', '\r\r' + (CSV_HEAD + csvChunk([...hostile(), page(20, { title: 'two\r\nlines' })])).replace(/\r\n/g, '\r')],
   ];
 
   it.each(files)('reads %s the same in pieces of any size as at once', (_name, text) => {
@@ -278,5 +283,16 @@ describe('the whole-file check', () => {
       [page(2).url, 2],
       [page(1).url, 3],
     ]);
+  });
+});
+
+describe('CSV as spreadsheets write it', () => {
+  it('reads every page after a "sep=" line, blank lines, or with lines ended by \\r alone', () => {
+    const csv = CSV_HEAD + csvChunk(hostile());
+    const titles = hostile().map((p) => p.title);
+    for (const text of ['sep=;\r\n' + semicolons(csv), 'SEP=,\n' + csv, '\r\n\r\n' + csv, csv.replace(/\r\n/g, '\r'), '\r' + csv.replace(/\r\n/g, '\r')]) {
+      const got = readInPieces(text, 5);
+      expect('pages' in got && got.pages.map((p) => p.title), JSON.stringify(text.slice(0, 12))).toEqual(titles);
+    }
   });
 });

@@ -693,6 +693,11 @@ describe('export and import through the background', () => {
       'semicolons, every cell quoted': write(rows, ';', quoted),
       tabs: write(rows, '\t', (c) => (/[\t"\r\n]/.test(c) ? quoted(c) : c)),
       'columns reversed, and a column of notes': write(moved, ',', quoted),
+      // Excel's line naming the delimiter, before the header.
+      'a "sep=;" line first': 'sep=;\r\n' + write(rows, ';', quoted),
+      // Old Mac spreadsheets end lines with \r alone.
+      'lines ended by \\r alone': write(rows, ',', quoted).replace(/\r\n/g, '\r'),
+      'blank lines before the header': '\r\n \r\n' + write(rows, ';', quoted),
     };
     for (const [name, text] of Object.entries(saved)) {
       await bg.call('options:clear', {});
