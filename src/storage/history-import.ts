@@ -121,12 +121,21 @@ function decoded(v: unknown, max: number, valid: (bytes: Uint8Array) => unknown)
   return bytes && valid(bytes) !== null ? { text: v, bytes } : null;
 }
 
+/** A number as a spreadsheet writes one too long for its column: 1.79578E+12. */
+const ROUNDED = /^\s*\d(?:[.,]\d+)?E\+?\d+\s*$/i;
+
+/** A time that is not one; named as rounded where a spreadsheet showed it as 1.79578E+12 and saved it so (the time is lost). */
+function wrongTime(r: Record<string, unknown>, field: 'firstSeen' | 'lastSeen'): RecordProblem {
+  const v = r[field];
+  return wrong(field, typeof v === 'string' && ROUNDED.test(v) ? 'importPageTimeRounded' : 'importPageTime', field);
+}
+
 /** What is wrong with a record's length, language, dates and visits, or null. */
 function countsProblem(r: Record<string, unknown>): RecordProblem | null {
   if (!isInt(r.textLength, 0, 1e9)) return wrong('textLength', 'importPageWholeNumber', 'textLength', 0);
   if (typeof r.lang !== 'string') return wrong('lang', 'importPageLang');
-  if (!isTime(r.firstSeen)) return wrong('firstSeen', 'importPageTime', 'firstSeen');
-  if (!isTime(r.lastSeen)) return wrong('lastSeen', 'importPageTime', 'lastSeen');
+  if (!isTime(r.firstSeen)) return wrongTime(r, 'firstSeen');
+  if (!isTime(r.lastSeen)) return wrongTime(r, 'lastSeen');
   // In order as written (a time ahead of the clock is taken as now below, which may put first after last).
   if (r.firstSeen > r.lastSeen) return wrong('firstSeen', 'importPageSeenOrder');
   if (!isInt(r.visits, 1, LIMITS.visits)) return wrong('visits', 'importPageWholeNumber', 'visits', 1);
@@ -353,7 +362,9 @@ const OPTIONAL_COLUMNS = new Set<string>(['canonicalUrl', 'site', 'b0', 'b1', 'b
 export function csvRecord(row: string[]): Record<string, unknown> {
   const r: Record<string, unknown> = {};
   COLUMNS.forEach((column, i) => {
-    const cell = row[i];
+    // Spaces around a cell (", " between cells, typed by hand) are no part of an address, a number or
+    // a code; a title keeps its own.
+    const cell = column === 'title' ? row[i] : row[i].trim();
     if (cell === '' && OPTIONAL_COLUMNS.has(column)) return;
     // Whole numbers written out in digits, as export writes them: a spreadsheet that saved a time as
     // it showed it (1.79578E+12: six digits kept, the rest rounded) made it another time, and merged

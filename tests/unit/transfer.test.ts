@@ -677,8 +677,9 @@ describe('export and import through the background', () => {
     const rounded = sorted.replace(/,(\d)(\d{5})\d{7},/g, (_, a: string, b: string) => `,${a}.${b}E+12,`);
     expect(rounded).toMatch(/E\+12/);
     const result = await importHistory(bg.call, new Blob([rounded]), () => undefined);
-    // Nothing imported, and the reader told which page and field: "Page 1: \"firstSeen\" must be a time…".
-    expect(result).toMatchObject({ state: 'invalid', error: { key: 'importPageTime', subs: ['1', 'firstSeen'] } });
+    // Nothing imported, and the reader told which page and field, and why: the spreadsheet rounded it.
+    expect(result).toMatchObject({ state: 'invalid', error: { key: 'importPageTimeRounded', subs: ['1', 'firstSeen'] } });
+    expect(english({ key: 'importPageTimeRounded', subs: ['1', 'firstSeen'] })).toMatch(/^Page 1: "firstSeen" is a time that a spreadsheet rounded \(it shows 13-digit numbers as 1\.79578E\+12/);
     expect(await history(bg)).toEqual(before);
   });
 
@@ -698,6 +699,8 @@ describe('export and import through the background', () => {
       // Old Mac spreadsheets end lines with \r alone.
       'lines ended by \\r alone': write(rows, ',', quoted).replace(/\r\n/g, '\r'),
       'blank lines before the header': '\r\n \r\n' + write(rows, ';', quoted),
+      // Typed by hand: spaces around the cells (a title in quotes keeps its own).
+      'spaces around cells': rows.map((r) => r.map((c) => (/[,"\r\n]/.test(c) ? quoted(c) : ` ${c} `)).join(',')).join('\r\n') + '\r\n',
     };
     for (const [name, text] of Object.entries(saved)) {
       await bg.call('options:clear', {});
