@@ -36,7 +36,12 @@ export function describeFresh(f: Freshness): string {
   return n === 1 ? t('freshReadNewOne', percent(f.read, true)) : t('freshReadNew', percent(f.read, true), n);
 }
 
-/** The read share alone, for lists: "read 80%"; "nothing new" where the notice says so (some words may be unread, no part is new). */
+/**
+ * The read share alone, for lists: "read 80%"; "nothing new" where the notice says so (some words
+ * may be unread, no part is new); "read the first 35%" of a page whose preview was read, the share
+ * the notice gives (up to where the preview ended, not the share of the words read).
+ */
 export function describeReadShare(f: Freshness): string {
-  return f.parts.length === 0 ? t('freshReadAll') : t('freshReadShare', percent(f.read, true));
+  if (f.parts.length === 0) return t('freshReadAll');
+  return f.readUpTo !== undefined ? t('freshReadFirst', percent(f.readUpTo, true)) : t('freshReadShare', percent(f.read, true));
 }

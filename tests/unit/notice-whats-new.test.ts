@@ -33,6 +33,8 @@ describe('the wording of what is new', () => {
     expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('read 80%');
     // Where the notice says nothing is new, the popup's list does not give a share short of 100%.
     expect(describeReadShare({ read: 0.96, parts: [] })).toBe('nothing new');
+    // After a preview, the list gives the notice's share: up to where the preview ended.
+    expect(describeReadShare({ read: 0.37, parts: parts(2), readUpTo: 0.35 })).toBe('read the first 35%');
   });
 
   it('says it in Chinese', () => {
@@ -42,6 +44,7 @@ describe('the wording of what is new', () => {
     expect(describeFresh({ read: 0.35, parts: parts(2), readUpTo: 0.35 })).toBe('你读过前 35%，可从预览结束处接着读');
     expect(describeReadShare({ read: 0.8, parts: parts(3) })).toBe('读过 80%');
     expect(describeReadShare({ read: 0.96, parts: [] })).toBe('没有新内容');
+    expect(describeReadShare({ read: 0.37, parts: parts(2), readUpTo: 0.35 })).toBe('读过前 35%');
   });
 });
 
