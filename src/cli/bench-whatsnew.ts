@@ -7,7 +7,7 @@
 // reports: a passage is truly new when most of its characters are not aligned), and per token
 // (every unaligned character, including a changed word inside a sentence that is otherwise read).
 import { cutPassages, normalizeText, whatsNew } from '../core';
-import { decodeReadSet, pagePassages, readSetOf, whatsNewByHashes, type ReadSetOptions } from '../core/read-set';
+import { decodeReadSet, newParts, pagePassages, readSetOf, whatsNewByHashes, type ReadSetOptions } from '../core/read-set';
 import { coveredTokens, tokenize, type Tokens } from '../core/tokens';
 import type { CorpusPair } from './corpus';
 
@@ -24,12 +24,15 @@ export interface PairResult {
   tokenBoth: number;
   readTruth: number;
   read: number;
+  toldNew?: boolean;
 }
 
 /** What a method of telling what is new says of a pair: the new text's passages, in order. */
 export interface NewPassages {
   read: number;
   passages: Array<{ start: number; end: number; isNew: boolean }>;
+  /** Whether the notice would name new parts (the extension's method only: a repost that only wraps what was read has none). */
+  toldNew?: boolean;
 }
 export type WhatsNewMethod = (oldText: string, newText: string) => NewPassages;
 
@@ -43,7 +46,7 @@ export function byReadSet(options: ReadSetOptions): WhatsNewMethod {
     if (!set) throw new Error('read set does not decode');
     const passages = pagePassages(newText, options.runSample);
     const r = whatsNewByHashes(set, passages);
-    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })) };
+    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })), toldNew: newParts(passages, r.passages).length > 0 };
   };
 }
 
@@ -82,7 +85,7 @@ export function scoreWhatsNew(oldText: string, newText: string, method: WhatsNew
       if (truly) both += chars;
     }
   });
-  return { trulyNew, markedNew, both, tokenNew, tokenBoth, readTruth: total ? 1 - tokenNew / total : 0, read: result.read };
+  return { trulyNew, markedNew, both, tokenNew, tokenBoth, readTruth: total ? 1 - tokenNew / total : 0, read: result.read, ...(result.toldNew !== undefined ? { toldNew: result.toldNew } : {}) };
 }
 
 export interface WhatsNewTally {
@@ -98,6 +101,8 @@ export interface WhatsNewTally {
   readError: number;
   /** Mean true share read, for scale. */
   readTruth: number;
+  /** Share of the pairs whose notice would name new parts (the extension's method only). */
+  toldNew?: number;
 }
 
 export interface WhatsNewReport {
@@ -109,8 +114,8 @@ export interface WhatsNewReport {
 
 /** Every duplicate pair in both directions. `text` gives a document's extracted text, `lang` its language. */
 export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string, lang: (id: string) => string, method: WhatsNewMethod = whatsNew): WhatsNewReport {
-  type Sum = { pairs: number; trulyNew: number; markedNew: number; both: number; tokenNew: number; tokenBoth: number; err: number; truth: number };
-  const zero = (): Sum => ({ pairs: 0, trulyNew: 0, markedNew: 0, both: 0, tokenNew: 0, tokenBoth: 0, err: 0, truth: 0 });
+  type Sum = { pairs: number; trulyNew: number; markedNew: number; both: number; tokenNew: number; tokenBoth: number; err: number; truth: number; told: number; toldKnown: boolean };
+  const zero = (): Sum => ({ pairs: 0, trulyNew: 0, markedNew: 0, both: 0, tokenNew: 0, tokenBoth: 0, err: 0, truth: 0, told: 0, toldKnown: false });
   const sums = new Map<string, Sum>();
   const add = (key: string, r: PairResult) => {
     const s = sums.get(key) ?? zero();
@@ -122,6 +127,10 @@ export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string,
     s.both += r.both;
     s.err += Math.abs(r.read - r.readTruth);
     s.truth += r.readTruth;
+    if (r.toldNew !== undefined) {
+      s.toldKnown = true;
+      if (r.toldNew) s.told++;
+    }
     sums.set(key, s);
   };
   for (const p of pairs) {
@@ -149,6 +158,7 @@ export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string,
       precision: s.markedNew ? s.both / s.markedNew : 1,
       readError: s.pairs ? s.err / s.pairs : 0,
       readTruth: s.pairs ? s.truth / s.pairs : 0,
+      ...(s.toldKnown ? { toldNew: s.pairs ? s.told / s.pairs : 0 } : {}),
     };
   };
   const keys = [...sums.keys()].sort();
@@ -162,14 +172,15 @@ export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string,
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** The table; with the extension's method, "told new" is the share of pairs whose notice names new parts ("3 new paragraphs", "continue where the preview ended"), not "Nothing new". */
 export function formatWhatsNew(r: WhatsNewReport, header: string): string {
   const row = (name: string, t: WhatsNewTally) =>
-    `  ${name.padEnd(20)} ${String(t.pairs).padStart(6)} ${pct(t.recall).padStart(8)} ${pct(t.precision).padStart(10)} ${pct(t.tokenRecall).padStart(13)} ${pct(t.tokenPrecision).padStart(16)} ${t.readError.toFixed(3).padStart(11)} ${pct(t.readTruth).padStart(10)}`;
+    `  ${name.padEnd(20)} ${String(t.pairs).padStart(6)} ${pct(t.recall).padStart(8)} ${pct(t.precision).padStart(10)} ${pct(t.tokenRecall).padStart(13)} ${pct(t.tokenPrecision).padStart(16)} ${t.readError.toFixed(3).padStart(11)} ${pct(t.readTruth).padStart(10)}${t.toldNew !== undefined ? pct(t.toldNew).padStart(11) : ''}`;
   return [
     header,
     '',
     `what's new, both directions of every duplicate pair; truth: tokens covered by a shared run of ${r.window} tokens`,
-    `  ${''.padEnd(20)} ${'pairs'.padStart(6)} ${'recall'.padStart(8)} ${'precision'.padStart(10)} ${'token recall'.padStart(13)} ${'token precision'.padStart(16)} ${'read error'.padStart(11)} ${'true read'.padStart(10)}`,
+    `  ${''.padEnd(20)} ${'pairs'.padStart(6)} ${'recall'.padStart(8)} ${'precision'.padStart(10)} ${'token recall'.padStart(13)} ${'token precision'.padStart(16)} ${'read error'.padStart(11)} ${'true read'.padStart(10)}${r.all.toldNew !== undefined ? 'told new'.padStart(11) : ''}`,
     ...Object.entries(r.byKind).map(([k, t]) => row(k, t)),
     ...Object.entries(r.byLang).map(([k, t]) => row(`lang ${k}`, t)),
     row('all', r.all),

@@ -337,12 +337,44 @@ function previewEnd(passages: PagePassage[], verdicts: PassageVerdict[], total: 
   return { readUpTo: upTo / total };
 }
 
+/** Of what was read, at most this share may lie outside the span a wrapper is around (a title, a byline read on both pages). */
+const WRAPPED_EDGE = 0.05;
+/** A page that wraps what was read holds at least this share of read text: its additions are a site's lines, not a thread around it. */
+const WRAPPED_READ = 0.75;
+
+/**
+ * Whether the page is what was read, wrapped: new text before the part read and after it, none
+ * inside it, and little of it. That is a repost (转载) on another site, with the site's own lines
+ * around the article (a source line and a notice above it; share, follow, related and copyright
+ * lines below it). An update of the article itself changes its inside, its end or its start, not
+ * both ends alone; and a thread or a digest holding the article holds far more than it. (The part
+ * read is taken without a few read passages at its very ends: a title or byline both pages have.)
+ */
+function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: PassageVerdict[], parts: number[][]): boolean {
+  let total = 0;
+  let read = 0;
+  passages.forEach((p, k) => {
+    total += p.chars;
+    read += verdicts[k].readChars;
+  });
+  if (!parts.length || !(read >= WRAPPED_READ * total)) return false;
+  // The span of the part read: from either end, read passages are left out while they hold at most WRAPPED_EDGE of what was read.
+  let first = 0;
+  for (let edge = 0; first < verdicts.length && edge + verdicts[first].readChars <= WRAPPED_EDGE * read; first++) edge += verdicts[first].readChars;
+  let last = verdicts.length - 1;
+  for (let edge = 0; last >= 0 && edge + verdicts[last].readChars <= WRAPPED_EDGE * read; last--) edge += verdicts[last].readChars;
+  const before = parts.some((part) => part[part.length - 1] < first);
+  const after = parts.some((part) => part[0] > last);
+  return before && after && parts.every((part) => part[part.length - 1] < first || part[0] > last);
+}
+
 /**
  * The new parts of a page, each the indices of its new passages: a run of consecutive new passages
  * within one paragraph. A new paragraph is one part; a sentence added inside an old one is one too.
  * These are what the notice counts ("3 new paragraphs") and what "Show what's new" steps through.
+ * A page that only wraps what was read in lines of its own (wrapped()) has none: nothing new.
  */
-export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens'>>, verdicts: PassageVerdict[]): number[][] {
+export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens' | 'chars'>>, verdicts: PassageVerdict[]): number[][] {
   const parts: number[][] = [];
   let current: number[] | undefined;
   verdicts.forEach((v, k) => {
@@ -352,5 +384,6 @@ export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens'>>, 
   });
   // A line of a few words ("Printed from example.com", a byline, "Advertisement") is no new reading
   // matter: not counted or marked as a new part (its words still count as not read).
-  return parts.filter((part) => part.reduce((n, k) => n + passages[k].tokens, 0) >= PASSAGE_MIN_WORDS);
+  const kept = parts.filter((part) => part.reduce((n, k) => n + passages[k].tokens, 0) >= PASSAGE_MIN_WORDS);
+  return wrapped(passages, verdicts, kept) ? [] : kept;
 }

@@ -210,20 +210,60 @@ describe('the read set as stored', () => {
 describe('new parts', () => {
   it('counts a run of new passages in one paragraph once, and new paragraphs one by one', () => {
     const v = (isNew: boolean) => ({ isNew, readChars: 0 });
-    const passages = [true, false, false, true, false, true, false].map((para) => ({ para, tokens: 12 }));
+    const passages = [true, false, false, true, false, true, false].map((para) => ({ para, tokens: 12, chars: 60 }));
     expect(newParts(passages, [v(false), v(true), v(true), v(true), v(true), v(false), v(true)])).toEqual([[1, 2], [3, 4], [6]]);
   });
 
   it('does not count a line of a few words as a new part ("Printed from example.com"), a short sentence of a new paragraph being part of it', () => {
     const v = (isNew: boolean) => ({ isNew, readChars: 0 });
     const passages = [
-      { para: true, tokens: 4 }, // a new line of its own
-      { para: true, tokens: 30 },
-      { para: true, tokens: 3 }, // a new paragraph's first, short sentence…
-      { para: false, tokens: 20 }, // …and the rest of it
+      { para: true, tokens: 4, chars: 20 }, // a new line of its own
+      { para: true, tokens: 30, chars: 150 },
+      { para: true, tokens: 3, chars: 15 }, // a new paragraph's first, short sentence…
+      { para: false, tokens: 20, chars: 100 }, // …and the rest of it
     ];
     expect(newParts(passages, [v(true), v(false), v(true), v(true)])).toEqual([[2, 3]]);
   });
+});
+
+describe('a repost that wraps what was read', () => {
+  const wrappers = {
+    en: {
+      above: ['Originally published at The Harbour Ledger on 3 May 2026.', 'This story is republished here with permission.'],
+      below: ['Share this: Mail Forum Feed Print', 'Sign up for our weekly letter. The best stories of the week, every Friday, in your inbox.', 'Related: How the old tram depot became a school · Ten walks along the river · Night buses return', 'Comments are closed for this story.'],
+    },
+    zh: {
+      above: ['2026-05-03 08:15　来源：港湾日报　作者：佚名　阅读：2,481', '【转载声明】本文转自港湾日报，版权归原作者所有，如有侵权请联系删除。', '点击上方蓝字关注我们，每天一篇好文章！'],
+      below: ['责任编辑：周小河 审核：林一', '声明：本文仅代表作者观点，不代表本站立场。', '喜欢这篇文章吗？欢迎点赞、转发给更多朋友，长按下方二维码关注我们。'],
+    },
+  } as const;
+
+  for (const [lang, base, extra] of [
+    ['en', 'en-library', 'en-ferry'],
+    ['zh', 'zh-library', 'zh-balcony'],
+  ] as const) {
+    const old = paragraphs(base);
+    const { above, below } = wrappers[lang];
+
+    it(`has nothing new when another site only adds its own lines above and below the article (${lang})`, () => {
+      const r = byHashes(old.join('\n\n'), [...above, ...old, ...below].join('\n\n'));
+      expect(r.parts).toEqual([]);
+      // Its lines are still not read: the share read says so.
+      expect(r.read).toBeLessThan(0.97);
+    });
+
+    it(`still shows what is new where a page adds text inside the article, only at one end, or far more than the article (${lang})`, () => {
+      const added = paragraphs(extra).slice(1, 4);
+      // An update inside, with the wrapper around it.
+      expect(byHashes(old.join('\n\n'), [...above, old[0], added[0], ...old.slice(1), ...below].join('\n\n')).texts).toContain(added[0]);
+      // Paragraphs added at the end only (an update), or at the start only.
+      expect(byHashes(old.join('\n\n'), [...old, ...added].join('\n\n')).parts.length).toBeGreaterThan(0);
+      expect(byHashes(old.join('\n\n'), [...added, ...old].join('\n\n')).parts.length).toBeGreaterThan(0);
+      // A thread or digest holding the article among as much again of other text.
+      const other = paragraphs(extra);
+      expect(byHashes(old.join('\n\n'), [...other.slice(0, 4), ...old, ...other.slice(4)].join('\n\n')).parts.length).toBeGreaterThan(0);
+    });
+  }
 });
 
 describe('a preview is told from a revision', () => {
