@@ -469,7 +469,8 @@ class JsonPages {
       i++;
     }
     this.i = i;
-    if (!this.inArray && this.buf.length + this.head.length > (this.mode === Mode.Head ? MAX_HEAD : MAX_OUTSIDE)) fail(problem('importNotHistory'));
+    // JSON, but far more of it around the pages than an export writes (another program's data).
+    if (!this.inArray && this.buf.length + this.head.length > (this.mode === Mode.Head ? MAX_HEAD : MAX_OUTSIDE)) fail(problem('importNotHistoryJson'));
     if (this.inArray && this.recordStart >= 0 && i - this.recordStart > MAX_RECORD) this.tooLarge(s.slice(this.recordStart, i));
   }
 

@@ -296,3 +296,14 @@ describe('CSV as spreadsheets write it', () => {
     }
   });
 });
+
+describe('JSON of another program', () => {
+  it('is refused as JSON not laid out as an export, however large, not as "expected a JSON object"', () => {
+    const items = Array.from({ length: 30_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] }));
+    for (const doc of [{ name: 'my-app', items }, { name: 'my-app', items: items.slice(0, 3) }]) {
+      const got = readInPieces(JSON.stringify(doc), 65_536);
+      expect(got).toMatchObject({ error: expect.stringMatching(/^The file is not a Déjà Read history/) });
+      expect(got).not.toMatchObject({ error: expect.stringMatching(/expected a JSON object/) });
+    }
+  });
+});
