@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, titleRead, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, siteOf, titleRead, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -26,13 +26,15 @@ function either(a: ReadSet, b: ReadSet | null): ReadSet {
 /**
  * What is new in the current page against a record, when the record has a read set and the page its
  * passages; with `alsoRead`, what the reader read of this very page before counts as read too.
+ * `elsewhere`: the record is of another site than the page (core's newParts: a repost's own lines
+ * around what was read are nothing new).
  */
-export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null): Freshness | undefined {
+export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null, elsewhere = false): Freshness | undefined {
   const set = r.readSet && passages?.length ? decodeReadSet(r.readSet) : null;
   if (!set || !passages) return undefined;
   // The earlier page's title was read with it (core's titleRead).
   const w = whatsNewByHashes(either(either(set, titleRead(r.title)), alsoRead), passages);
-  return { read: w.read, parts: newParts(passages, w.passages), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
+  return { read: w.read, parts: newParts(passages, w.passages, { elsewhere }), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
 }
 
 export function signatureOf(r: PageRecord): PageSignature {
@@ -116,7 +118,7 @@ export async function lookUp(
     // Equally close pages in the order the reader first read them (the notice names where this was
     // read first), or, for the history's list, latest first as it lists pages.
     .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || (ties === 'latest' ? b.lastSeen - a.lastSeen : a.firstSeen - b.firstSeen))
-    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own)) : s));
+    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own, siteOf(r.url) !== siteOf(page.url))) : s));
   return { ...(before ? { before } : {}), matches };
 }
 

@@ -31,7 +31,7 @@ export interface PairResult {
 export interface NewPassages {
   read: number;
   passages: Array<{ start: number; end: number; isNew: boolean }>;
-  /** Whether the notice would name new parts (the extension's method only: a repost that only wraps what was read has none). */
+  /** Whether the notice would name new parts, the earlier page taken as on another site (the extension's method only: a repost that only wraps what was read has none). */
   toldNew?: boolean;
 }
 export type WhatsNewMethod = (oldText: string, newText: string) => NewPassages;
@@ -46,7 +46,7 @@ export function byReadSet(options: ReadSetOptions): WhatsNewMethod {
     if (!set) throw new Error('read set does not decode');
     const passages = pagePassages(newText, options.runSample);
     const r = whatsNewByHashes(set, passages);
-    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })), toldNew: newParts(passages, r.passages).length > 0 };
+    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })), toldNew: newParts(passages, r.passages, { elsewhere: true }).length > 0 };
   };
 }
 

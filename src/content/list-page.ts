@@ -3,17 +3,21 @@
 // front pages. They can hold as much text as an article, in paragraphs as long, so neither the
 // length nor Readability's readerable check tells them apart (docs/extraction.md, "Pages that
 // are not articles"). What does is their shape: the text falls into many short items, each begun
-// by a link (a headline, a thread, a photo) that leads somewhere else, or by a few words and then
-// such a link (a date, a tag, a section number), or closed by the same "Read more" link as every
-// other item. An article's links sit inside its sentences, or in a short list at its end
-// ("related", references), so its text is not cut into short link-led items.
+// by a link (a headline, a thread, a photo) that leads somewhere else, or in a list's items by a
+// label and then such a link (a date, a [tag], a section number). An article's links sit inside its
+// sentences, or in a short list at its end ("related", references), so its text is not cut into
+// short link-led items.
 
 /** Elements that begin a line of text: a link that comes first in one of these begins an item. */
 const BLOCKS = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'SECTION', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL']);
 /** An item (a link that begins a line, and the text up to the next one) no longer than this, in word-equivalents, is short. */
 export const ITEM_MAX_WORDS = 100;
-/** Words that may come before an item's link in its line, as labels: a date, a tag, a number ("1.2", "[News] 3 May"). */
+/** Words that may come before an item's link in a list's item, as labels: a date, a tag, a number ("1.2", "2026-03-10 [News]"). */
 export const LEAD_WORDS = 4;
+/** The blocks of lists and tables, where a label may lead an item's link. */
+const ITEMS = new Set(['LI', 'DD', 'DT', 'TD', 'TH']);
+/** A label: no letters at all ("1.2", "2026-03-10", "3."), or a tag in brackets ("[Campus]", "【前端】"). */
+const LABEL = /^[^\p{L}]*$|^\s*[[【〔(（][^\]】〕)）]*[\]】〕)）]\s*$/u;
 /** A list has at least this many short items… */
 export const MIN_ITEMS = 8;
 /** …and they hold at least this share of the text. */
@@ -30,8 +34,6 @@ export interface ListShape {
   linked: number;
   /** …and how many such links there are. */
   links: number;
-  /** The most lines that hold nothing but a link with one same text ("Read more »"), each to another page. */
-  sameLinks: number;
 }
 
 /**
@@ -57,11 +59,9 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     return link && root.contains(link) && !(link.getAttribute('href') ?? '').startsWith('#') ? link : null;
   };
   const links = new Set<Element>();
-  /** Words in a block before its first link; blocks with a link. */
+  /** Words of labels in a block before its first link (Infinity after other words); blocks with a link. */
   const lead = new Map<Element, number>();
   const withLink = new Set<Element>();
-  /** A block's text, as long as it is one link's: its link and the link's text so far. */
-  const alone = new Map<Element, { link: Element; text: string } | null>();
 
   let total = 0;
   let items = 0;
@@ -84,20 +84,16 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     const link = linkOf(node);
     const block = blockOf(node);
     const first = firstInBlock(node);
-    if (link && (first || (!withLink.has(block) && (lead.get(block) ?? 0) <= LEAD_WORDS))) {
+    if (link && (first || (ITEMS.has(block.tagName) && !withLink.has(block) && (lead.get(block) ?? 0) <= LEAD_WORDS))) {
       close();
       current = 0;
     }
     if (link) withLink.add(block);
     else {
-      // A lead is a label: words in an element of their own (a date, a tag), or no letters at all
-      // ("1.2", "2026-03-10"). Prose before a link ("In 2019, researchers…") is no lead, nor is a
-      // heading or a paragraph of the blocks around it.
-      lead.set(block, node.parentElement !== block || !/\p{L}/u.test(text) ? (lead.get(block) ?? 0) + n : Infinity);
+      // Only labels may lead: not prose ("March 3: the board…"), nor a heading or paragraph of the blocks around it.
+      lead.set(block, LABEL.test(text) ? (lead.get(block) ?? 0) + n : Infinity);
       for (let e = block.parentElement; e && block !== root && root.contains(e); e = e === root ? null : e.parentElement) lead.set(e, Infinity);
     }
-    const was = alone.get(block);
-    alone.set(block, link && (first || was?.link === link) ? { link, text: (was?.text ?? '') + text } : null);
     total += n;
     if (link) {
       linked += n;
@@ -107,17 +103,7 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     if (node.parentElement?.closest('figcaption')) captions += n;
   }
   close();
-  // Lines of one link alone, by the link's text: to how many pages each text leads.
-  const targets = new Map<string, Set<string>>();
-  for (const only of alone.values()) {
-    if (!only) continue;
-    const key = only.text.replace(/\s+/g, ' ').trim().toLowerCase();
-    const set = targets.get(key) ?? new Set<string>();
-    set.add(only.link.getAttribute('href') ?? '');
-    targets.set(key, set);
-  }
-  const sameLinks = Math.max(0, ...[...targets.values()].map((t) => t.size));
-  return { items, share: total ? inItems / total : 0, captions: total ? captions / total : 0, linked: total ? linked / total : 0, links: links.size, sameLinks };
+  return { items, share: total ? inItems / total : 0, captions: total ? captions / total : 0, linked: total ? linked / total : 0, links: links.size };
 }
 
 /**
@@ -130,4 +116,4 @@ export const LINKED_MIN_LINKS = 3;
 
 /** Whether a text of this shape is a list of items, not an article. */
 export const isList = (shape: ListShape): boolean =>
-  (shape.items >= MIN_ITEMS && shape.share >= ITEM_SHARE) || shape.captions >= ITEM_SHARE || (shape.linked >= LINKED_SHARE && shape.links >= LINKED_MIN_LINKS) || shape.sameLinks >= MIN_ITEMS;
+  (shape.items >= MIN_ITEMS && shape.share >= ITEM_SHARE) || shape.captions >= ITEM_SHARE || (shape.linked >= LINKED_SHARE && shape.links >= LINKED_MIN_LINKS);

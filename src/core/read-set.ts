@@ -344,11 +344,12 @@ const WRAPPED_READ = 0.75;
 
 /**
  * Whether the page is what was read, wrapped: new text before the part read and after it, none
- * inside it, and little of it. That is a repost (转载) on another site, with the site's own lines
- * around the article (a source line and a notice above it; share, follow, related and copyright
- * lines below it). An update of the article itself changes its inside, its end or its start, not
- * both ends alone; and a thread or a digest holding the article holds far more than it. (The part
- * read is taken without a few read passages at its very ends: a title or byline both pages have.)
+ * inside it, and little of it. Asked of a page on another site than the one read: that is a repost
+ * (转载), with the site's own lines around the article (a source line and a notice above it;
+ * share, follow, related and copyright lines below it). An update of the article itself changes
+ * its inside, its end or its start, not both ends alone (and comes at its own address, where this
+ * is not asked); a thread or a digest holding the article holds far more than it. (The part read
+ * is taken without a few read passages at its very ends: a title or byline both pages have.)
  */
 function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: PassageVerdict[], parts: number[][]): boolean {
   let total = 0;
@@ -357,7 +358,7 @@ function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: 
     total += p.chars;
     read += verdicts[k].readChars;
   });
-  if (!parts.length || !(read >= WRAPPED_READ * total)) return false;
+  if (!parts.length || !total || !(read >= WRAPPED_READ * total)) return false;
   // The span of the part read: from either end, read passages are left out while they hold at most WRAPPED_EDGE of what was read.
   let first = 0;
   for (let edge = 0; first < verdicts.length && edge + verdicts[first].readChars <= WRAPPED_EDGE * read; first++) edge += verdicts[first].readChars;
@@ -372,9 +373,10 @@ function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: 
  * The new parts of a page, each the indices of its new passages: a run of consecutive new passages
  * within one paragraph. A new paragraph is one part; a sentence added inside an old one is one too.
  * These are what the notice counts ("3 new paragraphs") and what "Show what's new" steps through.
- * A page that only wraps what was read in lines of its own (wrapped()) has none: nothing new.
+ * `elsewhere`: the page read was on another site; then a page that only wraps what was read in
+ * lines of its own (wrapped()) has none: nothing new.
  */
-export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens' | 'chars'>>, verdicts: PassageVerdict[]): number[][] {
+export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens' | 'chars'>>, verdicts: PassageVerdict[], { elsewhere = false } = {}): number[][] {
   const parts: number[][] = [];
   let current: number[] | undefined;
   verdicts.forEach((v, k) => {
@@ -385,5 +387,5 @@ export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens' | '
   // A line of a few words ("Printed from example.com", a byline, "Advertisement") is no new reading
   // matter: not counted or marked as a new part (its words still count as not read).
   const kept = parts.filter((part) => part.reduce((n, k) => n + passages[k].tokens, 0) >= PASSAGE_MIN_WORDS);
-  return wrapped(passages, verdicts, kept) ? [] : kept;
+  return elsewhere && wrapped(passages, verdicts, kept) ? [] : kept;
 }

@@ -96,6 +96,8 @@ export class HistoryReader<T = PageRecord> {
   private csv: CsvRows | null = null;
   /** A CSV file whose lines end in \r alone. */
   private crOnly = false;
+  /** A \r held back from the end of the last piece (crOnly). */
+  private heldCr = '';
   private first = true;
   /** Records left out for their problem (with `leaveOutBad`), and the first one's problem. */
   left = 0;
@@ -130,8 +132,8 @@ export class HistoryReader<T = PageRecord> {
       this.sniff(true);
       const text = this.sniffed;
       this.sniffed = '';
-      this.feed(text);
-    }
+      this.feed(text, true);
+    } else this.feed('', true);
     if (this.json) this.json.end();
     else this.csv?.end();
     if (this.count === 0) fail(problem('importNoPages'));
@@ -182,10 +184,14 @@ export class HistoryReader<T = PageRecord> {
     return true;
   }
 
-  /** Text past the sniffing, to the reader of its kind. */
-  private feed(text: string): void {
-    if (this.json) this.json.push(text);
-    else this.csv?.push(this.crOnly ? text.replace(/\r\n?/g, '\n') : text);
+  /** Text past the sniffing, to the reader of its kind (`last`: the file ends with it). */
+  private feed(text: string, last = false): void {
+    if (this.json) return this.json.push(text);
+    if (!this.crOnly) return this.csv?.push(text);
+    // A \r at a piece's end waits for the next piece, which may begin with its \n.
+    text = this.heldCr + text;
+    this.heldCr = !last && text.endsWith('\r') ? '\r' : '';
+    this.csv?.push((this.heldCr ? text.slice(0, -1) : text).replace(/\r\n?/g, '\n'));
   }
 
   /** "Not the same" pairs of the file, as they come (those after the pages one by one), checked, up to LIMITS.notSame in all. */

@@ -440,6 +440,23 @@ describe("what's new since the reader read it", () => {
     expect(again.items.map((i) => [i.url, i.changed?.parts])).toEqual([['https://a.example/story', 3]]);
   });
 
+  it('tells nothing new of a repost that only wraps the article in its site\'s own lines, on another site, and marks nothing; on the same site, those lines are new', async () => {
+    const wrapped = ['Originally published at The Harbour Ledger on 3 May 2026. Republished with permission.', ...en.paragraphs, 'Share this: Mail Forum Feed Print', 'Sign up for our weekly letter: the best stories of the week, every Friday, in your inbox.', 'Comments are closed for this story.'].join('\n\n');
+    for (const [url, parts] of [
+      ['https://reposts.example/2026/05/story', 0],
+      ['https://a.example/story?print=1&page=all', 4],
+    ] as const) {
+      const bg = makeBackground();
+      await bg.read(withPassages('https://a.example/story', text(en)));
+      const answer = await bg.handlers['content:pageSeen'](withPassages(url, wrapped), fromTab(2, url));
+      expect(answer.match?.url, url).toBe('https://a.example/story');
+      expect(answer.match?.fresh?.parts, url).toHaveLength(parts);
+      await bg.read(withPassages(url, wrapped));
+      const { items } = await bg.call('history:list', { limit: 10 });
+      expect(items.find((i) => i.url === 'https://a.example/story')?.changed?.parts, url).toBe(parts || undefined);
+    }
+  });
+
   it('writes the visit and its marks in one transaction: a background stopped between two writes kept the visit and lost the mark for good', async () => {
     for (const [first, second] of [
       ['https://a.example/story', 'https://b.example/story-updated'],

@@ -73,6 +73,7 @@ describe('a history file read in pieces', () => {
     ['a record larger than any a history holds', exportText([page(1), page(2, { title: 'x'.repeat(1_100_000) })])],
     ['a record that never ends', exportText([page(1)]).replace(/\]\}\n$/, `,{"title":"${'y'.repeat(1_100_000)}`)],
     ['CSV after a spreadsheet\'s "sep=;" line, with semicolons', 'sep=;\r\n' + semicolons(CSV_HEAD + csvChunk(hostile()))],
+    ['CSV with lines ended by \\r alone, a title holding \\r\\n', (CSV_HEAD + csvChunk([page(1), page(2, { title: 'two\r\nlines' }), page(3)])).replace(/\r\n/g, '\r').replace('two\rlines', 'two\r\nlines')],
     ['CSV with lines ended by \\r alone, after blank lines', '\r\r' + (CSV_HEAD + csvChunk([...hostile(), page(20, { title: 'two\r\nlines' })])).replace(/\r\n/g, '\r')],
   ];
 

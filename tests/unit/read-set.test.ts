@@ -8,12 +8,13 @@ import { loadArticle } from '../e2e/site';
 const paragraphs = (name: string) => loadArticle(name).paragraphs;
 
 /** What the extension computes: the old text's stored read set against the new text's passages. */
-function byHashes(oldText: string, newText: string): HashedWhatsNew & { parts: number[][]; texts: string[] } {
+function byHashes(oldText: string, newText: string, elsewhere = true): HashedWhatsNew & { parts: number[][]; texts: string[] } {
   const set = decodeReadSet(readSetOf(oldText));
   if (!set) throw new Error('read set does not decode');
   const passages = pagePassages(newText);
   const r = whatsNewByHashes(set, passages);
-  const parts = newParts(passages, r.passages);
+  // As for a page read on another site: a repost's own lines around what was read are nothing new there.
+  const parts = newParts(passages, r.passages, { elsewhere });
   return { ...r, parts, texts: parts.map((part) => newText.slice(passages[part[0]].start, passages[part[part.length - 1]].end)) };
 }
 
@@ -259,6 +260,8 @@ describe('a repost that wraps what was read', () => {
       // Paragraphs added at the end only (an update), or at the start only.
       expect(byHashes(old.join('\n\n'), [...old, ...added].join('\n\n')).parts.length).toBeGreaterThan(0);
       expect(byHashes(old.join('\n\n'), [...added, ...old].join('\n\n')).parts.length).toBeGreaterThan(0);
+      // Lines above and below the article at its own address (a revisit): an editor's note and a correction.
+      expect(byHashes(old.join('\n\n'), [...above, ...old, ...below].join('\n\n'), false).parts.length).toBeGreaterThan(0);
       // A thread or digest holding the article among as much again of other text.
       const other = paragraphs(extra);
       expect(byHashes(old.join('\n\n'), [...other.slice(0, 4), ...old, ...other.slice(4)].join('\n\n')).parts.length).toBeGreaterThan(0);
