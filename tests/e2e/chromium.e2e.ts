@@ -672,6 +672,43 @@ describe('Chromium, sites served over plain HTTP', () => {
   });
 });
 
+describe('Chromium, a repost on another site', () => {
+  it("says nothing is new in a 转载 that only adds its site's own lines above and below the article", async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-repost-'));
+    const port = new URL(site.url('zhA')).port;
+    const hosts = ['courier.example.com', 'reposts.example.net'];
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: chromiumArgs(distDir('chrome'), [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`]),
+    });
+    try {
+      const sw = browser.serviceWorkers()[0] ?? (await browser.waitForEvent('serviceworker'));
+      await sw.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+      const page = await browser.newPage();
+      await page.goto(`http://${hosts[0]}${new URL(site.url('zhA')).pathname}`);
+      await expect.poll(() => page.evaluate(() => document.title), { timeout: 15_000 }).toBeTruthy();
+      // Read: the page is recorded once its visit is (dwell 0).
+      await expect.poll(() => sw.evaluate(() => new Promise<number>((resolve) => {
+        const open = indexedDB.open('deja-read');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('meta')) return resolve(0);
+          const meta = db.transaction('meta').objectStore('meta').get('store');
+          meta.onsuccess = () => resolve((meta.result as { count?: number } | undefined)?.count ?? 0);
+        };
+      })), { timeout: 15_000 }).toBe(1);
+      // The repost: the same article, with a 转载 notice above it and share and related lines below it.
+      await page.goto(`http://${hosts[1]}${new URL(site.url('zhRepost')).pathname}`);
+      await expect.poll(() => noticeText(page), { timeout: 15_000 }).toContain(site.title('zhA'));
+      expect(await noticeText(page)).toContain('Nothing new since you read it');
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Chromium, the package', () => {
   it('opens the popup with Alt+Shift+D, a shortcut the browser lists under the extension', async () => {
     const p = await context.newPage();

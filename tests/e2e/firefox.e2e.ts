@@ -228,7 +228,7 @@ describe('Firefox, matching layers', () => {
     await openAndSettle(page, site.url('enFullAfterPreview'));
     await expect.poll(() => noticeShown(page)).toBe(true);
     expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toContain('contains what you read');
-    expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toMatch(/read [5-7]\d%/);
+    expect((await popupFor(site.url('enFullAfterPreview'))).items[0]).toMatch(/read the first [5-7]\d%/);
   });
 
   it('flags a short preview of an article read in full, too far for the fingerprint: found through its passages', async () => {
@@ -247,7 +247,7 @@ describe('Firefox, matching layers', () => {
     const popup = await popupFor(site.url('enFullAfterTeaser'));
     expect(popup.items[0]).toContain(site.title('enTeaserFirst'));
     expect(popup.items[0]).toContain('contains what you read');
-    expect(popup.items[0]).toMatch(/read [1-3]\d%/);
+    expect(popup.items[0]).toMatch(/read the first [1-3]\d%/);
   });
 
   it('flags a long thread that quotes an article read in full, thirty times its length: found by all the thread\'s passages', async () => {
