@@ -92,7 +92,8 @@ export function listShape(root: Element, words: (text: string) => number): ListS
     else {
       // Only labels may lead: not prose ("March 3: the board…"), nor a heading or paragraph of the blocks around it.
       lead.set(block, LABEL.test(text) ? (lead.get(block) ?? 0) + n : Infinity);
-      for (let e = block.parentElement; e && block !== root && root.contains(e); e = e === root ? null : e.parentElement) lead.set(e, Infinity);
+      // (An ancestor already past leading had its own ancestors passed with it: the walk stops there.)
+      for (let e = block.parentElement; e && block !== root && root.contains(e) && lead.get(e) !== Infinity; e = e === root ? null : e.parentElement) lead.set(e, Infinity);
     }
     total += n;
     if (link) {

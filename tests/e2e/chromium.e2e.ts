@@ -635,77 +635,67 @@ describe('Chromium, what the reader sees', () => {
   });
 });
 
+/**
+ * The fixture site under host names of its own (Chromium's host resolver), in a browser of its own
+ * that records a page at once (dwell 0): `at(host, page)` is the page's address on that host, and
+ * `recorded()` how many pages the history holds.
+ */
+async function onHosts(hosts: string[], run: (b: { browser: BrowserContext; at: (host: string, page: PageName) => string; recorded: () => Promise<number> }) => Promise<void>): Promise<void> {
+  const profile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-hosts-'));
+  const port = new URL(site.url('enA')).port;
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: chromiumArgs(distDir('chrome'), [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`]),
+  });
+  try {
+    const sw = browser.serviceWorkers()[0] ?? (await browser.waitForEvent('serviceworker'));
+    await sw.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+    const recorded = () => sw.evaluate(() => new Promise<number>((resolve) => {
+      const open = indexedDB.open('deja-read');
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('meta')) return resolve(0);
+        const meta = db.transaction('meta').objectStore('meta').get('store');
+        meta.onsuccess = () => resolve((meta.result as { count?: number } | undefined)?.count ?? 0);
+      };
+    }));
+    await run({ browser, at: (host, page) => `http://${host}${new URL(site.url(page)).pathname}`, recorded });
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 describe('Chromium, sites served over plain HTTP', () => {
   // 127.0.0.1 counts as a secure context; a site on its own name over http:// does not, and some web
   // APIs (crypto.randomUUID) are missing there, in the content script too.
   it('reads an article and flags its copy on sites that are not secure contexts', async () => {
-    const plainProfile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-http-'));
-    const port = new URL(site.url('enA')).port;
     const hosts = ['news.example.com', 'weekend.example.org'];
-    const plain = await chromium.launchPersistentContext(plainProfile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: chromiumArgs(distDir('chrome'), [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`]),
-    });
-    try {
-      const sw = plain.serviceWorkers()[0] ?? (await plain.waitForEvent('serviceworker'));
-      await sw.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
-      const page = await plain.newPage();
-      await page.goto(`http://${hosts[0]}${new URL(site.url('enA')).pathname}`);
+    await onHosts(hosts, async ({ browser, at, recorded }) => {
+      const page = await browser.newPage();
+      await page.goto(at(hosts[0], 'enA'));
       expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
-      const recorded = () => sw.evaluate(() => new Promise<number>((resolve) => {
-        const open = indexedDB.open('deja-read');
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('meta')) return resolve(0);
-          const meta = db.transaction('meta').objectStore('meta').get('store');
-          meta.onsuccess = () => resolve((meta.result as { count?: number } | undefined)?.count ?? 0);
-        };
-      }));
       await expect.poll(recorded, { timeout: 15_000 }).toBe(1);
-      await page.goto(`http://${hosts[1]}${new URL(site.url('enB')).pathname}`);
+      await page.goto(at(hosts[1], 'enB'));
       await expect.poll(() => page.evaluate(() => !!document.querySelector('[data-deja-read=notice]')), { timeout: 15_000 }).toBe(true);
-    } finally {
-      await plain.close();
-      rmSync(plainProfile, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('Chromium, a repost on another site', () => {
   it("says nothing is new in a 转载 that only adds its site's own lines above and below the article", async () => {
-    const profile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-repost-'));
-    const port = new URL(site.url('zhA')).port;
     const hosts = ['courier.example.com', 'reposts.example.net'];
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: chromiumArgs(distDir('chrome'), [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`]),
-    });
-    try {
-      const sw = browser.serviceWorkers()[0] ?? (await browser.waitForEvent('serviceworker'));
-      await sw.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+    await onHosts(hosts, async ({ browser, at, recorded }) => {
       const page = await browser.newPage();
-      await page.goto(`http://${hosts[0]}${new URL(site.url('zhA')).pathname}`);
-      await expect.poll(() => page.evaluate(() => document.title), { timeout: 15_000 }).toBeTruthy();
+      await page.goto(at(hosts[0], 'zhA'));
       // Read: the page is recorded once its visit is (dwell 0).
-      await expect.poll(() => sw.evaluate(() => new Promise<number>((resolve) => {
-        const open = indexedDB.open('deja-read');
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('meta')) return resolve(0);
-          const meta = db.transaction('meta').objectStore('meta').get('store');
-          meta.onsuccess = () => resolve((meta.result as { count?: number } | undefined)?.count ?? 0);
-        };
-      })), { timeout: 15_000 }).toBe(1);
+      await expect.poll(recorded, { timeout: 15_000 }).toBe(1);
       // The repost: the same article, with a 转载 notice above it and share and related lines below it.
-      await page.goto(`http://${hosts[1]}${new URL(site.url('zhRepost')).pathname}`);
+      await page.goto(at(hosts[1], 'zhRepost'));
       await expect.poll(() => noticeText(page), { timeout: 15_000 }).toContain(site.title('zhA'));
       expect(await noticeText(page)).toContain('Nothing new since you read it');
-    } finally {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    }
+    });
   });
 });
 
