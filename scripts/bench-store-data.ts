@@ -13,16 +13,16 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * The read set a visit records for a page of `words` word-equivalents and `passages` passages
- * (core's readSetOf): every passage's key and one run of 6 tokens in RUN_SAMPLE (a token a word,
- * about), the sample thinned while the keys exceed READ_SET_CAP; the keys are uniform 24-bit
- * values, so its size and decoding cost are a real one's, its content no text's.
+ * (core's readSetOf): every passage's key and one run of 6 tokens in RUN_SAMPLE within a passage
+ * (a token a word, about), the sample thinned while the keys exceed READ_SET_CAP; the keys are
+ * uniform 24-bit values, so its size and decoding cost are a real one's, its content no text's.
  */
 export function syntheticReadSet(words: number, passages: number, unit: () => number): string {
   let sample = RUN_SAMPLE;
-  const runs = Math.max(0, words - 5);
+  const runs = Math.max(0, words - 5 * passages);
   while (passages + Math.round(runs / sample) > READ_SET_CAP) sample *= 2;
-  const count = Math.min(READ_SET_CAP, passages + Math.round(runs / sample));
-  return readSetOfKeys(Array.from({ length: count }, () => Math.floor(unit() * 0x1000000)), sample);
+  const key = () => Math.floor(unit() * 0x1000000);
+  return readSetOfKeys(Array.from({ length: Math.min(READ_SET_CAP, passages) }, key), Array.from({ length: Math.round(runs / sample) }, key), sample);
 }
 
 /** Passage hashes are 32-bit (core's signature version 2). */

@@ -20,7 +20,13 @@ export interface CurrentPage {
 function either(a: ReadSet, b: ReadSet | null): ReadSet {
   if (!b) return a;
   // Runs sampled at the larger rate are sampled at the smaller too (rates are powers of two).
-  return { runSample: Math.max(a.runSample, b.runSample), paragraphs: a.paragraphs && b.paragraphs, has: (key) => a.has(key) || b.has(key) };
+  return {
+    runSample: Math.max(a.runSample, b.runSample),
+    runFalse: 1 - (1 - a.runFalse) * (1 - b.runFalse),
+    paragraphs: a.paragraphs && b.paragraphs,
+    has: (key) => a.has(key) || b.has(key),
+    hasRun: (key) => a.hasRun(key) || b.hasRun(key),
+  };
 }
 
 /**

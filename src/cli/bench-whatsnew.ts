@@ -216,7 +216,7 @@ export function readSetSizes(texts: Array<{ text: string; words: number }>, opti
 
 export function formatReadSetSize(s: ReadSetSize, options: ReadSetOptions): string {
   return [
-    `read set (runs 1 in ${options.runSample || '—'}, ${options.bits} bits, cap ${options.cap} keys), stored base64 characters per page over ${s.pages} pages:`,
+    `read set (runs 1 in ${options.runSample || '—'}, ${options.bits} bits a passage, ${options.runBits} a run, cap ${options.cap} keys), stored base64 characters per page over ${s.pages} pages:`,
     `  mean ${s.mean.toFixed(0)}, median ${s.median}, 95th percentile ${s.p95}, largest ${s.max}; pages of 4,000–6,000 words ${s.at5000Words.toFixed(0)}`,
     `  10^6 pages like these: ${((s.mean * 1e6) / 2 ** 20).toFixed(0)} MiB`,
   ].join('\n');

@@ -24,7 +24,7 @@ const USAGE = `usage: npm run cli -- <command>
         [--sensitivity strict|normal|loose]   the extension's settings to apply (default normal)
         [--simhash-only]        the fingerprint alone at distance ≤ 3, without the other layers
         [--whatsnew]            score whatsnew on every duplicate pair (both directions) instead
-        [--read-set [S,BITS]]   with --whatsnew: score the hash-only read set (runs 1 in S, BITS-bit set) and its size
+        [--read-set [S,BITS[,RB]]] with --whatsnew: score the hash-only read set (runs 1 in S, BITS bits a passage, RB a run) and its size
         [--variants]            instead, copies made from the corpus at run time (shorter previews, middle and
                                 end stretches, the whole inside pages 2-4 × as long), judged against their source
         [--no-terminals]        with --variants: every text without sentence ends (as Thai, or unpunctuated text)
@@ -192,12 +192,13 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
   }
 }
 
-/** `--read-set` alone: the extension's settings; `--read-set SAMPLE,BITS`: others, for measuring. */
+/** `--read-set` alone: the extension's settings; `--read-set SAMPLE,BITS[,RUN_BITS]`: others, for measuring. */
 function readSetOptions(spec: string | true): ReadSetOptions {
   if (spec === true) return READ_SET_OPTIONS;
-  const [sample, bits] = spec.split(',').map(Number);
-  if (!Number.isInteger(sample) || sample < 0 || (sample & (sample - 1)) !== 0 || !Number.isInteger(bits) || bits < 1 || bits > 12) throw new CliError('--read-set takes SAMPLE,BITS: a power of two (0: no runs) and 1..12 bits');
-  return { ...READ_SET_OPTIONS, runSample: sample, bits };
+  const [sample, bits, runBits = READ_SET_OPTIONS.runBits] = spec.split(',').map(Number);
+  const isBits = (b: number) => Number.isInteger(b) && b >= 1 && b <= 12;
+  if (!Number.isInteger(sample) || sample < 0 || (sample & (sample - 1)) !== 0 || !isBits(bits) || !isBits(runBits)) throw new CliError('--read-set takes SAMPLE,BITS[,RUN_BITS]: a power of two (0: no runs) and 1..12 bits for passages and for runs');
+  return { ...READ_SET_OPTIONS, runSample: sample, bits, runBits };
 }
 
 async function benchVariantsCommand(dir: string, json: boolean, settings: MatchSettings, sensitivity: string, noTerminals: boolean): Promise<void> {

@@ -107,6 +107,18 @@ export function foldTable(): Uint16Array {
 const WIDE = /[^\0-\xff]/;
 
 /**
+ * normalizeText(text) when each code unit of `text` is normalised alone and in its place, so that a
+ * slice of it is the same slice of `text` normalised; else undefined. So it is for plain text
+ * (plainFold), and for Latin-1 text whose form keeps its length: no Latin-1 character combines with
+ * another, and those whose form is not one character (½, ¨) make it longer.
+ */
+export function normalizedInPlace(text: string): string | undefined {
+  if (WIDE.test(text) && !plainFold(text)) return undefined;
+  const normal = normalizeText(text);
+  return normal.length === text.length ? normal : undefined;
+}
+
+/**
  * The fold table when `text` may be read through it: every code unit is plain, so what a scan
  * reads, folding each code unit, is normalizeText(text) exactly. Undefined when it is not, and for
  * text of Latin-1 alone, which engines hold one byte a character and normalise faster than this

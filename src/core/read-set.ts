@@ -3,33 +3,42 @@
 // text itself, which the extension never stores; this is its hash-only counterpart.
 //
 // The set holds two kinds of keys: the 24-bit hash of every passage (an unchanged sentence is found
-// whole), and a sample of the hashes of every run of READ_RUN tokens (words, Han/kana characters),
-// those whose hash is 0 modulo the sample rate (so two texts keep the same runs of what they share):
-// an edited sentence keeps most of its runs, as in whatsNew's word-by-word comparison. The keys are
-// stored as a Golomb-Rice coded set: each key is mapped into [0, n · 2^p) for n keys, sorted, and the
-// gaps written in p + about 1.5 bits; a key not in the set is taken for one with chance 2^-p.
+// whole), and a sample of the hashes of every run of READ_RUN tokens (words, Han/kana characters)
+// within a passage, those whose hash is 0 modulo the sample rate (so two texts keep the same runs of
+// what they share): an edited sentence keeps most of its runs, as in whatsNew's word-by-word
+// comparison. Runs are taken within passages, as the page being read takes its own (pagePassages):
+// a run across two passages is never looked for. The keys are stored as two Golomb-Rice coded sets,
+// passages and runs: each key is mapped into [0, n · 2^p) for n keys, sorted, and the gaps written in
+// p + about 1.5 bits; a key not in the set is taken for one with chance 2^-p. A passage's hash alone
+// says it was read, so passages keep p = 10; a run is one piece of evidence among its passage's
+// several, so runs keep p = 6. (Version 6; before, one set of both at p = 8, with runs across
+// passages too, a quarter of those kept: a third larger.)
 // A long page keeps its passages first; the run sample thins (the rate doubles) until the set holds
 // at most READ_SET_CAP keys, and beyond that many passages only the first READ_SET_CAP are kept.
 import { fromBase64, toBase64 } from './base64';
 import { fmix32 } from './hash';
-import { normalizeText } from './normalize';
+import { normalizedInPlace, normalizeText } from './normalize';
 import { cutPassages, type Passage } from './passages';
 import { PASSAGE_MIN_WORDS } from './passage-signature';
-import { runHash, tokenize } from './tokens';
+import { runHash, tokenize, type Tokens } from './tokens';
 
 /** Tokens per run: the same as whatsNew's EDIT_RUN, so an edited passage is judged alike. */
 export const READ_RUN = 6;
 /** One run in this many is kept (by hash value), at most; a long page keeps fewer. */
 export const RUN_SAMPLE = 4;
-/** Bits of the Golomb-Rice parameter: a key not in the set passes for one with chance 2^-bits. */
-export const READ_SET_BITS = 8;
-/** At most this many keys per page (about 2.5 KB, 3,300 base64 characters, at 8 bits). */
+/** Bits of the Golomb-Rice parameter of passages: a passage not in the set passes for one with chance 2^-bits. */
+export const READ_SET_BITS = 10;
+/** The same for runs: a run not in the set passes for one with chance 2^-bits (whatsNewByHashes allows for it). */
+export const READ_RUN_BITS = 6;
+/** At most this many keys per page (about 2.5 KB, 3,300 base64 characters, were they all passages). */
 export const READ_SET_CAP = 2048;
 /** Longest stored form accepted (a cap's worth of keys at up to 12 bits, with room). */
 export const MAX_READ_SET_LENGTH = 6000;
 /** A passage is new when less than this share of it was read (as in whatsNew). */
 const READ_SHARE = 0.5;
 /**
+ * Version 6: passages and runs in two sets, runs with fewer bits (READ_RUN_BITS) and within passages
+ * only; keys as version 5.
  * Version 5: its keys hashed with Traditional characters read as Simplified (core/traditional.ts),
  * as signatures of version 6 are; otherwise as version 4, and read alike (a set of version 4 of a
  * Traditional or Japanese text keeps its keys unfolded, and a page read since finds fewer of its
@@ -38,19 +47,21 @@ const READ_SHARE = 0.5;
  * paragraph ends too; version 3, as version 4's; version 2, as version 3's; version 1, as version
  * 2's. All are read alike, but that a short paragraph of its own not in a set of version 4 is new.
  */
-const READ_SET_VERSION = 5;
+const READ_SET_VERSION = 6;
 /** Keeps a run key apart from a passage hash with the same value. */
 const RUN_SALT = 0x5f1d3c2b;
 
 export interface ReadSetOptions {
   /** Keep one run in `runSample` (a power of two; 0: no runs). */
   runSample: number;
-  /** Golomb-Rice parameter. */
+  /** Golomb-Rice parameter of passages. */
   bits: number;
+  /** Golomb-Rice parameter of runs. */
+  runBits: number;
   cap: number;
 }
 
-export const READ_SET_OPTIONS: ReadSetOptions = { runSample: RUN_SAMPLE, bits: READ_SET_BITS, cap: READ_SET_CAP };
+export const READ_SET_OPTIONS: ReadSetOptions = { runSample: RUN_SAMPLE, bits: READ_SET_BITS, runBits: READ_RUN_BITS, cap: READ_SET_CAP };
 
 /** A passage of the page being read, as the background gets it: no text. */
 export interface PagePassage {
@@ -72,12 +83,28 @@ const runKey = (h: number) => fmix32(h ^ RUN_SALT);
 /** Whether a run key is in the sample at rate `sample` (a power of two). */
 const sampled = (key: number, sample: number) => (key & (sample - 1)) === 0;
 
-/** The keys of READ_RUN-token runs of `text` (already normalised), in order, and how many tokens it has. */
-function runKeys(text: string): { keys: number[]; tokens: number } {
-  const { hashes } = tokenize(text);
-  const keys: number[] = [];
-  for (let i = 0; i + READ_RUN <= hashes.length; i++) keys.push(runKey(runHash(hashes, i, READ_RUN)));
-  return { keys, tokens: hashes.length };
+/** Tokens of one passage at a time (cleared for each). */
+const scratch: Tokens = { hashes: [], lengths: [] };
+
+/**
+ * For each passage of `text`, the keys of its READ_RUN-token runs in the sample at rate `sample`
+ * (0: none), in order, and how many tokens it has. Each passage is read normalised, as a slice of
+ * the text normalised where that is the same (normalizedInPlace), else normalised alone.
+ */
+function passageRuns(text: string, cut: readonly Passage[], sample: number, each: (runs: number[], tokens: number, k: number) => void): void {
+  const whole = normalizedInPlace(text);
+  cut.forEach((p, k) => {
+    scratch.hashes.length = scratch.lengths.length = 0;
+    const { hashes } = tokenize(whole !== undefined ? whole.slice(p.start, p.end) : normalizeText(text.slice(p.start, p.end)), scratch);
+    const runs: number[] = [];
+    if (sample) {
+      for (let i = 0; i + READ_RUN <= hashes.length; i++) {
+        const key = runKey(runHash(hashes, i, READ_RUN));
+        if (sampled(key, sample)) runs.push(key);
+      }
+    }
+    each(runs, hashes.length, k);
+  });
 }
 
 /**
@@ -86,39 +113,44 @@ function runKeys(text: string): { keys: number[]; tokens: number } {
  */
 export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinity): Array<PagePassage & Pick<Passage, 'start' | 'end'>> {
   let previousEnd = 0;
-  const cut = cutPassages(text);
-  return (cut.length > max ? cut.slice(0, max) : cut).map((p) => {
+  const all = cutPassages(text);
+  const cut = all.length > max ? all.slice(0, max) : all;
+  const out: Array<PagePassage & Pick<Passage, 'start' | 'end'>> = [];
+  passageRuns(text, cut, runSample, (runs, tokens, k) => {
+    const p = cut[k];
     const para = previousEnd === 0 || BLANK_LINE.test(text.slice(previousEnd, p.start));
     previousEnd = p.end;
-    const { keys, tokens } = runKeys(normalizeText(text.slice(p.start, p.end)));
-    return { hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs: runSample ? keys.filter((k) => sampled(k, runSample)) : [], tokens, para };
+    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para });
   });
+  return out;
 }
 
 /** The read set of a text, encoded (base64). */
 export function readSetOf(text: string, options: ReadSetOptions = READ_SET_OPTIONS): string {
-  const passages = [...new Set(cutPassages(text).map((p) => p.hash))];
+  const cut = cutPassages(text);
+  const passages = [...new Set(cut.map((p) => p.hash))];
   let sample = options.runSample;
   let runs: number[] = [];
   if (sample && passages.length < options.cap) {
-    const all = runKeys(normalizeText(text)).keys;
-    runs = [...new Set(all.filter((k) => sampled(k, sample)))];
+    const kept = new Set<number>();
+    passageRuns(text, cut, sample, (keys) => keys.forEach((key) => kept.add(key)));
+    runs = [...kept];
     while (passages.length + runs.length > options.cap) {
       sample *= 2;
       runs = runs.filter((k) => sampled(k, sample));
     }
   } else sample = 0;
   // Runs are keyed on their high 24 bits (the low bits chose the sample); passages on their hash.
-  const keys = [...passages.slice(0, options.cap), ...runs.map((k) => k >>> 8)];
-  return encodeReadSet(keys, options.bits, sample);
+  return encodeReadSet(passages.slice(0, options.cap), runs.map((k) => k >>> 8), options, sample);
 }
 
 /**
  * A read set of given 24-bit keys, encoded as readSetOf encodes a text's (`runSample` as it chose):
  * for records made without their text, such as the store benchmark's synthetic history.
  */
-export function readSetOfKeys(keys24: readonly number[], runSample = RUN_SAMPLE, bits = READ_SET_BITS): string {
-  return encodeReadSet(keys24.slice(0, READ_SET_CAP), bits, runSample);
+export function readSetOfKeys(passages24: readonly number[], runs24: readonly number[], runSample = RUN_SAMPLE): string {
+  const passages = passages24.slice(0, READ_SET_CAP);
+  return encodeReadSet(passages, runs24.slice(0, READ_SET_CAP - passages.length), READ_SET_OPTIONS, runSample);
 }
 
 /** A paragraph break: a blank line (the extraction writes one around every block; a single line break only wraps). */
@@ -128,50 +160,87 @@ const BLANK_LINE = /\n[ \t\r\u00a0\u3000]*\n/;
 export interface ReadSet {
   /** Run sample rate the set was made with (0: no runs). */
   runSample: number;
+  /** Chance that a run key not in the set is taken for one (2^-bits of its runs). */
+  runFalse: number;
   /** Its passages were cut at paragraph ends too (version 4): a paragraph of its own not in it is new. */
   paragraphs: boolean;
+  /** Whether a passage hash (24 bits) is in the set. */
   has(key24: number): boolean;
+  /** Whether a run's key (the high 24 bits of a sampled run key) is in the set. */
+  hasRun(key24: number): boolean;
 }
 
 /** Where a 24-bit key lands in [0, n · 2^bits). Exact in doubles: 24 + 16 + 12 bits < 53. */
 const slot = (key24: number, n: number, bits: number) => Math.floor((key24 * n * 2 ** bits) / 0x1000000);
 
-/** Header: version, bits (4 bits) and log2 of the run sample + 1 (4 bits, 0: no runs), key count (2 bytes). */
-function encodeReadSet(keys24: readonly number[], bits: number, runSample: number): string {
-  const n = Math.min(keys24.length, 0xffff);
+/** Writes bits into bytes, most significant first. */
+class BitWriter {
+  readonly out: Uint8Array;
+  o: number;
+  private acc = 0;
+  private used = 0;
+  constructor(size: number, at: number) {
+    this.out = new Uint8Array(size);
+    this.o = at;
+  }
+  /** Appends the low `count` bits of `value` (count ≤ 17). */
+  write(value: number, count: number): void {
+    this.acc = (this.acc << count) | value;
+    this.used += count;
+    while (this.used >= 8) {
+      this.used -= 8;
+      this.out[this.o++] = this.acc >>> this.used;
+    }
+    this.acc &= (1 << this.used) - 1;
+  }
+  /** Pads the last byte with zeros. */
+  flush(): void {
+    if (this.used) this.out[this.o++] = this.acc << (8 - this.used);
+    this.acc = this.used = 0;
+  }
+}
+
+/** Writes `keys24` (at most 0xffff) as a Golomb-Rice coded set with parameter `bits`, then pads to a byte. */
+function writeSet(w: BitWriter, keys24: readonly number[], bits: number): void {
+  const n = keys24.length;
   // Slots are below n · 2^bits ≤ 2^28; sorted as numbers by the typed array, each written once.
   const slots = new Uint32Array(n);
   for (let i = 0; i < n; i++) slots[i] = slot(keys24[i], n, bits);
   slots.sort();
-  // A gap takes its quotient in ones, a zero and `bits` bits; the quotients add up to less than n.
-  const out = new Uint8Array(5 + Math.ceil((n * (bits + 2)) / 8));
-  out.set([READ_SET_VERSION, (bits << 4) | (runSample ? Math.log2(runSample) + 1 : 0), n >>> 8, n & 0xff]);
-  let o = 4;
-  let acc = 0;
-  let used = 0;
-  /** Appends the low `count` bits of `value` (count ≤ 17), most significant first. */
-  const write = (value: number, count: number) => {
-    acc = (acc << count) | value;
-    used += count;
-    while (used >= 8) {
-      used -= 8;
-      out[o++] = acc >>> used;
-    }
-    acc &= (1 << used) - 1;
-  };
   let previous = 0;
   for (let i = 0; i < n; i++) {
     const s = slots[i];
     if (i > 0 && s === slots[i - 1]) continue;
     const gap = s - previous;
     previous = s;
+    // A gap takes its quotient in ones, a zero and `bits` bits; the quotients add up to less than n.
     let q = gap >>> bits;
-    for (; q >= 16; q -= 16) write(0xffff, 16);
-    write(((1 << q) - 1) << 1, q + 1);
-    write(gap & ((1 << bits) - 1), bits);
+    for (; q >= 16; q -= 16) w.write(0xffff, 16);
+    w.write(((1 << q) - 1) << 1, q + 1);
+    w.write(gap & ((1 << bits) - 1), bits);
   }
-  if (used) out[o++] = acc << (8 - used);
-  return toBase64(out.subarray(0, o));
+  w.flush();
+}
+
+/** Bytes a set of n keys may take at most (its quotients add up to less than n). */
+const setBytes = (n: number, bits: number) => Math.ceil((n * (bits + 2)) / 8) + 1;
+
+/**
+ * Version 6: version, passage bits (4 bits) and log2 of the run sample + 1 (4 bits, 0: no runs),
+ * passage count (2 bytes), run bits, run count (2 bytes), the passage set's length in bytes (2),
+ * then the two sets, each from a byte boundary.
+ */
+const HEADER = 9;
+
+function encodeReadSet(passages24: readonly number[], runs24: readonly number[], options: Pick<ReadSetOptions, 'bits' | 'runBits'>, runSample: number): string {
+  const nP = Math.min(passages24.length, 0xffff);
+  const nR = Math.min(runs24.length, 0xffff);
+  const w = new BitWriter(HEADER + setBytes(nP, options.bits) + setBytes(nR, options.runBits), HEADER);
+  writeSet(w, nP < passages24.length ? passages24.slice(0, nP) : passages24, options.bits);
+  const passageBytes = w.o - HEADER;
+  writeSet(w, nR < runs24.length ? runs24.slice(0, nR) : runs24, options.runBits);
+  w.out.set([READ_SET_VERSION, (options.bits << 4) | (runSample ? Math.log2(runSample) + 1 : 0), nP >>> 8, nP & 0xff, options.runBits, nR >>> 8, nR & 0xff, passageBytes >>> 8, passageBytes & 0xff]);
+  return toBase64(w.out.subarray(0, w.o));
 }
 
 /** The read set in a stored string, or null if it is not one. */
@@ -180,39 +249,59 @@ export function decodeReadSet(encoded: string): ReadSet | null {
   return bytes && decodeReadSetBytes(bytes);
 }
 
-/** A read set's header: its Golomb-Rice bits, log2 of its run sample + 1, and its count of keys; or null. */
-function readSetHeader(bytes: Uint8Array): { bits: number; sampleLog: number; n: number } | null {
-  if (bytes.length < 4 || (bytes[0] < 1 || bytes[0] > READ_SET_VERSION)) return null;
+/** A coded set's place in the bytes: its key count, Golomb-Rice bits, and first and end bit. */
+interface SetSpan {
+  n: number;
+  bits: number;
+  from: number;
+  end: number;
+}
+
+/**
+ * A read set's header: its version, log2 of its run sample + 1, and where its sets are (a set of
+ * version 5 or before holds passages and runs in one); or null.
+ */
+function readSetHeader(bytes: Uint8Array): { version: number; sampleLog: number; passages: SetSpan; runs?: SetSpan } | null {
+  const version = bytes[0];
+  if (bytes.length < 4 || version < 1 || version > READ_SET_VERSION) return null;
   const bits = bytes[1] >>> 4;
-  return bits < 1 || bits > 12 ? null : { bits, sampleLog: bytes[1] & 15, n: (bytes[2] << 8) | bytes[3] };
+  if (bits < 1 || bits > 12) return null;
+  const sampleLog = bytes[1] & 15;
+  const n = (bytes[2] << 8) | bytes[3];
+  if (version < 6) return { version, sampleLog, passages: { n, bits, from: 32, end: 8 * bytes.length } };
+  if (bytes.length < HEADER) return null;
+  const runBits = bytes[4];
+  const passageBytes = (bytes[7] << 8) | bytes[8];
+  if (runBits < 1 || runBits > 12 || HEADER + passageBytes > bytes.length) return null;
+  const split = 8 * (HEADER + passageBytes);
+  return { version, sampleLog, passages: { n, bits, from: 8 * HEADER, end: split }, runs: { n: (bytes[5] << 8) | bytes[6], bits: runBits, from: split, end: 8 * bytes.length } };
+}
+
+/** Whether a set's first key is whole (see isReadSetBytes). */
+function firstKeyWhole(bytes: Uint8Array, { n, bits, from, end }: SetSpan): boolean {
+  if (n === 0) return true;
+  let at = from;
+  while (at < end && (bytes[at >>> 3] >>> (7 - (at & 7))) & 1) at++;
+  // The zero that ends the quotient, then the remainder's bits.
+  return at + 1 + bits <= end;
 }
 
 /**
  * Whether decodeReadSetBytes accepts these bytes, without decoding them (an import checks every
  * record's read set: decoding took most of the time of a history of read sets). It accepts a
- * header and, when the header counts keys, a first key whole: a list of keys that ends early is
+ * header and, in each set that counts keys, a first key whole: a list of keys that ends early is
  * read as a shorter set (duplicates shorten it when it is made), so nothing after the first key
  * can make it refuse.
  */
 export function isReadSetBytes(bytes: Uint8Array): boolean {
   const header = readSetHeader(bytes);
-  if (!header) return false;
-  if (header.n === 0) return true;
-  const end = 8 * bytes.length;
-  let at = 32;
-  while (at < end && (bytes[at >>> 3] >>> (7 - (at & 7))) & 1) at++;
-  // The zero that ends the quotient, then the remainder's bits.
-  return at + 1 + header.bits <= end;
+  return !!header && firstKeyWhole(bytes, header.passages) && (!header.runs || firstKeyWhole(bytes, header.runs));
 }
 
-/** The read set in its stored bytes (the encoded string without its base64), or null. */
-export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
-  const header = readSetHeader(bytes);
-  if (!header) return null;
-  const { bits, sampleLog, n } = header;
+/** The slots of a coded set, or null when it counts keys and holds none whole. */
+function readSlots(bytes: Uint8Array, { n, bits, from, end }: SetSpan): Set<number> | null {
   const slots = new Set<number>();
-  let at = 32;
-  const end = 8 * bytes.length;
+  let at = from;
   const get = () => (bytes[at >>> 3] >>> (7 - (at++ & 7))) & 1;
   let value = 0;
   for (let k = 0; k < n; k++) {
@@ -224,8 +313,26 @@ export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
     value += q * 2 ** bits + r;
     slots.add(value);
   }
-  if (slots.size === 0 && n > 0) return null;
-  return { runSample: sampleLog ? 2 ** (sampleLog - 1) : 0, paragraphs: bytes[0] >= 4, has: (key24) => slots.has(slot(key24, n, bits)) };
+  return slots.size === 0 && n > 0 ? null : slots;
+}
+
+/** The read set in its stored bytes (the encoded string without its base64), or null. */
+export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
+  const header = readSetHeader(bytes);
+  if (!header) return null;
+  const { passages, runs } = header;
+  const passageSlots = readSlots(bytes, passages);
+  const runSlots = runs ? readSlots(bytes, runs) : passageSlots;
+  if (!passageSlots || !runSlots) return null;
+  const has = (key24: number) => passageSlots.has(slot(key24, passages.n, passages.bits));
+  const { n, bits } = runs ?? passages;
+  return {
+    runSample: header.sampleLog ? 2 ** (header.sampleLog - 1) : 0,
+    runFalse: 2 ** -bits,
+    paragraphs: header.version >= 4,
+    has,
+    hasRun: runs ? (key24) => runSlots.has(slot(key24, n, bits)) : has,
+  };
 }
 
 /**
@@ -236,7 +343,7 @@ export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
  */
 export function titleRead(title: string): ReadSet {
   const hashes = new Set(cutPassages(title).map((p) => p.hash));
-  return { runSample: 0, paragraphs: true, has: (key24) => hashes.has(key24) };
+  return { runSample: 0, runFalse: 0, paragraphs: true, has: (key24) => hashes.has(key24), hasRun: () => false };
 }
 
 export interface PassageVerdict {
@@ -283,7 +390,9 @@ export function whatsNewByHashes(set: ReadSet, passages: PagePassage[]): HashedW
     const runs = set.runSample ? p.runs.filter((k) => sampled(k, set.runSample)) : [];
     // A short paragraph of its own (a heading, a caption, an inserted line), cut alike in both pages: not read.
     if (!runs.length) return set.paragraphs && p.para && (k + 1 === passages.length || passages[k + 1].para) ? 0 : -1;
-    const f = runs.filter((k) => set.has(k >>> 8)).length / runs.length;
+    const found = runs.filter((k) => set.hasRun(k >>> 8)).length / runs.length;
+    // Of R runs not read, about R · runFalse pass for read: the share found, less those.
+    const f = Math.max(0, (found - set.runFalse) / (1 - set.runFalse));
     const all = p.tokens - READ_RUN + 1;
     return f === 0 || all <= 0 ? f : Math.min(1, (f * all + READ_RUN - 1) / p.tokens);
   });

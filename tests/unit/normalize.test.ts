@@ -2,7 +2,7 @@
 // must give exactly what normalizeText gives, so fingerprints, text hashes and sketches do not change.
 import { describe, expect, it } from 'vitest';
 import { digestArticle, encodeSketch, fingerprint, FINGERPRINT_OPTIONS, normalizeText, sketchOf, textHash, toHex } from '../../src/core';
-import { foldTable, plainFold } from '../../src/core/normalize';
+import { foldTable, normalizedInPlace, plainFold } from '../../src/core/normalize';
 import { simhashNormalized } from '../../src/core/simhash';
 import { VECTORS } from '../fixtures/vectors';
 
@@ -73,5 +73,18 @@ describe('plain text, read without normalising', () => {
         sketch: encodeSketch(sketchOf(text)),
       });
     }
+  });
+});
+
+describe('normalizedInPlace', () => {
+  it('is the text normalised where every slice of it is that slice normalised, and undefined where it is not', () => {
+    const inPlace = ['Plain English, with “curly quotes” — and a dash.', '这裡的溫度很低，大家都穿著外套。', 'Latin-1 only: naïve façade, Ærøskøbing, señor, «quoted».', 'ＦＵＬＬ width'];
+    const not = ['Half ½ a cup', 'stir ¨ twice', 'cafe\u0301 latte', 'ﬁne ligature', 'ｶﾞｲﾄﾞ (half-width kana with voicing marks)'];
+    for (const text of inPlace) {
+      const normal = normalizedInPlace(text);
+      expect(normal, text).toBe(normalizeText(text));
+      for (let i = 0; i < text.length; i++) for (let j = i; j <= text.length; j++) expect(normal?.slice(i, j)).toBe(normalizeText(text.slice(i, j)));
+    }
+    for (const text of not) expect(normalizedInPlace(text), text).toBeUndefined();
   });
 });

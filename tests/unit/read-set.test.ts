@@ -2,7 +2,9 @@
 // what the reader would check is which paragraphs come out new, how many, and the share read.
 import { describe, expect, it } from 'vitest';
 import { cutPassages, decodeReadSet, decodeReadSetBytes, fromBase64, isReadSetBytes, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, titleRead, whatsNew, whatsNewByHashes, type HashedWhatsNew, type ReadSet } from '../../src/core';
-import { MAX_READ_SET_LENGTH, READ_SET_CAP } from '../../src/core/read-set';
+import { MAX_READ_SET_LENGTH, READ_RUN, READ_SET_CAP } from '../../src/core/read-set';
+import { normalizeText } from '../../src/core/normalize';
+import { runHash, tokenize } from '../../src/core/tokens';
 import { loadArticle } from '../e2e/site';
 
 const paragraphs = (name: string) => loadArticle(name).paragraphs;
@@ -147,24 +149,64 @@ describe('the read set as stored', () => {
     expect(decodeReadSet('AAAA')).toBeNull();
   });
 
-  it('reads a read set of an earlier version (1 to 4) as one of this version (5), and refuses a later one', () => {
+  it('reads a read set stored by an earlier version (1 to 5) as it was made, and refuses a later one', () => {
     const text = loadArticle('zh-library').paragraphs.join('\n\n');
     const bytes = fromBase64(readSetOf(text))!;
-    expect(bytes[0]).toBe(5);
-    const set = decodeReadSetBytes(bytes)!;
+    expect(bytes[0]).toBe(6);
+    expect(decodeReadSetBytes(bytes)).toMatchObject({ paragraphs: true });
+    bytes[0] = 7;
+    expect(decodeReadSetBytes(bytes)).toBeNull();
+    // Made by version 5 (one set of passages and runs together, the build of d5debbc) for this text:
+    const old = 'The ferry left the harbour at dawn, an hour late. Gulls followed it past the breakwater.\n\nOn the far shore the market was already open, and fishmongers called out the morning prices. 渡轮在黎明时分离开港口，比平时晚了一个小时。';
+    const v5 = fromBase64('BYMAD4bB1vkBEODOUXIA45ZBwgeTfA==')!;
+    const set = decodeReadSetBytes(v5)!;
+    expect(set).toMatchObject({ paragraphs: true, runSample: 4 });
+    expect(whatsNewByHashes(set, pagePassages(old))).toMatchObject({ read: 1 });
+    expect(whatsNewByHashes(set, pagePassages(text)).read).toBeLessThan(0.05);
     const keys = Array.from({ length: 1 << 12 }, (_, k) => k * 4099).filter((k) => set.has(k));
-    expect(set.paragraphs).toBe(true);
     for (const version of [1, 2, 3]) {
-      bytes[0] = version;
-      const earlier = decodeReadSetBytes(bytes)!;
+      v5[0] = version;
+      const earlier = decodeReadSetBytes(v5)!;
       expect(Array.from({ length: 1 << 12 }, (_, k) => k * 4099).filter((k) => earlier.has(k))).toEqual(keys);
       // Cut without paragraph ends: a short line of its own is judged by its neighbours there.
       expect(earlier.paragraphs).toBe(false);
     }
-    bytes[0] = 4;
-    expect(decodeReadSetBytes(bytes)).toMatchObject({ paragraphs: true });
-    bytes[0] = 6;
-    expect(decodeReadSetBytes(bytes)).toBeNull();
+  });
+
+  it('reads each passage normalised alone, whatever in the text normalises to more or fewer characters', () => {
+    const texts = [
+      paragraphs('en-library').join('\n\n'),
+      paragraphs('zh-library').join('\n\n'),
+      // Latin-1 whose forms are longer (½ → 1⁄2, ¨ → space and a combining mark), a combining accent, full-width letters, half-width kana, Traditional characters, an emoji.
+      'Half ½ a cup of flour, then stir ¨ twice. The café\u0301 opened late that morning again.\n\nＦＵＬＬ ｗｉｄｔｈ words and ｶﾀｶﾅ words came next in the long line. 這裡的溫度很低，大家都穿著外套。🙂 The end of it all came soon enough for the readers.',
+      'Only Latin-1: naïve façade, Ærøskøbing, señor, «quoted» words in a sentence long enough to count. And a second sentence of plain words here.',
+    ];
+    for (const text of texts) {
+      const reference = cutPassages(text).map((p) => {
+        const { hashes } = tokenize(normalizeText(text.slice(p.start, p.end)));
+        const runs = Array.from({ length: Math.max(0, hashes.length - READ_RUN + 1) }, (_, i) => runHash(hashes, i, READ_RUN));
+        return { tokens: hashes.length, runs: runs.length };
+      });
+      const got = pagePassages(text, 1);
+      expect(got.map((p) => ({ tokens: p.tokens, runs: p.runs.length }))).toEqual(reference);
+      // Each passage's runs are in the read set of the text.
+      const set = decodeReadSet(readSetOf(text))!;
+      for (const p of pagePassages(text)) for (const run of p.runs) expect(set.hasRun(run >>> 8)).toBe(true);
+    }
+  });
+
+  it('keeps passages and runs apart: every one of the text is found, and a key of the other kind only by chance', () => {
+    const text = ['en-library', 'en-ferry', 'en-bridges', 'en-balcony', 'zh-library'].flatMap(paragraphs).join('\n\n');
+    const set = decodeReadSet(readSetOf(text))!;
+    for (const p of pagePassages(text)) {
+      expect(set.has(p.hash)).toBe(true);
+      for (const run of p.runs) expect(set.hasRun(run >>> 8)).toBe(true);
+    }
+    expect(set.runFalse).toBe(2 ** -READ_SET_OPTIONS.runBits);
+    // A key of the other kind is not in either set, but by chance.
+    let passed = 0;
+    for (const p of pagePassages(text)) if (set.hasRun(p.hash)) passed++;
+    expect(passed / pagePassages(text).length).toBeLessThan(0.1);
   });
 
   it('takes a line put between paragraphs (a caption, "Related:") for not read, and what was read for read', () => {
@@ -192,8 +234,8 @@ describe('the read set as stored', () => {
     const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 24;
     const cases: Uint8Array[] = Array.from({ length: real.length + 1 }, (_, i) => real.slice(0, i));
     for (let i = 0; i < 4000; i++) {
-      const bytes = Uint8Array.from({ length: next() % 12 }, next);
-      if (bytes.length > 1 && i % 2) bytes[0] = 1 + (i % 10 >> 1);
+      const bytes = Uint8Array.from({ length: next() % 16 }, next);
+      if (bytes.length > 1 && i % 2) bytes[0] = 1 + (i % 12 >> 1);
       if (bytes.length > 3 && i % 8 === 1) bytes.fill(0xff, 4);
       cases.push(bytes);
     }
