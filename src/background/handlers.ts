@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -88,17 +88,18 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
 
 /**
  * The history marks an earlier page the reader meets again with text they had not read there: this
- * page's own record when it came back changed, and the closest copy read at another address.
- * Written with the visit, in its transaction.
+ * page's own record when it came back changed, and the closest copy read at another address, with
+ * the site where it was met (the history says "a copy on example.org had…", not "met again": that
+ * address was not opened again). Written with the visit, in its transaction.
  */
 function changesOf(report: PageReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
   const own = before && before.textHash !== report.digest.textHash ? freshness(before, report.passages) : undefined;
   const out: Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> = [];
-  for (const [url, fresh] of [
-    [report.url, own],
-    [closest?.url, closest?.fresh],
+  for (const [url, fresh, where] of [
+    [report.url, own, undefined],
+    [closest?.url, closest?.fresh, siteOf(report.url)],
   ] as const) {
-    if (url && fresh && fresh.parts.length > 0) out.push({ url, changed: { at: now, parts: fresh.parts.length, read: fresh.read } });
+    if (url && fresh && fresh.parts.length > 0) out.push({ url, changed: { at: now, parts: fresh.parts.length, read: fresh.read, ...(where ? { where } : {}) } });
   }
   return out;
 }

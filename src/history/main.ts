@@ -1,10 +1,10 @@
 // The history page: every recorded page, newest first, searchable by title or URL, loaded a page
 // at a time (so 10^5+ records never stall it); near-duplicates are shown together under the page
 // listed first; any page can be forgotten from here.
-import { displayUrl } from '../core';
+import { displayHost, displayUrl } from '../core';
 import type { HistoryItem, MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
-import { bidiSafe, isolate, isolated } from '../ui/bidi';
+import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { errorText } from '../ui/error-text';
 import { describeMatch } from '../ui/similarity';
@@ -139,13 +139,16 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
 }
 
 /**
- * "met again with 3 parts you had not read, 2 days ago": on the page itself come back changed, or on
- * the closest copy of it read elsewhere when a page held more than it (so not "changed": the page may not have).
+ * "met again with 3 parts you had not read, 2 days ago" on the page itself come back changed; on the
+ * closest copy of a page that held more than it, "a copy on example.org had 3 parts you had not
+ * read, 2 days ago" (the reader did not open this address again, and this page may not have changed).
  */
 function changedMark(changed: NonNullable<HistoryItem['changed']>, now: number): HTMLSpanElement {
   const mark = document.createElement('span');
   mark.className = 'changed';
-  mark.textContent = t(changed.parts === 1 ? 'historyChangedOne' : 'historyChanged', changed.parts, relativeTime(changed.at, now, uiLocale(), t('timeJustNow')));
+  const when = relativeTime(changed.at, now, uiLocale(), t('timeJustNow'));
+  if (changed.where) mark.append(...localizedNodes(changed.parts === 1 ? 'historyCopyHadOne' : 'historyCopyHad', [isolated(displayHost(changed.where)), changed.parts, when]));
+  else mark.textContent = t(changed.parts === 1 ? 'historyChangedOne' : 'historyChanged', changed.parts, when);
   return mark;
 }
 

@@ -125,8 +125,8 @@ export interface HistoryItem {
   visits: number;
   /** Other recorded pages with the same content (near-duplicates), best first. */
   copies: MatchSummary[];
-  /** The reader met this page again with text not read here: when, how many new parts, the share read. */
-  changed?: { at: number; parts: number; read: number };
+  /** The reader met this page again with text not read here: when, how many new parts, the share read, and on which site when it was a copy (PageRecord's `changed`). */
+  changed?: { at: number; parts: number; read: number; where?: string };
 }
 
 export type TabStatus =

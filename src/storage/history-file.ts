@@ -79,8 +79,8 @@ function storedJson(s: StoredPage): string {
   return s.visitIds?.length ? `${out},"visitIds":${q(s.visitIds)}}` : `${out}}`;
 }
 
-/** The mark as written: its three fields, in this order (whatever else the stored object holds). */
-const changedJson = (c: NonNullable<PageRecord['changed']>) => ({ at: c.at, parts: c.parts, read: c.read });
+/** The mark as written: its fields, in this order (whatever else the stored object holds). */
+const changedJson = (c: NonNullable<PageRecord['changed']>) => ({ at: c.at, parts: c.parts, read: c.read, ...(c.where !== undefined ? { where: c.where } : {}) });
 
 /**
  * "Not the same" pairs per message, export and import alike, and the characters of addresses they

@@ -99,7 +99,9 @@ export function changedOf(v: unknown, now: number): PageRecord['changed'] {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const c = v as Record<string, unknown>;
   if (!isTime(c.at) || !isInt(c.parts, 1, LIMITS.visits) || typeof c.read !== 'number' || !(c.read >= 0 && c.read <= 1)) return undefined;
-  return { at: asKept(c.at, now), parts: c.parts, read: c.read };
+  // The site of the copy met, as the background writes it (a site name alone); anything else is left out, the mark kept.
+  const where = typeof c.where === 'string' && c.where.length <= 253 && siteOf(`https://${c.where}/`) === c.where ? c.where : undefined;
+  return { at: asKept(c.at, now), parts: c.parts, read: c.read, ...(where ? { where } : {}) };
 }
 
 /** A visit's id as the background takes it from a content script (page-report.ts) and an import from a file. */

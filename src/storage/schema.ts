@@ -33,8 +33,12 @@ export interface PageRecord {
   passages?: string;
   /** Read set of the text (base64), see core/read-set.ts: tells a later page which of its passages were read here. Absent on records made before it existed (they tell no "what's new"). */
   readSet?: string;
-  /** The last time this page was met again with text not read before: when, how many new parts, and the share read. */
-  changed?: { at: number; parts: number; read: number };
+  /**
+   * The last time this page was met again with text not read before: when, how many new parts, and
+   * the share read; `where`, the site (core's siteOf) of the page met, when that was another page,
+   * a copy holding more (since 27 November 2026; absent before, and for the page itself come back).
+   */
+  changed?: { at: number; parts: number; read: number; where?: string };
   /** Reading length of the extracted text, in word-equivalents. */
   textLength: number;
   lang: string;

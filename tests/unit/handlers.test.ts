@@ -430,14 +430,15 @@ describe("what's new since the reader read it", () => {
     await bg.read(withPassages('https://a.example/story', text(en)));
     await bg.read(withPassages('https://b.example/story-updated', revised));
     const { items } = await bg.call('history:list', { limit: 10 });
-    expect(items.find((i) => i.url === 'https://a.example/story')?.changed).toMatchObject({ parts: 3 });
+    // Marked with the site where the copy holding more was met: the history says so, not "met again".
+    expect(items.find((i) => i.url === 'https://a.example/story')?.changed).toMatchObject({ parts: 3, where: 'b.example' });
     expect(items.find((i) => i.url === 'https://b.example/story-updated')?.changed).toBeUndefined();
     // The same address, changed: its own record is marked.
     const same = makeBackground();
     await same.read(withPassages('https://a.example/story', text(en)));
     await same.read(withPassages('https://a.example/story', revised));
     const again = await same.call('history:list', { limit: 10 });
-    expect(again.items.map((i) => [i.url, i.changed?.parts])).toEqual([['https://a.example/story', 3]]);
+    expect(again.items.map((i) => [i.url, i.changed?.parts, i.changed?.where])).toEqual([['https://a.example/story', 3, undefined]]);
   });
 
   it('tells nothing new of a repost that only wraps the article in its site\'s own lines, on another site, and marks nothing; on the same site, those lines are new', async () => {

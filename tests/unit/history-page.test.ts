@@ -143,6 +143,22 @@ describe('the history page', () => {
     expect(groups()[0].querySelector('.copies .label')?.textContent).toMatch(/^ — full\.example\/story · holds the page above · /);
   });
 
+  it('says a page was met again when it came back with more, and that a copy elsewhere had more when only a copy was read', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    const visit = (url: string, a: { paragraphs: string[] }) => ({ url, title: url, fp: digestArticle(text(a)).fp, algo: 'dr2', textLength: 500, lang: 'en' });
+    const now = Date.now();
+    await repo.recordVisit(visit('https://own.example/story', library), now, [{ url: 'https://own.example/story', changed: { at: now, parts: 2, read: 0.8 } }]);
+    await repo.recordVisit(visit('https://original.example/story', balcony), now, [{ url: 'https://original.example/story', changed: { at: now, parts: 1, read: 0.9, where: 'xn--fsqu00a.example' } }]);
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    const marks = Object.fromEntries(groups().map((g) => [g.querySelector(':scope > a')?.textContent, g.querySelector(':scope > .changed')?.textContent]));
+    expect(marks['https://own.example/story']).toMatch(/^met again with 2 parts you had not read, /);
+    // The copy's site as the reader knows it, isolated from the sentence around it.
+    expect(marks['https://original.example/story']).toMatch(/^a copy on 例子\.example had 1 part you had not read, /);
+    expect(document.querySelector('.changed bdi')?.textContent).toBe('例子.example');
+  });
+
   it('tells two pages of one site apart by their paths', async () => {
     await historyWithCopies();
     await openHistory();

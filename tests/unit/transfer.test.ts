@@ -188,6 +188,9 @@ describe('export and import through the background', () => {
     const own = digestArticle(article('en-balcony'));
     await repo.recordVisit({ url: 'https://site1.example/a', title: 'Page, "1"\n<b>', fp: own.fp, algo: 'dr1', textLength: own.words, lang: 'en' }, 1_700_000_000_000, [{ url: 'https://site1.example/a', changed }]);
     expect((await repo.get('https://site1.example/a'))?.changed).toEqual(changed);
+    // And a page marked by a copy met on another site, which the mark names.
+    const copyMark = { at: 1_700_000_050_000, parts: 1, read: 0.9, where: 'reposts.example' };
+    await repo.recordVisit({ url: 'https://site2.example/a', title: 'Page 2', fp: own.fp, algo: 'dr1', textLength: own.words, lang: 'en' }, 1_700_000_050_000, [{ url: 'https://site3.example/a', changed: copyMark }]);
     await repo.dismiss('https://site0.example/a', 'https://site2.example/a', 1_700_000_100_000);
     // A pair naming a page no longer recorded is the reader's choice too, and kept.
     await repo.dismiss('https://site3.example/a', 'https://gone.example/b', 1_700_000_200_000);
@@ -200,6 +203,7 @@ describe('export and import through the background', () => {
     expect(await importHistory(bg.call, blob, () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
     expect(await history(bg)).toEqual(before);
     expect((await history(bg)).find((p) => p.url === 'https://site1.example/a')?.changed).toEqual(changed);
+    expect((await history(bg)).find((p) => p.url === 'https://site3.example/a')?.changed).toEqual(copyMark);
     expect(await repo.isDismissed('https://site2.example/a', 'https://site0.example/a')).toBe(true);
     expect(await repo.isDismissed('https://site3.example/a', 'https://gone.example/b')).toBe(true);
     expect(await repo.isDismissed('https://site0.example/a', 'https://site1.example/a')).toBe(false);
@@ -315,13 +319,16 @@ describe('export and import through the background', () => {
     const bg = await withHistory();
     const file = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { pages: Array<Record<string, unknown>>; notSame?: unknown };
     file.pages[0].changed = { at: 'yesterday', parts: 2, read: 0.5 };
-    file.pages[1].changed = { at: 5, parts: 1, read: 0.25 };
+    file.pages[1].changed = { at: 5, parts: 1, read: 0.25, where: 'evil.example/<b>' };
+    file.pages[2].changed = { at: 6, parts: 2, read: 0.5, where: 'copies.example' };
     file.notSame = [{ a: 'javascript:alert(1)', b: 'https://site0.example/a', at: 1 }, { a: 'https://site0.example/a', b: 'https://site0.example/a', at: 1 }, 'no', { a: 'https://site0.example/a', b: 'https://site1.example/a', at: 7 }];
     const other = makeBackground();
     expect(await importHistory(other.call, new Blob([JSON.stringify(file)]), () => undefined)).toMatchObject({ state: 'imported', pages: 4 });
     const pages = await history(other);
     expect(pages.find((p) => p.url === file.pages[0].url)?.changed).toBeUndefined();
+    // A site that is not one as the background writes it is left out; the mark stays.
     expect(pages.find((p) => p.url === file.pages[1].url)?.changed).toEqual({ at: 5, parts: 1, read: 0.25 });
+    expect(pages.find((p) => p.url === file.pages[2].url)?.changed).toEqual({ at: 6, parts: 2, read: 0.5, where: 'copies.example' });
     expect((await other.call('options:exportNotSame', {})).pairs).toEqual([{ a: 'https://site0.example/a', b: 'https://site1.example/a', at: 7 }]);
   });
 
