@@ -25,6 +25,8 @@ export interface PairResult {
   readTruth: number;
   read: number;
   toldNew?: boolean;
+  /** Whether the notice would say "You read the first N%" (the extension's method only). */
+  toldPreview?: boolean;
 }
 
 /** What a method of telling what is new says of a pair: the new text's passages, in order. */
@@ -33,6 +35,8 @@ export interface NewPassages {
   passages: Array<{ start: number; end: number; isNew: boolean }>;
   /** Whether the notice would name new parts, the earlier page taken as on another site (the extension's method only: a repost that only wraps what was read has none). */
   toldNew?: boolean;
+  /** Whether the notice would say "You read the first N%" (the extension's method only). */
+  toldPreview?: boolean;
 }
 export type WhatsNewMethod = (oldText: string, newText: string) => NewPassages;
 
@@ -46,7 +50,7 @@ export function byReadSet(options: ReadSetOptions): WhatsNewMethod {
     if (!set) throw new Error('read set does not decode');
     const passages = pagePassages(newText, options.runSample);
     const r = whatsNewByHashes(set, passages);
-    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })), toldNew: newParts(passages, r.passages, { elsewhere: true }).length > 0 };
+    return { read: r.read, passages: passages.map((p, k) => ({ start: p.start, end: p.end, isNew: r.passages[k].isNew })), toldNew: newParts(passages, r.passages, { elsewhere: true }).length > 0, toldPreview: r.readUpTo !== undefined };
   };
 }
 
@@ -85,7 +89,7 @@ export function scoreWhatsNew(oldText: string, newText: string, method: WhatsNew
       if (truly) both += chars;
     }
   });
-  return { trulyNew, markedNew, both, tokenNew, tokenBoth, readTruth: total ? 1 - tokenNew / total : 0, read: result.read, ...(result.toldNew !== undefined ? { toldNew: result.toldNew } : {}) };
+  return { trulyNew, markedNew, both, tokenNew, tokenBoth, readTruth: total ? 1 - tokenNew / total : 0, read: result.read, ...(result.toldNew !== undefined ? { toldNew: result.toldNew } : {}), ...(result.toldPreview !== undefined ? { toldPreview: result.toldPreview } : {}) };
 }
 
 export interface WhatsNewTally {
@@ -103,6 +107,8 @@ export interface WhatsNewTally {
   readTruth: number;
   /** Share of the pairs whose notice would name new parts (the extension's method only). */
   toldNew?: number;
+  /** Share of the pairs whose notice would say "You read the first N%" (the extension's method only). */
+  toldPreview?: number;
 }
 
 export interface WhatsNewReport {
@@ -114,8 +120,8 @@ export interface WhatsNewReport {
 
 /** Every duplicate pair in both directions. `text` gives a document's extracted text, `lang` its language. */
 export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string, lang: (id: string) => string, method: WhatsNewMethod = whatsNew): WhatsNewReport {
-  type Sum = { pairs: number; trulyNew: number; markedNew: number; both: number; tokenNew: number; tokenBoth: number; err: number; truth: number; told: number; toldKnown: boolean };
-  const zero = (): Sum => ({ pairs: 0, trulyNew: 0, markedNew: 0, both: 0, tokenNew: 0, tokenBoth: 0, err: 0, truth: 0, told: 0, toldKnown: false });
+  type Sum = { pairs: number; trulyNew: number; markedNew: number; both: number; tokenNew: number; tokenBoth: number; err: number; truth: number; told: number; preview: number; toldKnown: boolean };
+  const zero = (): Sum => ({ pairs: 0, trulyNew: 0, markedNew: 0, both: 0, tokenNew: 0, tokenBoth: 0, err: 0, truth: 0, told: 0, preview: 0, toldKnown: false });
   const sums = new Map<string, Sum>();
   const add = (key: string, r: PairResult) => {
     const s = sums.get(key) ?? zero();
@@ -130,6 +136,7 @@ export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string,
     if (r.toldNew !== undefined) {
       s.toldKnown = true;
       if (r.toldNew) s.told++;
+      if (r.toldPreview) s.preview++;
     }
     sums.set(key, s);
   };
@@ -158,7 +165,7 @@ export function benchWhatsNew(pairs: CorpusPair[], text: (id: string) => string,
       precision: s.markedNew ? s.both / s.markedNew : 1,
       readError: s.pairs ? s.err / s.pairs : 0,
       readTruth: s.pairs ? s.truth / s.pairs : 0,
-      ...(s.toldKnown ? { toldNew: s.pairs ? s.told / s.pairs : 0 } : {}),
+      ...(s.toldKnown ? { toldNew: s.pairs ? s.told / s.pairs : 0, toldPreview: s.pairs ? s.preview / s.pairs : 0 } : {}),
     };
   };
   const keys = [...sums.keys()].sort();
@@ -175,12 +182,12 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** The table; with the extension's method, "told new" is the share of pairs whose notice names new parts ("3 new paragraphs", "continue where the preview ended"), not "Nothing new". */
 export function formatWhatsNew(r: WhatsNewReport, header: string): string {
   const row = (name: string, t: WhatsNewTally) =>
-    `  ${name.padEnd(20)} ${String(t.pairs).padStart(6)} ${pct(t.recall).padStart(8)} ${pct(t.precision).padStart(10)} ${pct(t.tokenRecall).padStart(13)} ${pct(t.tokenPrecision).padStart(16)} ${t.readError.toFixed(3).padStart(11)} ${pct(t.readTruth).padStart(10)}${t.toldNew !== undefined ? pct(t.toldNew).padStart(11) : ''}`;
+    `  ${name.padEnd(20)} ${String(t.pairs).padStart(6)} ${pct(t.recall).padStart(8)} ${pct(t.precision).padStart(10)} ${pct(t.tokenRecall).padStart(13)} ${pct(t.tokenPrecision).padStart(16)} ${t.readError.toFixed(3).padStart(11)} ${pct(t.readTruth).padStart(10)}${t.toldNew !== undefined ? pct(t.toldNew).padStart(11) : ''}${t.toldPreview !== undefined ? pct(t.toldPreview).padStart(14) : ''}`;
   return [
     header,
     '',
     `what's new, both directions of every duplicate pair; truth: tokens covered by a shared run of ${r.window} tokens`,
-    `  ${''.padEnd(20)} ${'pairs'.padStart(6)} ${'recall'.padStart(8)} ${'precision'.padStart(10)} ${'token recall'.padStart(13)} ${'token precision'.padStart(16)} ${'read error'.padStart(11)} ${'true read'.padStart(10)}${r.all.toldNew !== undefined ? 'told new'.padStart(11) : ''}`,
+    `  ${''.padEnd(20)} ${'pairs'.padStart(6)} ${'recall'.padStart(8)} ${'precision'.padStart(10)} ${'token recall'.padStart(13)} ${'token precision'.padStart(16)} ${'read error'.padStart(11)} ${'true read'.padStart(10)}${r.all.toldNew !== undefined ? 'told new'.padStart(11) : ''}${r.all.toldPreview !== undefined ? 'told preview'.padStart(14) : ''}`,
     ...Object.entries(r.byKind).map(([k, t]) => row(k, t)),
     ...Object.entries(r.byLang).map(([k, t]) => row(`lang ${k}`, t)),
     row('all', r.all),

@@ -196,8 +196,8 @@ async function benchCommand(flags: Map<string, string | true>, json: boolean): P
 function readSetOptions(spec: string | true): ReadSetOptions {
   if (spec === true) return READ_SET_OPTIONS;
   const [sample, bits, runBits = READ_SET_OPTIONS.runBits] = spec.split(',').map(Number);
-  const isBits = (b: number) => Number.isInteger(b) && b >= 1 && b <= 12;
-  if (!Number.isInteger(sample) || sample < 0 || (sample & (sample - 1)) !== 0 || !isBits(bits) || !isBits(runBits)) throw new CliError('--read-set takes SAMPLE,BITS[,RUN_BITS]: a power of two (0: no runs) and 1..12 bits for passages and for runs');
+  const isBits = (b: number, most: number) => Number.isInteger(b) && b >= 1 && b <= most;
+  if (!Number.isInteger(sample) || sample < 0 || (sample & (sample - 1)) !== 0 || !isBits(bits, 15) || !isBits(runBits, 12)) throw new CliError('--read-set takes SAMPLE,BITS[,RUN_BITS]: a power of two (0: no runs), 1..15 bits for passages and 1..12 for runs');
   return { ...READ_SET_OPTIONS, runSample: sample, bits, runBits };
 }
 

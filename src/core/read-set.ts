@@ -10,7 +10,7 @@
 // a run across two passages is never looked for. The keys are stored as two Golomb-Rice coded sets,
 // passages and runs: each key is mapped into [0, n · 2^p) for n keys, sorted, and the gaps written in
 // p + about 1.5 bits; a key not in the set is taken for one with chance 2^-p. A passage's hash alone
-// says it was read, so passages keep p = 10; a run is one piece of evidence among its passage's
+// says it was read, so passages keep p = 12; a run is one piece of evidence among its passage's
 // several, so runs keep p = 6. (Version 6; before, one set of both at p = 8, with runs across
 // passages too, a quarter of those kept: a third larger.)
 // A long page keeps its passages first; the run sample thins (the rate doubles) until the set holds
@@ -27,7 +27,7 @@ export const READ_RUN = 6;
 /** One run in this many is kept (by hash value), at most; a long page keeps fewer. */
 export const RUN_SAMPLE = 4;
 /** Bits of the Golomb-Rice parameter of passages: a passage not in the set passes for one with chance 2^-bits. */
-export const READ_SET_BITS = 10;
+export const READ_SET_BITS = 12;
 /** The same for runs: a run not in the set passes for one with chance 2^-bits (whatsNewByHashes allows for it). */
 export const READ_RUN_BITS = 6;
 /** At most this many keys per page (about 2.5 KB, 3,300 base64 characters, were they all passages). */
@@ -170,8 +170,8 @@ export interface ReadSet {
   hasRun(key24: number): boolean;
 }
 
-/** Where a 24-bit key lands in [0, n · 2^bits). Exact in doubles: 24 + 16 + 12 bits < 53. */
-const slot = (key24: number, n: number, bits: number) => Math.floor((key24 * n * 2 ** bits) / 0x1000000);
+/** Where a 24-bit key lands in [0, n · 2^bits), bits ≤ 24. Exact in doubles: key24 · n < 2^40, and the division is by a power of two. */
+const slot = (key24: number, n: number, bits: number) => Math.floor((key24 * n) / 2 ** (24 - bits));
 
 /** Writes bits into bytes, most significant first. */
 class BitWriter {
@@ -265,7 +265,7 @@ function readSetHeader(bytes: Uint8Array): { version: number; sampleLog: number;
   const version = bytes[0];
   if (bytes.length < 4 || version < 1 || version > READ_SET_VERSION) return null;
   const bits = bytes[1] >>> 4;
-  if (bits < 1 || bits > 12) return null;
+  if (bits < 1 || bits > (version < 6 ? 12 : 15)) return null;
   const sampleLog = bytes[1] & 15;
   const n = (bytes[2] << 8) | bytes[3];
   if (version < 6) return { version, sampleLog, passages: { n, bits, from: 32, end: 8 * bytes.length } };
@@ -373,6 +373,20 @@ const MAX_PREVIEW = 0.9;
 /** What the page has before the part read, at most (a byline, a dateline: the preview's site had its own). */
 const LEAD_IN = 0.05;
 
+/** Hits of a passage's runs that runs not read give by chance more often than this are weak evidence of reading. */
+const WEAK = 0.01;
+
+/** The chance that at least `hits` of `runs` keys not in a set pass for keys in it, each with chance p. */
+function chanceOfHits(runs: number, hits: number, p: number): number {
+  let term = (1 - p) ** runs; // none of them
+  let below = 0;
+  for (let j = 0; j < hits; j++) {
+    below += term;
+    term *= ((runs - j) / (j + 1)) * (p / (1 - p));
+  }
+  return Math.max(0, 1 - below);
+}
+
 /**
  * What is new in the page whose passages are given, against the read set of an earlier page: a
  * passage whose hash is in the set was read; any other was read in the share of its sampled runs
@@ -390,11 +404,13 @@ export function whatsNewByHashes(set: ReadSet, passages: PagePassage[]): HashedW
     const runs = set.runSample ? p.runs.filter((k) => sampled(k, set.runSample)) : [];
     // A short paragraph of its own (a heading, a caption, an inserted line), cut alike in both pages: not read.
     if (!runs.length) return set.paragraphs && p.para && (k + 1 === passages.length || passages[k + 1].para) ? 0 : -1;
-    const found = runs.filter((k) => set.hasRun(k >>> 8)).length / runs.length;
+    const hits = runs.filter((k) => set.hasRun(k >>> 8)).length;
     // Of R runs not read, about R · runFalse pass for read: the share found, less those.
-    const f = Math.max(0, (found - set.runFalse) / (1 - set.runFalse));
+    const f = Math.max(0, (hits / runs.length - set.runFalse) / (1 - set.runFalse));
     const all = p.tokens - READ_RUN + 1;
-    return f === 0 || all <= 0 ? f : Math.min(1, (f * all + READ_RUN - 1) / p.tokens);
+    const share = f === 0 || all <= 0 ? f : Math.min(1, (f * all + READ_RUN - 1) / p.tokens);
+    // Read on hits that runs not read would give by chance more often than WEAK: the neighbours decide.
+    return share >= READ_SHARE && chanceOfHits(runs.length, hits, set.runFalse) > WEAK ? -1 : share;
   });
   // Whether the nearest passage with evidence before (after) each one was read.
   const before: boolean[] = [];
@@ -419,31 +435,40 @@ export function whatsNewByHashes(set: ReadSet, passages: PagePassage[]): HashedW
   return { read: total ? read / total : 0, passages: verdicts, ...previewEnd(passages, verdicts, total) };
 }
 
-/** Where the read part ends, when the read part is the start of the page (but for a short lead-in) and something follows it. */
+/**
+ * Where the read part ends, when the read part is the start of the page (but for a short lead-in) and
+ * something follows it. The end is the last read passage after which at most AFTER_READ of the rest
+ * is in read passages: one passage far down taken for read (its hash passing by chance, or a
+ * sentence the two pages share) does not move the end there. Partly read passages judged new (a
+ * term the article repeats) are not counted as read: they are the rest of the article.
+ */
 function previewEnd(passages: PagePassage[], verdicts: PassageVerdict[], total: number): { readUpTo?: number } {
-  let last = verdicts.length - 1;
-  while (last >= 0 && verdicts[last].isNew) last--;
-  if (last < 0 || last === verdicts.length - 1 || !total) return {};
+  const n = verdicts.length;
+  if (!total) return {};
   // What the preview did not have before its start (a byline, a dateline, a source line: at most
   // LEAD_IN of the page) leads the part read, and stays new: the part read is still the page's start.
   let first = 0;
   let lead = 0;
-  while (first < last && verdicts[first].isNew) lead += passages[first++].chars;
+  while (first < n && verdicts[first].isNew) lead += passages[first++].chars;
+  if (first === n) return {};
   if (lead > LEAD_IN * total) first = 0;
+  // What is read in read passages from each passage on.
+  const readFrom = new Float64Array(n + 1);
+  for (let k = n - 1; k >= 0; k--) readFrom[k] = readFrom[k + 1] + (verdicts[k].isNew ? 0 : verdicts[k].readChars);
   let upTo = 0;
   let prefix = 0;
   let readBefore = 0;
-  let readAfter = 0;
-  passages.forEach((p, k) => {
-    if (k <= last) {
-      upTo += p.chars;
-      if (k < first) return;
-      prefix += p.chars;
+  let end: number | undefined;
+  for (let k = 0; k < n - 1; k++) {
+    upTo += passages[k].chars;
+    if (upTo > MAX_PREVIEW * total) break;
+    if (k >= first) {
+      prefix += passages[k].chars;
       readBefore += verdicts[k].readChars;
-    } else readAfter += verdicts[k].readChars;
-  });
-  if (readBefore < PREFIX_READ * prefix || readAfter > AFTER_READ * (total - upTo) || upTo > MAX_PREVIEW * total) return {};
-  return { readUpTo: upTo / total };
+    }
+    if (!verdicts[k].isNew && readBefore >= PREFIX_READ * prefix && readFrom[k + 1] <= AFTER_READ * (total - upTo)) end = upTo;
+  }
+  return end === undefined ? {} : { readUpTo: end / total };
 }
 
 /** Of what was read, at most this share may lie outside the span a wrapper is around (a title, a byline read on both pages). */

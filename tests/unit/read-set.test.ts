@@ -106,6 +106,33 @@ describe('hash-only what is new', () => {
     }
   });
 
+  it('says how far a preview reached though it also held a sentence from further down the article (a pull quote)', () => {
+    for (const name of ['en-library', 'zh-library']) {
+      const full = paragraphs(name);
+      const quote = cutPassages(full[full.length - 2]).map((p) => full[full.length - 2].slice(p.start, p.end))[0];
+      const preview = [...full.slice(0, 3), quote].join('\n\n');
+      const r = byHashes(preview, full.join('\n\n'));
+      const share = cutPassages(full.slice(0, 3).join('\n\n')).reduce((n, p) => n + p.chars, 0) / cutPassages(full.join('\n\n')).reduce((n, p) => n + p.chars, 0);
+      expect(Math.abs((r.readUpTo ?? 0) - share), name).toBeLessThan(0.03);
+    }
+  });
+
+  it('does not take a new sentence for read on one of its runs passing by chance, amid new ones; an edited one amid read ones stays read', () => {
+    const full = paragraphs('en-library');
+    const preview = full.slice(0, 2).join('\n\n');
+    const page = pagePassages(full.join('\n\n'));
+    const set = decodeReadSet(readSetOf(preview))!;
+    // A passage deep in the unread part with sampled runs, and one of them passing for read, as a run
+    // not in the set does one time in 64.
+    const k = page.findIndex((p, i) => i > page.length / 2 && p.runs.length >= 2 && !page[i - 1].para && i + 1 < page.length && !page[i + 1].para);
+    const lucky: ReadSet = { ...set, hasRun: (key) => set.hasRun(key) || key === page[k].runs[0] >>> 8 };
+    expect(whatsNewByHashes(lucky, page).passages[k].isNew).toBe(true);
+    // Read, that one hit would have made it (the neighbours read): a sentence edited in a paragraph read.
+    const all = decodeReadSet(readSetOf(full.join('\n\n')))!;
+    const edited: ReadSet = { ...all, has: (h) => h !== page[k].hash && all.has(h), hasRun: (key) => page[k].runs.every((r) => r >>> 8 !== key || r === page[k].runs[0]) && all.hasRun(key) };
+    expect(whatsNewByHashes(edited, page).passages[k].isNew).toBe(false);
+  });
+
   it('says nothing is new for the same text, and all is new for another article', () => {
     const text = paragraphs('zh-library').join('\n');
     expect(byHashes(text, text)).toMatchObject({ read: 1, parts: [] });
