@@ -201,6 +201,9 @@ async function forgetPage(li: HTMLLIElement, url: string, copies: string[]): Pro
 }
 
 /** What the list shows: every page on screen, or with a search, those that match it. */
+/** Whether the list holds every page the search matches ("Show more" has nothing more to find). */
+let searched = true;
+
 async function showSummary(): Promise<void> {
   const { pages } = await send('options:stats', {});
   const total = number.format(pages);
@@ -209,7 +212,8 @@ async function showSummary(): Promise<void> {
     return;
   }
   const found = [...onScreen.values()].filter(Boolean).length;
-  summary.textContent = t(found === 1 ? 'historyFoundOne' : 'historyFoundMany', number.format(found), total);
+  // Before the search has read the whole history, what is on screen is what it found so far.
+  summary.textContent = searched ? t(found === 1 ? 'historyFoundOne' : 'historyFoundMany', number.format(found), total) : t(found === 1 ? 'historyFoundSoFarOne' : 'historyFoundSoFar', number.format(found), total);
 }
 
 function showError(e: unknown): void {
@@ -248,6 +252,7 @@ async function load(reset: boolean): Promise<void> {
     next = res.next;
     done = res.done || !res.next;
   }
+  searched = done;
   await showSummary();
   if (mine !== generation) return; // a newer search started while the count was asked
   more.hidden = done;

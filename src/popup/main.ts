@@ -9,7 +9,7 @@ import { isExcluded, normalizeSitePattern, type Settings } from '../settings/set
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { displayUrl } from '../core/idn';
 import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
-import { localizePage, sentences, t } from '../ui/i18n';
+import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, placeOf, siteName, siteOf, sitePatternName } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
@@ -205,7 +205,7 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
       // Its pages go from the list of matches too.
       await render(tabId, true);
       forgetSite.hidden = true;
-      statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [forgotten, isolated(sitePatternName(site))]));
+      statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [new Intl.NumberFormat(uiLocale()).format(forgotten), isolated(sitePatternName(site))]));
     });
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');

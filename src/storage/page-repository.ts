@@ -93,6 +93,9 @@ export interface ReadLink {
  */
 export type ListCursor = [number, number];
 
+/** Pages a history search reads at a time (a step reads up to its `maxScan`). */
+const SEARCH_BATCH = 2_000;
+
 /** What a page's lookup finds in one transaction (PageRepository.lookup). */
 export interface PageLookup {
   /** The page's own record, by any variant of its address. */
@@ -657,15 +660,17 @@ export class PageRepository {
 
   /**
    * Most recently seen first, `limit` at a time; pass `next` to go on. With a query, only pages
-   * whose title or URL contains it (any case), read `maxScan` pages at a time from the most recently
-   * recorded (each step's finds most recently seen first), so a rare query over a million pages
-   * answers in steps; `done` says whether the history is exhausted.
+   * whose title or URL contains it (any case), in the same order: the pages are read most recently
+   * seen first, SEARCH_BATCH at a time and at most `maxScan` a step, so a rare query over a million
+   * pages answers in steps; `done` says whether the history is exhausted. (Until 27 November 2026 a
+   * search read pages by the number they were recorded under, and sorted each step's finds alone:
+   * after an import, in the file's order, a page read this week came after pages read years ago.)
    */
   async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
     const q = query.trim().toLowerCase();
+    // The last visits (extra) and which numbers hold a page (keys' flags).
+    const columns = await this.columns(['fp', 'keys', 'extra']);
     if (!q) {
-      // The last visits (extra) and which numbers hold a page (keys' flags).
-      const columns = await this.columns(['fp', 'keys', 'extra']);
       // One more than asked for tells whether any remain: with exactly `limit` left, this is the last step.
       const numbers = columns.recent(limit + 1, after);
       const done = numbers.length <= limit;
@@ -674,35 +679,28 @@ export class PageRepository {
       const last = numbers[numbers.length - 1];
       return { items, ...(!done && last !== undefined ? { next: [columns.lastSeen(last), last] as ListCursor } : {}), done };
     }
-    const meta = (await this.db.get('meta', META_KEY)) ?? emptyMeta();
-    const top = after ? after[1] : meta.next;
-    const from = Math.max(0, top - maxScan);
-    // Blocks and their numbers read in one transaction: a block forgotten between two reads would
-    // give the blocks after it the wrong numbers.
-    const range = top > from ? IDBKeyRange.bound(blockOf(from), blockOf(top - 1)) : null;
-    const tx = range && this.db.transaction('blocks', 'readonly');
-    const [blocks, keys] = tx ? await Promise.all([tx.store.getAll(range), tx.store.getAllKeys(range)]) : [[], []];
     const items: PageRecord[] = [];
-    // Newest numbers first, until `limit` are found; the next step goes on below the last page read.
-    let next = from;
-    scan: for (let i = blocks.length - 1; i >= 0; i--) {
-      const base = keys[i] * PAGES_PER_BLOCK;
-      for (let slot = blocks[i].pages.length - 1; slot >= 0; slot--) {
-        const n = base + slot;
-        const p = blocks[i].pages[slot];
-        if (n < from || n >= top) continue;
+    let cursor = after;
+    for (let scanned = 0; scanned < maxScan; ) {
+      // One more than a batch tells whether any remain after it.
+      const batch = Math.min(SEARCH_BATCH, maxScan - scanned);
+      const numbers = columns.recent(batch + 1, cursor);
+      const end = numbers.length <= batch;
+      if (!end) numbers.pop();
+      const pages = new Map((await this.pagesAt(numbers)).map(({ n, page }) => [n, page]));
+      for (const n of numbers) {
+        const p = pages.get(n);
+        cursor = [columns.lastSeen(n), n];
         if (p && (p.title.toLowerCase().includes(q) || p.url.toLowerCase().includes(q) || displayUrl(p.url).toLowerCase().includes(q))) {
           items.push(fromStored(p));
-          if (items.length === limit) {
-            next = n;
-            break scan;
-          }
+          // The last page asked for: the next step goes on after it (with none left after it, this is the last step).
+          if (items.length === limit) return { items, ...(end && n === numbers[numbers.length - 1] ? { done: true } : { next: cursor, done: false }) };
         }
       }
+      scanned += numbers.length;
+      if (end) return { items, done: true };
     }
-    items.sort((a, b) => b.lastSeen - a.lastSeen);
-    const done = next === 0;
-    return { items, ...(done ? {} : { next: [0, next] as ListCursor }), done };
+    return { items, ...(cursor ? { next: cursor } : {}), done: false };
   }
 
   /** Records in page-number order after number `after`, `limit` at a time: the export reads the history this way. */

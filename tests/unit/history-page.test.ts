@@ -86,6 +86,21 @@ describe('the history page', () => {
     expect(summary()).toBe('2 matching pages (of 5).');
   });
 
+  it('says a search found so many so far while "Show more" can find more, and the whole count once it has looked through everything', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    // Pages of fingerprints far apart, none a copy of another.
+    const fp = (i: number) => (Math.imul(i + 1, 0x9e3779b1) >>> 0).toString(16).padStart(8, '0') + (Math.imul(i + 7, 0x85ebca6b) >>> 0).toString(16).padStart(8, '0');
+    // 70 pages about zeppelins among 2,100 pages: the first screen shows 50, found in the most recently seen 2,000 or so.
+    for (let i = 0; i < 2100; i++) await repo.recordVisit({ url: `https://site${i}.example/story`, title: i % 30 === 0 ? `Zeppelin ${i}` : `Other ${i}`, fp: fp(i), algo: 'dr2', textLength: 500, lang: 'en' }, 1_700_000_000_000 + i);
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    await search('zeppelin');
+    expect(summary()).toBe('50 matching pages so far (of 2,100): “Show more” looks further.');
+    (document.getElementById('more') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(summary()).toBe('70 matching pages (of 2,100).'), { timeout: 5000 });
+  }, 30_000);
+
   it("keeps a forgotten page's copies on screen, grouped again, and the count follows", async () => {
     const bg = await historyWithCopies();
     await openHistory();

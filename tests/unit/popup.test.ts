@@ -158,6 +158,19 @@ describe('the popup', () => {
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
   });
 
+  it('writes a large number of pages forgotten as numbers are written elsewhere ("1,335 pages")', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://b.example/story', 'Story on the same site'));
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = async (type, req) => {
+      const answer = await bg.call(type as never, req as never);
+      return type === 'popup:forgetSite' ? { ...(answer as object), forgotten: 1335 } : answer;
+    };
+    await openPopup();
+    confirm('forget-site');
+    await vi.waitFor(() => expect(status()).toBe('1,335 pages of b.example were forgotten.'));
+  });
+
   it('names a site in another script as the reader knows it (例子.example), and forgets it by its key', async () => {
     const here = report('http://xn--fsqu00a.example/copy', 'Copy');
     const bg = makeBackground({ 7: { url: here.url, page: { ...here, fp: here.digest.fp } } });

@@ -140,6 +140,17 @@ describe('PageRepository: forgetting and listing', () => {
     }
     expect(found).toEqual(['Tool Library 23', 'Tool Library 13', 'Tool Library 3']);
     expect(calls).toBe(4);
+    // In the order pages were last seen, as the history lists them, not the order they were recorded
+    // (an import's is its file's): a page read again just now comes first.
+    await r.recordVisit({ ...visit('https://a.example/3', '0123456789abcdef'), title: 'Tool Library 3' }, 5000);
+    const first = await r.listRecent(2, undefined, 'tool library', 8);
+    expect(first.items.map((p) => p.title)).toEqual(['Tool Library 3', 'Tool Library 23']);
+    const rest: string[] = [];
+    for (let step = await r.listRecent(2, first.next, 'tool library', 8); ; step = await r.listRecent(2, step.next, 'tool library', 8)) {
+      rest.push(...step.items.map((p) => p.title));
+      if (step.done || !step.next) break;
+    }
+    expect(rest).toEqual(['Tool Library 13']);
     expect((await r.listRecent(10, undefined, 'a.example/2')).items.map((p) => p.url)).toEqual(['https://a.example/29', 'https://a.example/28', 'https://a.example/27', 'https://a.example/26', 'https://a.example/25', 'https://a.example/24', 'https://a.example/23', 'https://a.example/22', 'https://a.example/21', 'https://a.example/20']);
     // A site in another script is found by its name as the reader knows it (例子.example), as well as its ASCII form.
     await r.recordVisit(visit('http://xn--fsqu00a.example/a/watch', '0123456789abcdef'), 2000);
