@@ -200,10 +200,10 @@ async function forgetPage(li: HTMLLIElement, url: string, copies: string[]): Pro
   await showSummary();
 }
 
-/** What the list shows: every page on screen, or with a search, those that match it. */
 /** Whether the list holds every page the search matches ("Show more" has nothing more to find). */
 let searched = true;
 
+/** What the list shows: every page on screen, or with a search, those that match it (so far, until the search has read everything). */
 async function showSummary(): Promise<void> {
   const { pages } = await send('options:stats', {});
   const total = number.format(pages);
