@@ -16,7 +16,7 @@ import { FINGERPRINT_OPTIONS } from './fingerprint';
 import { toHex } from './fingerprint-hex';
 import { normalizeText, plainFold } from './normalize';
 import { encodePassages, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageSignatureWith } from './passage-signature';
-import { readSetOf } from './read-set';
+import { readSetOf, readSetOfPassages, type PagePassage } from './read-set';
 import { FeatureCounter, simhashOfCounts } from './simhash';
 import { encodeSketch, SketchBuilder } from './sketch';
 import { statsFromCounts, type ScriptCounts } from './text-stats';
@@ -42,7 +42,11 @@ export interface ArticleDigest {
 const counter = /* @__PURE__ */ new FeatureCounter();
 const sketch = /* @__PURE__ */ new SketchBuilder();
 
-export function digestArticle(text: string): ArticleDigest {
+/**
+ * `pagePassages`: every passage of `text` as pagePassages gives them (runs at RUN_SAMPLE), where
+ * the caller has them already: the read set is made from them rather than by cutting the text again.
+ */
+export function digestArticle(text: string, pagePassages?: ReadonlyArray<Pick<PagePassage, 'hash' | 'runs'>>): ArticleDigest {
   counter.clear();
   sketch.reset();
   const fold = plainFold(text);
@@ -52,5 +56,5 @@ export function digestArticle(text: string): ArticleDigest {
   const counts: ScriptCounts = { latinWords: 0, hanKana: 0, kana: 0, hangul: 0, abugida: 0, thai: 0, cyrillic: 0 };
   const passages = passageSignatureWith(text, PASSAGE_MIN_WORDS, PASSAGE_CAP, counts);
   const { words, lang } = statsFromCounts(text, counts);
-  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passages), readSet: readSetOf(text) };
+  return { fp: toHex(fp.hi, fp.lo), words, lang, textHash, sketch: encodeSketch(sketch.sketch()), passages: encodePassages(passages), readSet: pagePassages ? readSetOfPassages(pagePassages) : readSetOf(text) };
 }

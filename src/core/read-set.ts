@@ -128,12 +128,25 @@ export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinit
 /** The read set of a text, encoded (base64). */
 export function readSetOf(text: string, options: ReadSetOptions = READ_SET_OPTIONS): string {
   const cut = cutPassages(text);
+  return keptSet(cut, options, (kept) => passageRuns(text, cut, options.runSample, (keys) => keys.forEach((key) => kept.add(key))));
+}
+
+/**
+ * readSetOf(text) from every passage of the text as pagePassages gave them (runs at `runSample`),
+ * without cutting and reading the text again: the extraction has them at hand for its own page.
+ */
+export function readSetOfPassages(passages: ReadonlyArray<Pick<PagePassage, 'hash' | 'runs'>>, options: ReadSetOptions = READ_SET_OPTIONS): string {
+  return keptSet(passages, options, (kept) => passages.forEach((p) => p.runs.forEach((key) => kept.add(key))));
+}
+
+/** The set of the passages' hashes and, where there is room, of the sampled runs `addRuns` gives (in text order), encoded. */
+function keptSet(cut: ReadonlyArray<{ hash: number }>, options: ReadSetOptions, addRuns: (kept: Set<number>) => void): string {
   const passages = [...new Set(cut.map((p) => p.hash))];
   let sample = options.runSample;
   let runs: number[] = [];
   if (sample && passages.length < options.cap) {
     const kept = new Set<number>();
-    passageRuns(text, cut, sample, (keys) => keys.forEach((key) => kept.add(key)));
+    addRuns(kept);
     runs = [...kept];
     while (passages.length + runs.length > options.cap) {
       sample *= 2;

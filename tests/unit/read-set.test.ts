@@ -2,7 +2,7 @@
 // what the reader would check is which paragraphs come out new, how many, and the share read.
 import { describe, expect, it } from 'vitest';
 import { cutPassages, decodeReadSet, decodeReadSetBytes, fromBase64, isReadSetBytes, newParts, pagePassages, READ_SET_OPTIONS, readSetOf, titleRead, whatsNew, whatsNewByHashes, type HashedWhatsNew, type ReadSet } from '../../src/core';
-import { MAX_READ_SET_LENGTH, READ_RUN, READ_SET_CAP } from '../../src/core/read-set';
+import { MAX_READ_SET_LENGTH, READ_RUN, READ_SET_CAP, readSetOfPassages } from '../../src/core/read-set';
 import { normalizeText } from '../../src/core/normalize';
 import { runHash, tokenize } from '../../src/core/tokens';
 import { loadArticle } from '../e2e/site';
@@ -219,6 +219,13 @@ describe('the read set as stored', () => {
       // Each passage's runs are in the read set of the text.
       const set = decodeReadSet(readSetOf(text))!;
       for (const p of pagePassages(text)) for (const run of p.runs) expect(set.hasRun(run >>> 8)).toBe(true);
+    }
+  });
+
+  it('is the same made from the passages the page has at hand as from its text', () => {
+    const long = Array.from({ length: 3000 }, (_, k) => `Sentence number ${k} tells of harbour ${k * 7} and the ferry ${k % 13} that left late.`).join(' ');
+    for (const text of [paragraphs('en-library').join('\n\n'), paragraphs('zh-library').join('\n\n'), ['en-library', 'en-ferry', 'en-bridges', 'en-balcony'].flatMap(paragraphs).join('\n\n'), long]) {
+      expect(readSetOfPassages(pagePassages(text))).toBe(readSetOf(text));
     }
   });
 
