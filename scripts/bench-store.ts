@@ -313,11 +313,13 @@ const decodeKept = (encoded: string): number[] => Array.from(decodePassages(enco
  */
 function sentWithDigest(words: number, kept: readonly number[], rnd: Synth, held: readonly number[] = []): { readSet: string; passages: PagePassage[] } {
   const syllables = ['ka', 'ri', 'mo', 'tu', 'sel', 'van', 'dor', 'pe', 'lin', 'ga', 'ru', 'shi', 'fen', 'tor', 'ba'];
-  const sentences: string[] = [];
-  for (let w = 0; w < words; w += 20) sentences.push(`${Array.from({ length: 20 }, () => syllables[rnd.int(0, 14)] + syllables[rnd.int(0, 14)]).join(' ')}.`);
-  const text = sentences.join(' ');
   const keptSet = new Set(kept);
   const known = [...kept, ...held.filter((h) => !keptSet.has(h))];
+  // A sentence for each passage the hashes name, where the length alone would give fewer (a
+  // cluster's pages share its passages but not its length): else some would go unsent.
+  const sentences: string[] = [];
+  for (let w = 0; w < words || sentences.length < known.length; w += 20) sentences.push(`${Array.from({ length: 20 }, () => syllables[rnd.int(0, 14)] + syllables[rnd.int(0, 14)]).join(' ')}.`);
+  const text = sentences.join(' ');
   const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para }, i) => ({ hash: i < known.length ? known[i] >>> 8 : hash, chars, runs, tokens, para }));
   return { readSet: readSetOf(text), passages };
 }
