@@ -320,7 +320,7 @@ function sentWithDigest(words: number, kept: readonly number[], rnd: Synth, held
   const sentences: string[] = [];
   for (let w = 0; w < words || sentences.length < known.length; w += 20) sentences.push(`${Array.from({ length: 20 }, () => syllables[rnd.int(0, 14)] + syllables[rnd.int(0, 14)]).join(' ')}.`);
   const text = sentences.join(' ');
-  const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para }, i) => ({ hash: i < known.length ? known[i] >>> 8 : hash, chars, runs, tokens, para }));
+  const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para, words }, i) => ({ hash: i < known.length ? known[i] >>> 8 : hash, chars, runs, tokens, para, words }));
   return { readSet: readSetOf(text), passages };
 }
 

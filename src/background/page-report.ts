@@ -28,6 +28,8 @@ const langTag = (value: unknown, fallback: string): string => (typeof value === 
 /** Sampled runs one passage may carry: a passage is at most 120 word-equivalents (180 Han characters), about 45 at 1 in 4. */
 const MAX_RUNS = 256;
 const isUint = (x: unknown, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
+/** A passage's words of prose: word-equivalents, so a fraction (two Han characters are 1⅓). */
+const isWords = (x: unknown): x is number => typeof x === 'number' && x >= 0 && x <= MAX_TEXT_LENGTH;
 
 /** A page's passages as hashes, or undefined when absent or malformed (what's new is then not told). */
 function parsePassages(input: unknown): PagePassage[] | undefined {
@@ -35,9 +37,9 @@ function parsePassages(input: unknown): PagePassage[] | undefined {
   const passages: PagePassage[] = [];
   for (const p of input as unknown[]) {
     if (!p || typeof p !== 'object') return undefined;
-    const { hash, chars, runs, tokens, para } = p as Record<string, unknown>;
-    if (!isUint(hash, 0xffffff) || !isUint(chars, MAX_TEXT_LENGTH) || !isUint(tokens, MAX_TEXT_LENGTH) || !Array.isArray(runs) || runs.length > MAX_RUNS || !runs.every((r) => isUint(r, 0xffffffff))) return undefined;
-    passages.push({ hash, chars, runs: runs as number[], tokens, para: para === true });
+    const { hash, chars, runs, tokens, para, words } = p as Record<string, unknown>;
+    if (!isUint(hash, 0xffffff) || !isUint(chars, MAX_TEXT_LENGTH) || !isUint(tokens, MAX_TEXT_LENGTH) || !isWords(words) || !Array.isArray(runs) || runs.length > MAX_RUNS || !runs.every((r) => isUint(r, 0xffffffff))) return undefined;
+    passages.push({ hash, chars, runs: runs as number[], tokens, para: para === true, words });
   }
   return passages;
 }

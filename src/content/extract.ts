@@ -130,7 +130,7 @@ export function digestFromHtml(html: string, minWords: number, parser: DOMParser
       lang,
       // Its read set from these passages, unless they are not all of the text's.
       digest: digestArticle(text, cut.length < MAX_PAGE_PASSAGES ? cut : undefined),
-      passages: cut.map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })),
+      passages: cut.map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })),
       locators: cut.map((p) => passageLocator(text, p.start, p.end)),
     },
   };

@@ -17,6 +17,7 @@
 // at most READ_SET_CAP keys, and beyond that many passages only the first READ_SET_CAP are kept.
 import { fromBase64, toBase64 } from './base64';
 import { fmix32 } from './hash';
+import { BMP_CLASS, WORD } from './scripts';
 import { normalizedInPlace, normalizeText } from './normalize';
 import { cutPassages, type Passage } from './passages';
 import { PASSAGE_MIN_WORDS } from './passage-signature';
@@ -73,6 +74,13 @@ export interface PagePassage {
   runs: number[];
   /** Its tokens (words, Han/kana characters): it has tokens − READ_RUN + 1 runs in all. */
   tokens: number;
+  /**
+   * Its reading length in word-equivalents (1.5 Han/kana characters to a word), numbers left out:
+   * what a new part must reach (PASSAGE_MIN_WORDS) to be told as one. A date, a time or a price is
+   * no reading matter by itself: "Updated March 10, 2017, 10:15" or （2017年3月10日 10時15分 追記）
+   * has fewer than six words of prose.
+   */
+  words: number;
   /** It starts a paragraph: a blank line (or nothing) comes before it in the text. */
   para: boolean;
 }
@@ -120,9 +128,32 @@ export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinit
     const p = cut[k];
     const para = previousEnd === 0 || BLANK_LINE.test(text.slice(previousEnd, p.start));
     previousEnd = p.end;
-    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para });
+    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para, words: Math.max(0, p.words - numbersIn(text, p.start, p.end)) });
   });
   return out;
+}
+
+/** Whether a character is a decimal digit, ASCII or full-width (a token of these alone is a number). */
+const isDigit = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0xff10 && c <= 0xff19);
+
+/** How many words of `text` from `start` to `end` are numbers: digits alone, as the tokenizer cuts words ("10:15" is two). */
+function numbersIn(text: string, start: number, end: number): number {
+  let numbers = 0;
+  let inWord = false;
+  let digits = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate half is a letter here: no astral digit makes a word a number.
+    const word = c >= 0xd800 && c <= 0xdfff ? true : BMP_CLASS[c] === WORD;
+    if (word) {
+      digits = inWord ? digits && isDigit(c) : isDigit(c);
+      inWord = true;
+    } else if (inWord) {
+      if (digits) numbers++;
+      inWord = false;
+    }
+  }
+  return inWord && digits ? numbers + 1 : numbers;
 }
 
 /** The read set of a text, encoded (base64). */
@@ -523,7 +554,7 @@ function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: 
  * `elsewhere`: the page read was on another site; then a page that only wraps what was read in
  * lines of its own (wrapped()) has none: nothing new.
  */
-export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens' | 'chars'>>, verdicts: PassageVerdict[], { elsewhere = false } = {}): number[][] {
+export function newParts(passages: Array<Pick<PagePassage, 'para' | 'words' | 'chars'>>, verdicts: PassageVerdict[], { elsewhere = false } = {}): number[][] {
   const parts: number[][] = [];
   let current: number[] | undefined;
   verdicts.forEach((v, k) => {
@@ -531,8 +562,8 @@ export function newParts(passages: Array<Pick<PagePassage, 'para' | 'tokens' | '
     else if (current && !passages[k].para) current.push(k);
     else parts.push((current = [k]));
   });
-  // A line of a few words ("Printed from example.com", a byline, "Advertisement") is no new reading
-  // matter: not counted or marked as a new part (its words still count as not read).
-  const kept = parts.filter((part) => part.reduce((n, k) => n + passages[k].tokens, 0) >= PASSAGE_MIN_WORDS);
+  // A line of a few words ("Printed from example.com", a byline, "Advertisement", a dateline) is no
+  // new reading matter: not counted or marked as a new part (its words still count as not read).
+  const kept = parts.filter((part) => part.reduce((n, k) => n + passages[k].words, 0) >= PASSAGE_MIN_WORDS);
   return elsewhere && wrapped(passages, verdicts, kept) ? [] : kept;
 }

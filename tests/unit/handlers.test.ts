@@ -386,7 +386,7 @@ describe("what's new since the reader read it", () => {
   const added = ferry.paragraphs.slice(1, 4);
   const revised = [en.paragraphs[0], added[0], en.paragraphs[1], added[1], ...en.paragraphs.slice(2), added[2]].join('\n\n');
   /** A report with the page's passages, as the content script sends it since read sets exist. */
-  const withPassages = (url: string, body: string) => ({ ...report(url, en, en.title, body), passages: pagePassages(body).map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })) });
+  const withPassages = (url: string, body: string) => ({ ...report(url, en, en.title, body), passages: pagePassages(body).map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })) });
 
   it('tells the content script the share read and the three new paragraphs of a revision at another URL', async () => {
     const bg = makeBackground();

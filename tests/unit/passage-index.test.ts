@@ -151,7 +151,7 @@ describe('a preview and the full article at different URLs', () => {
     const page = `${variedFiller(300, seed, lang)}\n\n${a}\n\n${variedFiller(300, seed + 100, lang)}`;
     const thread = { url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang };
     // As the content script reports a page: its digest, and every passage as hashes.
-    const sent = { ...thread, passages: pagePassages(page).map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })) };
+    const sent = { ...thread, passages: pagePassages(page).map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })) };
     const bg = makeBackground({ 2: { url: thread.url, page: { ...sent, fp: sent.digest.fp } } });
     await bg.read({ url: 'https://news.example/story', title: 'The story', digest: digestArticle(a), lang });
     // The digest alone keeps too few of the page's passages to tell the article is in it.

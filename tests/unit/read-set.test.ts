@@ -287,19 +287,58 @@ describe('the read set as stored', () => {
 describe('new parts', () => {
   it('counts a run of new passages in one paragraph once, and new paragraphs one by one', () => {
     const v = (isNew: boolean) => ({ isNew, readChars: 0 });
-    const passages = [true, false, false, true, false, true, false].map((para) => ({ para, tokens: 12, chars: 60 }));
+    const passages = [true, false, false, true, false, true, false].map((para) => ({ para, tokens: 12, words: 12, chars: 60 }));
     expect(newParts(passages, [v(false), v(true), v(true), v(true), v(true), v(false), v(true)])).toEqual([[1, 2], [3, 4], [6]]);
   });
 
   it('does not count a line of a few words as a new part ("Printed from example.com"), a short sentence of a new paragraph being part of it', () => {
     const v = (isNew: boolean) => ({ isNew, readChars: 0 });
     const passages = [
-      { para: true, tokens: 4, chars: 20 }, // a new line of its own
-      { para: true, tokens: 30, chars: 150 },
-      { para: true, tokens: 3, chars: 15 }, // a new paragraph's first, short sentence…
-      { para: false, tokens: 20, chars: 100 }, // …and the rest of it
+      { para: true, tokens: 4, words: 4, chars: 20 }, // a new line of its own
+      { para: true, tokens: 30, words: 30, chars: 150 },
+      { para: true, tokens: 3, words: 3, chars: 15 }, // a new paragraph's first, short sentence…
+      { para: false, tokens: 20, words: 20, chars: 100 }, // …and the rest of it
     ];
     expect(newParts(passages, [v(true), v(false), v(true), v(true)])).toEqual([[2, 3]]);
+  });
+});
+
+describe('a dateline added to a revision', () => {
+  // The revision: one paragraph added in the middle, and a line saying when it was updated at the end.
+  const cases = [
+    ['en', 'en-library', 'en-ferry', 'Updated March 10, 2017, at 10:15 a.m.'],
+    ['zh', 'zh-library', 'zh-balcony', '更新于2017年3月10日 10:15'],
+    ['ja', 'ja-walk', '', '（2017年3月10日 10時15分 追記）'],
+  ] as const;
+  const japanese = '駅前の古い書店は今月末で閉店することになり、最後の週末には多くの常連客が別れを惜しみに訪れた。店主は三十年の営業を振り返り、地域の人々への感謝を語った。';
+  for (const [lang, base, extra, dateline] of cases) {
+    it(`is no new part (${lang}): "${dateline}"; the paragraph added is one`, () => {
+      const old = loadArticle(base).paragraphs;
+      const added = extra ? loadArticle(extra).paragraphs[1] : japanese;
+      const revision = [...old.slice(0, 3), added, ...old.slice(3), dateline].join('\n\n');
+      const passages = pagePassages(revision);
+      const r = whatsNewByHashes(decodeReadSet(readSetOf(old.join('\n\n')))!, passages);
+      const parts = newParts(passages, r.passages);
+      expect(parts).toHaveLength(1);
+      expect(revision.slice(passages[parts[0][0]].start, passages[parts[0].at(-1)!].end)).toBe(added);
+      // The dateline was read as not read all the same: it is new text, only not a part to show.
+      expect(r.passages.at(-1)!.isNew).toBe(true);
+    });
+  }
+
+  it('leaves a short new sentence of prose with a number in it a part', () => {
+    const passages = pagePassages('A first paragraph that the reader has read before today.\n\nThe ferry now runs every 20 minutes from the pier.');
+    expect(passages.map((p) => p.words)).toEqual([10, 9]);
+    const v = (isNew: boolean) => ({ isNew, readChars: 0 });
+    expect(newParts(passages, [v(false), v(true)])).toEqual([[1]]);
+  });
+
+  it('counts the words of a passage without its numbers, and Han and kana at 1.5 to a word', () => {
+    const words = (text: string) => pagePassages(text).map((p) => Math.round(p.words * 100) / 100);
+    expect(words('Updated March 10, 2017, at 10:15 a.m.')).toEqual([5]);
+    expect(words('Score: 3-1 (2-0 at half time), 45,000 watching.')).toEqual([5]);
+    expect(words('（２０１７年３月１０日 １０時１５分 追記）')).toEqual([4.67]);
+    expect(words('R2-D2 and 3rd place')).toEqual([5]);
   });
 });
 

@@ -50,7 +50,7 @@ describe('the copy of the page', () => {
       title: full.article.title,
       lang: full.article.lang,
       digest: digestArticle(text),
-      passages: passages.map(({ hash, chars, runs, tokens, para }) => ({ hash, chars, runs, tokens, para })),
+      passages: passages.map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })),
       locators: passages.map((p) => passageLocator(text, p.start, p.end)),
     });
     // No run of the text's words travels, only the ends of each passage without their spaces.
