@@ -1,15 +1,15 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
-import type { HistoryItem, Protocol } from '../messaging/protocol';
+import { UNDO_MS, type HistoryItem, type Protocol } from '../messaging/protocol';
 import { ALGORITHM, isFingerprintHex, MAX_STORED_URL_LENGTH, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, type PageRecord, type PageRepository } from '../storage';
+import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, type Forgotten, type PageRecord, type PageRepository } from '../storage';
 import { findMatches, signatureOf } from './matching';
 import type { BulkHandle } from '../messaging/bulk';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -39,7 +39,28 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
   };
 }
 
+/**
+ * The most pages a forget may take and still be undone (UNDO_MS): what it took is kept in the
+ * background's memory only, never written anywhere, and dropped after that time (or when the
+ * background stops), so forgotten stays forgotten.
+ */
+export const UNDO_MAX_PAGES = 5_000;
+
 export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle, keepAwake?: () => void, commitBudgetMs = COMMIT_BUDGET_MS): Handlers<HistoryMessages> {
+  /** The last forget, for its undo. */
+  let last: { token: string; gone: Forgotten; until: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  const drop = () => {
+    if (last) clearTimeout(last.timer);
+    last = undefined;
+  };
+  /** Keeps what a forget took for UNDO_MS; the token the page sends back to undo it. */
+  const keepForUndo = (gone: Forgotten): { undo?: string } => {
+    drop();
+    if (gone.pages.length === 0 || gone.pages.length > UNDO_MAX_PAGES) return {};
+    const token = crypto.randomUUID();
+    last = { token, gone, until: now() + UNDO_MS, timer: setTimeout(drop, UNDO_MS) };
+    return { undo: token };
+  };
   return {
     async 'history:list'({ query, after, limit }) {
       const n = Math.max(1, Math.min(200, Number(limit) | 0));
@@ -127,15 +148,27 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
-      return { forgotten: await (await repository()).forgetSite(site.toLowerCase().replace(/^www\./, '')) };
+      const gone: Forgotten = { pages: [], pairs: [] };
+      const forgotten = await (await repository()).forgetSite(site.toLowerCase().replace(/^www\./, ''), gone);
+      return { forgotten, ...keepForUndo(gone) };
     },
     async 'options:clear'() {
+      drop();
       await (await repository()).clear();
       return {};
     },
     async 'popup:forgetPage'({ url }) {
       if (typeof url !== 'string') throw new TypeError('url must be a string');
-      return { forgotten: await (await repository()).forget(url) };
+      const gone: Forgotten = { pages: [], pairs: [] };
+      const forgotten = await (await repository()).forget(url, gone);
+      return { forgotten, ...keepForUndo(gone) };
+    },
+    async 'history:undoForget'({ undo }) {
+      // Another forget since, the time past, or a background started anew: nothing to bring back.
+      if (!last || typeof undo !== 'string' || undo !== last.token || now() > last.until) return { restored: 0, expired: true };
+      const { gone } = last;
+      drop();
+      return { restored: await (await repository()).restore(gone) };
     },
   };
 }

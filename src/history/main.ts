@@ -2,7 +2,7 @@
 // at a time (so 10^5+ records never stall it); near-duplicates are shown together under the page
 // listed first; any page can be forgotten from here.
 import { displayHost, displayUrl } from '../core';
-import type { HistoryItem, MatchSummary } from '../messaging/protocol';
+import { UNDO_MS, type HistoryItem, type MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
@@ -123,7 +123,8 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   const forget = forgetButton(m.title, m.url);
   forget.addEventListener('click', () =>
     confirmForget(forget, m.title || m.url, m.url, async () => {
-      await send('popup:forgetPage', { url: m.url });
+      const { undo } = await send('popup:forgetPage', { url: m.url });
+      offerUndo(m.title || m.url, m.url, undo);
       onScreen.delete(m.url);
       const group = li.parentElement;
       const next = li.nextElementSibling ?? li.previousElementSibling;
@@ -160,7 +161,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   meta.append(isolated(placeOf(item.url)), ' · ', timeAgo(item.lastSeen, now), item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : '');
   const forget = forgetButton(item.title, item.url);
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
-  forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, item.url, () => forgetPage(li, item.url, copies.map((c) => c.url))));
+  forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, item.url, () => forgetPage(li, item, copies.map((c) => c.url))));
   li.append(link(item.url, item.title), forget, meta);
   if (item.changed) li.append(changedMark(item.changed, now));
   if (copies.length) {
@@ -178,9 +179,10 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
  * Forgets a group's page. Its copies stay in the history, so they stay on screen: in its place,
  * newest first, each grouped with its own copies.
  */
-async function forgetPage(li: HTMLLIElement, url: string, copies: string[]): Promise<void> {
+async function forgetPage(li: HTMLLIElement, { url, title }: HistoryItem, copies: string[]): Promise<void> {
   const shown = generation;
-  await send('popup:forgetPage', { url });
+  const { undo } = await send('popup:forgetPage', { url });
+  offerUndo(title || url, url, undo);
   onScreen.delete(url);
   for (const c of copies) onScreen.delete(c);
   const { items } = copies.length ? await send('history:items', { urls: copies }) : { items: [] };
@@ -214,6 +216,44 @@ async function showSummary(): Promise<void> {
   const found = [...onScreen.values()].filter(Boolean).length;
   // Before the search has read the whole history, what is on screen is what it found so far.
   summary.textContent = searched ? t(found === 1 ? 'historyFoundOne' : 'historyFoundMany', number.format(found), total) : t(found === 1 ? 'historyFoundSoFarOne' : 'historyFoundSoFar', number.format(found), total);
+}
+
+const undoBar = $('undo-bar');
+const undoText = $('undo-text');
+const undoButton = $<HTMLButtonElement>('undo');
+let undoTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * After a page is forgotten: "“Title” (site) was forgotten. [Undo]", for as long as the background
+ * keeps what it took (UNDO_MS). Undo brings it back and draws the list anew; a second forget
+ * replaces the offer (only the last can be undone).
+ */
+function offerUndo(title: string, url: string, token: string | undefined): void {
+  clearTimeout(undoTimer);
+  undoBar.hidden = token === undefined;
+  if (token === undefined) return;
+  undoText.textContent = t('historyForgotten', isolate(title), isolate(placeOf(url)));
+  undoButton.hidden = undoButton.disabled = false;
+  undoButton.onclick = async () => {
+    undoButton.disabled = true;
+    clearTimeout(undoTimer);
+    try {
+      const { expired } = await send('history:undoForget', { undo: token });
+      undoButton.hidden = true;
+      undoText.textContent = t(expired ? 'forgetUndoExpired' : 'forgetUndone');
+      undoText.focus();
+      if (!expired) await loadOrSay(true);
+    } catch (e) {
+      undoText.textContent = errorText(e);
+      undoButton.disabled = false;
+    }
+  };
+  undoTimer = setTimeout(() => {
+    // Past its time: the offer goes, and the focus, if it was on Undo, to the count.
+    const focused = undoButton === document.activeElement;
+    undoBar.hidden = true;
+    if (focused) summary.focus();
+  }, UNDO_MS);
 }
 
 function showError(e: unknown): void {

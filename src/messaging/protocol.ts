@@ -159,7 +159,10 @@ export interface Protocol {
   /** popup → background: take back every "not the same" naming this page: its matches are flagged again. */
   'popup:sameAgain': { req: { url: string }; res: { restored: number } };
   /** popup → background: forget one page of the history. */
-  'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean } };
+  /** `undo`: a token that brings the page back within UNDO_MS ('history:undoForget'). */
+  'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean; undo?: string } };
+  /** Brings back what the last forget took, given its token; `expired` when that can no longer be done. */
+  'history:undoForget': { req: { undo: string }; res: { restored: number; expired?: true } };
   /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */
   'history:list': {
     req: { query?: string; after?: [number, number]; limit: number };
@@ -186,7 +189,7 @@ export interface Protocol {
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
   /** popup → background: forget every page of a site. */
-  'popup:forgetSite': { req: { site: string }; res: { forgotten: number } };
+  'popup:forgetSite': { req: { site: string }; res: { forgotten: number; undo?: string } };
   /** options → background: delete the whole history. */
   'options:clear': { req: Empty; res: Empty };
 }
@@ -236,3 +239,9 @@ export interface NoticeProtocol {
   /** background → content: the reader pressed the notice's shortcut; focus moves into the notice if one is shown, else nothing happens. */
   'background:focusNotice': { req: Record<string, never>; res: Record<string, never> };
 }
+
+/**
+ * How long a forget can be undone. What it took is kept in the background's memory only, never
+ * written anywhere, and dropped after that time (or when the background stops).
+ */
+export const UNDO_MS = 60_000;

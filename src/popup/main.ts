@@ -3,7 +3,7 @@
 // site or everywhere). `?tab=ID` shows another tab's status (the
 // popup opened as a page, as the tests do).
 import browser from '../ext';
-import type { MatchSummary, TabStatus } from '../messaging/protocol';
+import { UNDO_MS, type MatchSummary, type TabStatus } from '../messaging/protocol';
 import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
@@ -30,7 +30,7 @@ async function targetTab(): Promise<number | undefined> {
 }
 
 /**
- * Asks before a deletion that cannot be undone: the question, a button that does it and Cancel
+ * Asks before a deletion: the question, a button that does it and Cancel
  * (focused, so Enter is safe; Escape cancels too). Focus goes back to `from` when cancelled.
  */
 function confirmThen(from: HTMLElement, question: Array<string | Node>, yes: string, action: () => Promise<void>): void {
@@ -128,6 +128,42 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
  */
 let forgottenHere = false;
 
+let undoTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * After a forget: Undo under the status that says what was forgotten, while the background keeps
+ * what it took (UNDO_MS). Undo brings the page, or the site's pages, back as they were; the page
+ * open in the tab stays unrecorded for this visit, as the forget left it.
+ */
+function offerUndo(tabId: number, token: string | undefined, pages = 1): void {
+  const bar = $('undo-forget-here');
+  const button = $<HTMLButtonElement>('undo-forget');
+  clearTimeout(undoTimer);
+  bar.hidden = token === undefined;
+  if (token === undefined) return;
+  button.disabled = false;
+  button.onclick = async () => {
+    button.disabled = true;
+    clearTimeout(undoTimer);
+    try {
+      const { restored, expired } = await send('history:undoForget', { undo: token });
+      bar.hidden = true;
+      if (!expired) forgottenHere = false;
+      await render(tabId, true);
+      // What was done, then the page's story as it stands now.
+      statusEl.textContent = sentences([expired ? t('forgetUndoExpired') : pages === 1 ? t('forgetUndone') : t('forgetUndoneMany', new Intl.NumberFormat(uiLocale()).format(restored)), statusEl.textContent ?? '']);
+    } catch (e) {
+      statusEl.textContent = errorText(e);
+    }
+    statusEl.focus();
+  };
+  undoTimer = setTimeout(() => {
+    const focused = button === document.activeElement;
+    bar.hidden = true;
+    if (focused) statusEl.focus();
+  }, UNDO_MS);
+}
+
 /** A page still being checked is asked about again this often, a few times (a page takes about a second). */
 const CHECKING_AGAIN_MS = 400;
 const CHECKING_TRIES = 25;
@@ -183,12 +219,13 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   forget.onclick = () => {
     if (!page) return;
     confirmThen(forget, localizedNodes('popupForgetConfirm', [isolated(page.title || page.url)]), t('popupForgetYes'), async () => {
-      await send('popup:forgetPage', { url: page.url });
+      const { undo } = await send('popup:forgetPage', { url: page.url });
       // Not recorded again at the end of its dwell time, by the page still open in the tab.
       await sendToTab(tabId, 'background:leaveUnread', { url: page.url }).catch(() => undefined);
       forgottenHere = true;
       await render(tabId, true);
       statusEl.textContent = t('popupForgotten');
+      offerUndo(tabId, undo);
     });
   };
 
@@ -199,13 +236,14 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   forgetSite.onclick = () => {
     if (!site) return;
     confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(sitePatternName(site))]), t('popupForgetSiteYes'), async () => {
-      const { forgotten } = await send('popup:forgetSite', { site });
+      const { forgotten, undo } = await send('popup:forgetSite', { site });
       await sendToTab(tabId, 'background:leaveUnread', { site }).catch(() => undefined);
       forgottenHere = true;
       // Its pages go from the list of matches too.
       await render(tabId, true);
       forgetSite.hidden = true;
       statusEl.replaceChildren(...localizedNodes(forgotten === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [new Intl.NumberFormat(uiLocale()).format(forgotten), isolated(sitePatternName(site))]));
+      offerUndo(tabId, undo, forgotten);
     });
   };
   const pauseSite = $<HTMLButtonElement>('pause-site');

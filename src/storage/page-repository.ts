@@ -13,9 +13,9 @@ import { asStorageError } from './errors';
 import { ImportStore } from './import-store';
 import { notSameInOneMessage, type NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
-import { KEPT_VISIT_IDS, MAX_VISITS } from './merge';
+import { KEPT_VISIT_IDS, MAX_VISITS, mergePage } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
-import type { DejaReadDB, PageRecord } from './schema';
+import type { DejaReadDB, Dismissal, PageRecord } from './schema';
 
 /** What the background knows about a page when the reader visits it. */
 export interface Visit {
@@ -637,13 +637,14 @@ export class PageRepository {
   }
 
   /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
-  async forget(url: string): Promise<boolean> {
+  async forget(url: string, gone?: Forgotten): Promise<boolean> {
     const id = pageIdentity(url);
     const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
       const found = (await w.findAll([id])).get(id);
       if (found) w.remove(found.n);
+      if (found && gone) gone.pages.push(found.page);
       // Its "not the same" pairs go with it: a forgotten page leaves no address behind.
-      await dropDismissals(w.tx, (pageUrl) => pageUrl === id);
+      await dropDismissals(w.tx, (pageUrl) => pageUrl === id, gone?.pairs);
       // An import applying now must not bring it back with a chunk applied later.
       await forgetInImports(w.tx, { page: id });
       return found !== undefined;
@@ -653,9 +654,9 @@ export class PageRepository {
   }
 
   /** Forgets every page of a site (host name, with or without "www."); returns how many. */
-  async forgetSite(site: string): Promise<number> {
+  async forgetSite(site: string, gone?: Forgotten): Promise<number> {
     const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
-      await dropDismissals(w.tx, (pageUrl) => siteOfIdentity(pageUrl) === site);
+      await dropDismissals(w.tx, (pageUrl) => siteOfIdentity(pageUrl) === site, gone?.pairs);
       await forgetInImports(w.tx, { site });
       const numbers = w.columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
       await w.readBlocks(numbers.map(blockOf));
@@ -664,6 +665,7 @@ export class PageRepository {
         const page = w.page(number);
         if (page && fromStored(page).site === site) {
           w.remove(number);
+          gone?.pages.push(page);
           n++;
         }
       }
@@ -671,6 +673,39 @@ export class PageRepository {
     });
     this.dismissals = undefined;
     return forgot;
+  }
+
+  /**
+   * Brings back what a forget took (its pages and "not the same" pairs, as `forget` and
+   * `forgetSite` handed them over): a page recorded again since is merged with, as an import
+   * merges, so a visit made meanwhile stays. Returns how many pages came back.
+   */
+  async restore(gone: Forgotten): Promise<number> {
+    const restored = await this.write(['dismissals'], async (w) => {
+      const pages = onePerIdentity(gone.pages);
+      const existing = await w.findAll(pages.map((p) => p.url));
+      const fresh: StoredPage[] = [];
+      for (const page of pages) {
+        const before = existing.get(page.url);
+        if (!before) {
+          fresh.push(page);
+          continue;
+        }
+        const stored = fromStored(before.page);
+        const merged = mergePage(stored, fromStored(page));
+        if (merged !== stored) w.put(before.n, toStored(merged), before.page);
+      }
+      await w.addAll(fresh);
+      const dismissals = w.tx.objectStore('dismissals');
+      for (const d of gone.pairs) {
+        // A pair said again meanwhile keeps its later time.
+        const now = await dismissals.get(d.pair);
+        if (!now || now.at < d.at) await dismissals.put(d);
+      }
+      return pages.length;
+    });
+    this.dismissals = undefined;
+    return restored;
   }
 
   /** Forgets everything: pages, feedback, past imports and any import under way. */
@@ -868,16 +903,28 @@ async function forgetInImports(tx: WriteTx, what: { page: string } | { site: str
 }
 
 /** Deletes the "not the same" pairs one of whose pages is picked (by its identity); returns how many. */
-async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean): Promise<number> {
+async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean, gone?: Dismissal[]): Promise<number> {
   const store = tx.objectStore('dismissals');
   let n = 0;
   for (let cursor = await store.openCursor(); cursor; cursor = await cursor.continue()) {
     if (cursor.value.pair.some(picked)) {
+      gone?.push(cursor.value);
       await cursor.delete();
       n++;
     }
   }
   return n;
+}
+
+/** What a forget took, collected for an undo: the pages as stored and the "not the same" pairs that named them. */
+export interface Forgotten {
+  pages: StoredPage[];
+  pairs: Dismissal[];
+}
+
+/** One page per identity, the last given (a page is forgotten once, but an undo may be handed two forgets' pages). */
+function onePerIdentity(pages: readonly StoredPage[]): StoredPage[] {
+  return [...new Map(pages.map((p) => [p.url, p])).values()];
 }
 
 /** The key of a "not the same" pair: the two pages' identities, sorted. */

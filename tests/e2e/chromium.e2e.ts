@@ -596,6 +596,12 @@ describe('Chromium, what the reader sees', () => {
     await groups.first().getByRole('button', { name: 'Forget it' }).click();
     await expect.poll(shown).toEqual(shownBefore.filter((u) => u !== forgotten));
     expect(await recordedPages()).toBe(before - 1);
+    // Undo brings it back, grouped as before.
+    expect(await history.locator('#undo-text').innerText()).toMatch(/^“.+” \(.+\) was forgotten\.$/);
+    await history.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => history.locator('#undo-text').innerText()).toBe('Undone: it is back in the history.');
+    await expect.poll(shown).toEqual(shownBefore);
+    expect(await recordedPages()).toBe(before);
     await history.close();
   });
 
@@ -608,6 +614,14 @@ describe('Chromium, what the reader sees', () => {
     expect(await popup.locator('#confirm-text').innerText()).toBe('Forget every page of 127.0.0.1? They leave the history for good.');
     await popup.getByRole('button', { name: 'Forget them all' }).click();
     await expect.poll(() => popup.locator('#status').innerText()).toBe(before === 1 ? '1 page of 127.0.0.1 was forgotten.' : `${before} pages of 127.0.0.1 were forgotten.`);
+    expect(await recordedPages()).toBe(0);
+    // Undo, within the minute, brings every page back; forgotten again, they stay gone.
+    await popup.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toMatch(before === 1 ? /^Undone: it is back/ : new RegExp(`^Undone: ${before} pages are back in the history\\.`));
+    expect(await recordedPages()).toBe(before);
+    await popup.getByRole('button', { name: 'Forget all of 127.0.0.1' }).click();
+    await popup.getByRole('button', { name: 'Forget them all' }).click();
+    await expect.poll(() => popup.locator('#status').innerText()).toMatch(/were forgotten\.|was forgotten\./);
     await popup.close();
     expect(await recordedPages()).toBe(0);
   });

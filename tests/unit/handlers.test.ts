@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { digestArticle, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { buildExport, validateHistoryFile } from '../../src/storage';
+import { UNDO_MS } from '../../src/messaging/protocol';
 import { everyPage, fromTab, makeBackground, type TabPages } from './helpers';
 import type { Runtime } from 'webextension-polyfill';
 
@@ -334,7 +335,7 @@ describe('popup:tabStatus', () => {
     expect(await status()).toEqual(['https://a.example/story']);
     await bg.handlers['content:pageRead'](copy, fromTab(7, copy.url));
     expect(await status()).toEqual(['https://a.example/story']);
-    expect(await bg.call('popup:forgetPage', { url: copy.url })).toEqual({ forgotten: true });
+    expect(await bg.call('popup:forgetPage', { url: copy.url })).toMatchObject({ forgotten: true });
     expect(await status()).toEqual(['https://a.example/story']);
   });
 
@@ -360,9 +361,61 @@ describe('forgetting', () => {
     const bg = makeBackground();
     await bg.read(report('https://a.example/1'));
     await bg.read(report('https://b.example/2', other));
-    expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: true });
-    expect(await bg.call('popup:forgetSite', { site: 'www.B.example' })).toEqual({ forgotten: 1 });
+    expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toMatchObject({ forgotten: true });
+    expect(await bg.call('popup:forgetSite', { site: 'www.B.example' })).toMatchObject({ forgotten: 1 });
     expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+  });
+
+  it('brings a forgotten page back on Undo as it was: visits, "what\'s new" and its "not the same" pairs', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    await bg.read(report('https://a.example/1'));
+    await bg.read(report('https://a.example/1'));
+    await bg.read(report('https://c.example/3', other));
+    await bg.call('popup:notSame', { url: 'https://a.example/1', other: 'https://c.example/3' });
+    const before = await repo.get('https://a.example/1');
+    const { forgotten, undo } = await bg.call('popup:forgetPage', { url: 'https://a.example/1' });
+    expect([forgotten, typeof undo]).toEqual([true, 'string']);
+    expect(await repo.get('https://a.example/1')).toBeUndefined();
+    expect(await bg.call('history:undoForget', { undo: undo! })).toEqual({ restored: 1 });
+    const after = await repo.get('https://a.example/1');
+    expect(after).toEqual(before);
+    expect(after?.visits).toBe(2);
+    expect(await repo.isDismissed('https://a.example/1', 'https://c.example/3')).toBe(true);
+    // Found again as before: a copy of it is matched.
+    expect((await bg.handlers['content:pageSeen'](report('https://b.example/copy'), fromTab(4, 'https://b.example/copy'))).match?.url).toBe('https://a.example/1');
+    // Once only.
+    expect(await bg.call('history:undoForget', { undo: undo! })).toEqual({ restored: 0, expired: true });
+  });
+
+  it('brings a forgotten site back on Undo, merged with a visit made meanwhile', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    await bg.read(report('https://b.example/2', other));
+    await bg.read(report('https://www.b.example/story'));
+    await bg.read(report('https://d.example/4', other));
+    const { forgotten, undo } = await bg.call('popup:forgetSite', { site: 'b.example' });
+    expect(forgotten).toBe(2);
+    await bg.read(report('https://b.example/2', other));
+    expect(await bg.call('history:undoForget', { undo: undo! })).toEqual({ restored: 2 });
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 3 });
+    expect((await repo.get('https://b.example/2'))?.visits).toBe(2);
+  });
+
+  it('undoes only the last forget, within a minute, and not after a clear', async () => {
+    const bg = makeBackground();
+    for (const url of ['https://a.example/1', 'https://b.example/2', 'https://c.example/3']) await bg.read(report(url, other));
+    const first = await bg.call('popup:forgetPage', { url: 'https://a.example/1' });
+    const second = await bg.call('popup:forgetPage', { url: 'https://b.example/2' });
+    expect(await bg.call('history:undoForget', { undo: first.undo! })).toEqual({ restored: 0, expired: true });
+    bg.clock.now += UNDO_MS;
+    expect(await bg.call('history:undoForget', { undo: second.undo! })).toEqual({ restored: 0, expired: true });
+    const third = await bg.call('popup:forgetPage', { url: 'https://c.example/3' });
+    await bg.call('options:clear', {});
+    expect(await bg.call('history:undoForget', { undo: third.undo! })).toEqual({ restored: 0, expired: true });
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+    // Nothing forgotten, nothing to undo.
+    expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: false });
   });
 
   it('forgets the "not the same" pairs of a forgotten page or site, and only those', async () => {

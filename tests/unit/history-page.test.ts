@@ -128,6 +128,26 @@ describe('the history page', () => {
     expect(document.activeElement).toBe(groups()[0].querySelector('a'));
   });
 
+  it('offers Undo after a forget, which brings the page back, grouped with its copies again', async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    const bar = document.getElementById('undo-bar') as HTMLElement;
+    const undo = document.getElementById('undo') as HTMLButtonElement;
+    expect(bar.hidden).toBe(true);
+    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
+    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
+    expect(bar.hidden).toBe(false);
+    expect(bar.textContent).toBe('“\u2068Shelves of Hammers and Saws\u2069” (\u2068library.example/tools\u2069) was forgotten. Undo');
+    undo.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 5 of 5 pages.'));
+    expect(titles()).toEqual([['Shelves of Hammers and Saws', 'Reposted', 'Reposted', 'Mirror'], [balcony.title]]);
+    expect(document.getElementById('undo-text')?.textContent).toBe('Undone: it is back in the history.');
+    expect(undo.hidden).toBe(true);
+    expect(document.activeElement?.id).toBe('undo-text');
+    expect((await (await bg.repository).get('https://library.example/tools'))?.title).toBe('Shelves of Hammers and Saws');
+  });
+
   it('forgets a copy listed under another page by itself, after asking, and leaves the page', async () => {
     const bg = await historyWithCopies();
     await openHistory();

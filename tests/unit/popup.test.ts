@@ -158,6 +158,44 @@ describe('the popup', () => {
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
   });
 
+  it('brings the page and the site forgotten back with Undo, and says so', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(report('https://b.example/story', 'Story on the same site'));
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    const undo = button('undo-forget');
+    expect(undo.closest('p')?.hidden).toBe(true);
+    confirm('forget');
+    await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
+    expect(undo.closest('p')?.hidden).toBe(false);
+    expect(undo.textContent).toBe('Undo');
+    undo.click();
+    await vi.waitFor(() => expect(status()).toMatch(/^Undone: it is back in the history\. You visited this page before\./));
+    expect(undo.closest('p')?.hidden).toBe(true);
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 2 });
+    expect(button('forget').hidden).toBe(false);
+    confirm('forget-site');
+    await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+    undo.click();
+    await vi.waitFor(() => expect(status()).toMatch(/^Undone: 2 pages are back in the history\./));
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 2 });
+    expect(document.querySelectorAll('#matches li')).toHaveLength(1);
+  });
+
+  it('says when a forget can no longer be undone', async () => {
+    const bg = makeBackground(inTab());
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = (type, req) => (type === 'history:undoForget' ? Promise.resolve({ restored: 0, expired: true }) : bg.call(type as never, req as never));
+    await openPopup();
+    confirm('forget');
+    await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
+    button('undo-forget').click();
+    await vi.waitFor(() => expect(status()).toMatch(/^That can no longer be undone\./));
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+  });
+
   it('writes a large number of pages forgotten as numbers are written elsewhere ("1,335 pages")', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://b.example/story', 'Story on the same site'));
