@@ -13,7 +13,7 @@ import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeen
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { ExtensionGoneError, extensionGone, send } from '../messaging/send';
-import { isExcluded, linkMarksAllowed, type Settings } from '../settings/settings';
+import { heldFromReading, linkMarksAllowed, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import type { LinkMarks } from './link-marks';
 import { visibleTimer } from './dwell';
@@ -77,7 +77,7 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   const settings = await settingsNow;
   if (replaced()) return 'replaced';
   // Excluded sites and a paused extension are not even read.
-  heldBySettings = settings.paused || isExcluded(url, settings.excludedSites);
+  heldBySettings = heldFromReading(url, settings);
   if (heldBySettings) {
     forgetView();
     return 'held';
@@ -371,7 +371,7 @@ onSettingsChanged((settings) => {
   void shown.then(() => {
     if (gone) return;
     markLinksAsSettingsSay(settings);
-    const held = settings.paused || isExcluded(location.href, settings.excludedSites);
+    const held = heldFromReading(location.href, settings);
     if (heldBySettings && !held) checkSafely();
     // Paused (everywhere, or on this site) while the page is being read: it is left unread (a check
     // under way too), and its notice goes.

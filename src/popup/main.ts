@@ -8,6 +8,7 @@ import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { displayUrl } from '../core/idn';
+import { isSearchResultPage } from '../core/links';
 import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
 import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
 import { describeMatch, describeReadShare } from '../ui/similarity';
@@ -110,6 +111,7 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
     const byPath = settings.excludedSites.every((s) => !isExcluded(pageUrl, [s]) || s.includes('/'));
     return t(byPath ? 'popupPausedPart' : 'popupPausedHere');
   }
+  if (pageUrl && isSearchResultPage(pageUrl)) return t('popupSearchResults');
   if (status.state === 'unsupported') return t('popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;

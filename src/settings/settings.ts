@@ -154,6 +154,15 @@ export function parseSettings(stored: unknown): Settings {
 }
 
 /**
+ * Whether the page at `url` is left unread: paused, its site excluded, or a search engine's result
+ * page on any of its country domains (google.com.tw, google.co.jp…), excluded or not: a list of
+ * results is not an article, and the reader's searches stay out of the history.
+ */
+export function heldFromReading(url: string, settings: Settings): boolean {
+  return settings.paused || isExcluded(url, settings.excludedSites) || isSearchResultPage(url);
+}
+
+/**
  * Whether links are marked on the page at `url`: marks on (or on search engines only, and this is
  * a result page), not paused, the site not excluded (search result pages excepted, see
  * SEARCH_RESULT_EXCLUSIONS), and not in a private window unless private windows are recorded.

@@ -88,6 +88,16 @@ describe('checking and recording a page', () => {
     expect((await paused.call('options:stats', {})).pages).toBe(0);
   });
 
+  it("never records a search engine's result page, on any of its country domains, even with no site excluded", async () => {
+    const bg = makeBackground({}, { excludedSites: [] });
+    for (const url of ['https://www.google.com.tw/search?q=deepmind', 'https://www.google.co.jp/search?q=x', 'https://www.google.de/search?q=x', 'https://www.baidu.com/s?wd=x', 'https://cn.bing.com/search?q=x']) {
+      expect(await bg.read(report(url))).toMatchObject({ skipped: 'excluded', matches: [] });
+    }
+    expect((await bg.call('options:stats', {})).pages).toBe(0);
+    // The engine's other pages are pages as any other.
+    expect(await bg.read(report('https://www.google.com.tw/intl/zh-TW/about/'))).not.toHaveProperty('skipped');
+  });
+
   it('records pages of private windows only when the reader allows it', async () => {
     const privateTab = { ...fromTab(3, 'https://a.example/private'), tab: { ...fromTab(3).tab!, incognito: true } };
     const bg = makeBackground();

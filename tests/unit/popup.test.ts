@@ -344,6 +344,13 @@ describe('the popup', () => {
     expect(status()).toBe('Déjà Read is paused on this part of the site.');
     expect(button('pause-site').textContent?.replace(/[\u2066-\u2069]/g, '')).toBe('Resume on news.example.com/reads');
   });
+
+  it("says a search engine's result page is never read, on a country domain the exclusions do not name", async () => {
+    const bg = makeBackground({ 7: { url: 'https://www.google.com.tw/search?q=deepmind', page: null } });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe('Search result pages are never read: your searches stay out of the history.');
+  });
 });
 
 function loadPopupHtmlOnly(): void {

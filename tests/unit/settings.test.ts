@@ -7,9 +7,17 @@ const afterVisibleFor = (doc: Document, seconds: number, done: () => void) => {
   dwell.resume();
   return dwell.stop;
 };
-import { DEFAULT_SETTINGS, isExcluded, linkMarksAllowed, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
+import { DEFAULT_SETTINGS, heldFromReading, isExcluded, linkMarksAllowed, matchSettingsOf, normalizeSitePattern, parseSettings, SUGGESTED_EXCLUSIONS } from '../../src/settings/settings';
 
 describe('settings', () => {
+  it("holds every search engine's result page from reading, on any country domain, as the excluded sites and a pause", () => {
+    const none = { ...DEFAULT_SETTINGS, excludedSites: [] };
+    for (const url of ['https://www.google.com.tw/search?q=x', 'https://www.google.co.jp/search?q=x', 'https://google.de/search?q=x', 'https://www.baidu.com/s?wd=x', 'https://duckduckgo.com/?q=x']) expect(heldFromReading(url, none)).toBe(true);
+    for (const url of ['https://www.google.com.tw/', 'https://news.google.com/articles/x', 'https://example.com/search?q=x']) expect(heldFromReading(url, none)).toBe(false);
+    expect(heldFromReading('https://mail.example.com/1', { ...none, excludedSites: ['mail.example.com'] })).toBe(true);
+    expect(heldFromReading('https://example.com/a', { ...none, paused: true })).toBe(true);
+  });
+
   it('start private by default: mail, banking and search results excluded, private windows off', () => {
     const s = parseSettings(undefined);
     expect(s).toEqual(DEFAULT_SETTINGS);
