@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, newParts, passageSet, siteOf, titleRead, whatsNewByHashes, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, lookupWithoutFrame, newParts, passageSet, siteFrame, siteOf, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -109,10 +109,19 @@ export async function lookUp(
   // by its content script, or held by its read set.
   const all = !found.candidates.length ? null : page.passages?.length ? passageSet(page.passages.map((p) => p.hash)) : page.readSet ? decodeReadSet(page.readSet) : null;
   const current = all ? { ...signature, allPassages: all } : signature;
-  for (const r of found.candidates) {
-    // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
-    if (r.canonicalUrl === page.canonicalUrl) continue;
-    const verdict = judgePair(current, signatureOf(r), settings);
+  const candidates = found.candidates.filter((r) => r.canonicalUrl !== page.canonicalUrl).map((r) => ({ r, s: signatureOf(r) }));
+  // The lines the page's site puts around every article, learned from the earlier pages of that
+  // site among the candidates (core's siteFrame): what two of its articles share there is the site's.
+  const site = siteOf(page.url);
+  const sameSite = candidates.filter(({ r, s }) => s.passages && siteOf(r.url) === site);
+  const frame = all && sameSite.length >= 2 ? siteFrame(all, sameSite.map(({ s }) => s.passages!), settings.minSharedPassages) : new Set<number>();
+  const framedCurrent = frame.size ? { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), ...(all ? { allPassages: lookupWithoutFrame(all, frame) } : {}) } : current;
+  for (const { r, s } of candidates) {
+    // The same page at another address (its declared canonical) is a revisit, not a copy read
+    // elsewhere (left out above). A page of the site that holds passages of its frame is judged
+    // without them, and on its passages alone.
+    const framed = frame.size > 0 && siteOf(r.url) === site && s.passages != null && touchesFrame(s.passages, frame);
+    const verdict = framed ? judgePair(framedCurrent, { ...s, passages: withoutFrame(s.passages!, frame) }, settings, { framed }) : judgePair(current, s, settings);
     if (verdict.flagged) flagged.push([r, verdict]);
   }
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));

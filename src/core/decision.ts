@@ -90,8 +90,13 @@ const ZERO = '0000000000000000';
 /** A text with fewer shingles than this share of another's is "part of" it rather than a copy. */
 const PART_RATIO = 0.85;
 
-/** Whether `current` counts as read before given `earlier`, and how. */
-export function judgePair(current: PageSignature, earlier: PageSignature, settings: MatchSettings = DEFAULT_MATCH_SETTINGS): Verdict {
+/**
+ * Whether `current` counts as read before given `earlier`, and how. `framed`: the two are pages of
+ * one site whose frame (site-frame.ts) the caller took out of their passages; the sketch, which
+ * sees the whole text, frame and all, then decides nothing, and the passages left decide alone,
+ * their share in common standing for the sketch's resemblance.
+ */
+export function judgePair(current: PageSignature, earlier: PageSignature, settings: MatchSettings = DEFAULT_MATCH_SETTINGS, { framed = false } = {}): Verdict {
   const distance = hamming(current.fp, earlier.fp);
   if (current.textHash && current.textHash !== ZERO && current.textHash === earlier.textHash) {
     return { flagged: true, kind: 'same-text', distance, resemblance: 1, containment: 1, read: 1 };
@@ -103,7 +108,9 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
     const flagged = distance <= Math.min(settings.maxDistance, FINGERPRINT_ONLY_DISTANCE);
     return flagged ? { flagged, kind: 'fingerprint', distance } : { flagged, distance };
   }
-  const { resemblance, containment: sketchContainment } = overlap(current.sketch, earlier.sketch);
+  const sketch = overlap(current.sketch, earlier.sketch);
+  let resemblance = framed ? 0 : sketch.resemblance;
+  const sketchContainment = framed ? 0 : sketch.containment;
   let containment = sketchContainment;
   let read: number | undefined;
   let passageContained = false;
@@ -123,6 +130,8 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
     passageContained = shared >= settings.minSharedPassages && passageContainment >= settings.minContainment;
     containment = Math.max(containment, passageContainment);
     read = o.aInB;
+    // The passages' resemblance, on the two consistent samples (exact below the cap): in common over either.
+    if (framed) resemblance = o.shared / Math.max(1, o.inA + o.inB - o.shared);
   }
   const a = current.sketch.size;
   const b = earlier.sketch.size;

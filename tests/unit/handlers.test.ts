@@ -366,6 +366,42 @@ describe('popup:tabStatus', () => {
   });
 });
 
+describe("a site's frame", () => {
+  // Lines of our own that a site puts under every article, longer than its short articles.
+  const footer = [
+    '版权声明：本站所有文章，除特别注明外，均为本站编辑整理或原创，版权归本站及原作者所有。未经书面授权，任何单位和个人不得以任何形式转载、摘编、复制或建立镜像。如需转载，请在文章开头显著位置注明来源及作者，并保留原文链接，否则本站将依法追究其法律责任。对于未经授权擅自使用本站内容的行为，本站保留采取进一步措施的权利。',
+    '免责声明：本文所载内容仅供参考，不构成任何投资、医疗或法律方面的建议。文中观点仅代表作者本人，不代表本站立场。本站力求所载信息准确可靠，但对其完整性、及时性不作任何保证。读者依据本文内容所作的任何决定，风险自行承担，本站不承担由此产生的任何责任。',
+    '转载须知：个人博客转载请保留全文及本段说明，商业网站、纸质媒体及各类新媒体平台转载须事先取得书面许可。本站不接受未经审核的内容合作，所有合作事宜均以正式签署的协议为准。如发现本站内容存在侵权或错误，请通过页面底部的联系方式告知，我们将在核实后第一时间处理。',
+    '关注我们：欢迎关注本站官方公众号，每天早上八点为你推送精选好文。长按识别下方二维码即可关注，回复“投稿”可获取投稿方式，回复“合作”可联系商务。喜欢这篇文章的话，请点个赞并转发给身边的朋友，你的支持是我们坚持下去的最大动力。',
+  ];
+  const library = loadArticle('zh-library').paragraphs;
+  const balcony = loadArticle('zh-balcony').paragraphs;
+  // Three short articles that share no sentence, each shorter than the site's lines under it.
+  const articles = { a: [library[0]], b: [balcony[0]], c: [balcony[3], balcony[4]] };
+  const page = (url: string, body: string[], lines = footer) => ({ url, title: url, digest: digestArticle([...body, ...lines].join('\n\n')), lang: 'zh-CN', passages: pagePassages([...body, ...lines].join('\n\n')).map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })) });
+  const seen = async (bg: ReturnType<typeof makeBackground>, p: ReturnType<typeof page>) => (await bg.handlers['content:pageSeen'](p, fromTab(5, p.url))).match?.url;
+
+  it('takes no short article of a site for another on the lines the site puts under both, once two of its pages were read', async () => {
+    const bg = makeBackground();
+    await bg.read(page('https://news.example.cn/a', articles.a));
+    await bg.read(page('https://news.example.cn/b', articles.b));
+    expect(await seen(bg, page('https://news.example.cn/c', articles.c))).toBeUndefined();
+  });
+
+  it("still finds an article of the site again at another of its addresses, and a repost of it on another site", async () => {
+    const bg = makeBackground();
+    await bg.read(page('https://news.example.cn/a', articles.a));
+    await bg.read(page('https://news.example.cn/b', articles.b));
+    await bg.read(page('https://news.example.cn/c', articles.c));
+    expect(await seen(bg, page('https://news.example.cn/print/a', articles.a))).toBe('https://news.example.cn/a');
+    expect(await seen(bg, page('https://news.example.cn/m/b', [...articles.b, library[4]]))).toBe('https://news.example.cn/b');
+    expect(await seen(bg, page('https://repost.example.com/a', articles.a, ['本文转自新闻网，版权归原作者所有，如有侵权请联系删除。']))).toBe('https://news.example.cn/a');
+    // Three copies of one article on one site share everything, and none has text of its own: no frame.
+    await bg.read(page('https://news.example.cn/print/a', articles.a));
+    expect(await seen(bg, page('https://news.example.cn/amp/a', articles.a))).toMatch(/^https:\/\/news\.example\.cn\/(print\/)?a$/);
+  });
+});
+
 describe('forgetting', () => {
   it('forgets a page from the popup and a site from the options', async () => {
     const bg = makeBackground();
