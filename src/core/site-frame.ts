@@ -2,25 +2,39 @@
 // disclaimer, a newsletter pitch, 关注公众号). Two different articles of one site share them, and
 // around a short article they can be most of the text, so a sketch of the whole text, or a count of
 // shared passages, would take two articles for one. The frame is learned from the reader's own
-// history when a page is judged: the passages it shares with two or more earlier pages of its own
-// site, each of which has passages of its own that the page does not hold (other articles, not
-// copies of this one: three copies of one article share everything, and none has text of its own).
-// The history's own rule (a passage more than 24 pages share is no anchor) needs many pages of a
-// site; this one needs two.
+// history when a page is judged: the passages it shares with two earlier pages of its own site
+// that are two other articles, each with passages of its own that the page does not hold, and not
+// the same ones (three copies of one article share everything, and none has text of its own; a
+// preview of an article read at two addresses of its site finds the rest of it in both, the same
+// rest). The history's own rule (a passage more than 24 pages share is no anchor) needs many pages
+// of a site; this one needs two.
 import type { PassageLookup, PassageSignature } from './passage-signature';
 
 /** The 24-bit keys of the passages that make the frame of `current`'s site, given earlier pages of that site. */
 export function siteFrame(current: PassageLookup, earlier: readonly PassageSignature[], minOwn: number): Set<number> {
-  const pages = new Map<number, number>();
+  const pages: Array<{ held: number[]; own: Set<number> }> = [];
   for (const e of earlier) {
     const shift = e.bits === 32 ? 8 : 0;
     const held: number[] = [];
-    for (const h of e.hashes) if (current.has(h >>> shift)) held.push(h >>> shift);
-    if (e.hashes.length - held.length < minOwn) continue;
-    for (const k of held) pages.set(k, (pages.get(k) ?? 0) + 1);
+    const own = new Set<number>();
+    for (const h of e.hashes) {
+      if (current.has(h >>> shift)) held.push(h >>> shift);
+      else own.add(h >>> shift);
+    }
+    if (own.size >= minOwn && held.length > 0) pages.push({ held, own });
   }
   const frame = new Set<number>();
-  for (const [k, n] of pages) if (n >= 2) frame.add(k);
+  for (let i = 0; i < pages.length; i++) {
+    for (let j = i + 1; j < pages.length; j++) {
+      const [a, b] = [pages[i], pages[j]];
+      // Two other articles: what each has of its own, the other has little of.
+      let common = 0;
+      for (const k of a.own) if (b.own.has(k)) common++;
+      if (2 * common >= Math.min(a.own.size, b.own.size)) continue;
+      const inB = new Set(b.held);
+      for (const k of a.held) if (inB.has(k)) frame.add(k);
+    }
+  }
   return frame;
 }
 

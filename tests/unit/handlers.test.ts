@@ -400,6 +400,14 @@ describe("a site's frame", () => {
     await bg.read(page('https://news.example.cn/print/a', articles.a));
     expect(await seen(bg, page('https://news.example.cn/amp/a', articles.a))).toMatch(/^https:\/\/news\.example\.cn\/(print\/)?a$/);
   });
+
+  it('still finds a preview of an article read whole at two addresses of the site (the rest of it is the same in both, no frame)', async () => {
+    const bg = makeBackground();
+    await bg.read(page('https://news.example.cn/b', articles.b));
+    await bg.read(page('https://news.example.cn/long', library));
+    await bg.read(page('https://news.example.cn/print/long', library));
+    expect(await seen(bg, page('https://news.example.cn/preview/long', library.slice(0, 2)))).toMatch(/^https:\/\/news\.example\.cn\/(print\/)?long$/);
+  });
 });
 
 describe('forgetting', () => {
