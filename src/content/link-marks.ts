@@ -302,6 +302,44 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
   doc.addEventListener('pointerout', hideTip, listen);
   doc.addEventListener('focusout', hideTip, listen);
 
+  /**
+   * Asks again about the links not read when last asked: a page read since, in another tab or in
+   * this one before an in-page navigation (a news app's next article), is marked now rather than
+   * at the next load. Done when the reader comes back to the tab and after an in-page navigation,
+   * never on the page's own timing.
+   */
+  let rechecking = false;
+  async function recheckUnread(): Promise<void> {
+    if (rechecking || stopped || !answered) return;
+    rechecking = true;
+    try {
+      const unread = [...asked].filter((key) => !read.has(key));
+      let found = false;
+      while (unread.length > 0 && !stopped) {
+        const keys = linkKeysForOneMessage(unread);
+        const answer = await deliver(() => send('content:linksRead', { keys }), ASK_RETRY);
+        stats.messages++;
+        for (const mark of answer.read) {
+          read.set(mark.key, mark);
+          found = true;
+        }
+        unread.splice(0, keys.length);
+      }
+      if (found) drawSoon(true);
+    } finally {
+      rechecking = false;
+    }
+  }
+  const recheckSafely = () => void recheckUnread().catch((e: unknown) => (e instanceof ExtensionGoneError ? marks.stop() : undefined));
+  const onVisible = () => {
+    if (doc.visibilityState === 'visible') recheckSafely();
+  };
+  doc.addEventListener('visibilitychange', onVisible);
+  const navigation = (win as { navigation?: EventTarget }).navigation;
+  const onNavigated = () => recheckSafely();
+  if (navigation && typeof navigation.addEventListener === 'function') navigation.addEventListener('navigatesuccess', onNavigated);
+  else win.addEventListener('popstate', onNavigated);
+
   const marks: LinkMarks = {
     readCount() {
       const keys = new Set<string>();
@@ -323,6 +361,9 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
       doc.removeEventListener('focusin', showTip, listen);
       doc.removeEventListener('pointerout', hideTip, listen);
       doc.removeEventListener('focusout', hideTip, listen);
+      doc.removeEventListener('visibilitychange', onVisible);
+      navigation?.removeEventListener?.('navigatesuccess', onNavigated);
+      win.removeEventListener('popstate', onNavigated);
       overlay?.destroy();
       overlay = undefined;
     },

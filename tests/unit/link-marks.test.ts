@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { message } from './messages';
 
-const fake = vi.hoisted(() => ({ id: 'ext' as string | undefined, failures: 0, asked: [] as string[][] }));
+const fake = vi.hoisted(() => ({ id: 'ext' as string | undefined, failures: 0, asked: [] as string[][], readSince: [] as string[] }));
 vi.mock('../../src/ext', () => ({
   default: {
     i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
@@ -18,7 +18,7 @@ vi.mock('../../src/ext', () => ({
           throw new Error('Could not establish connection. Receiving end does not exist.');
         }
         fake.asked.push(m.req.keys);
-        return { ok: { read: m.req.keys.filter((k) => k.includes('read')).map((key) => ({ key, date: 'Nov 1' })) } };
+        return { ok: { read: m.req.keys.filter((k) => k.includes('read') || fake.readSince.some((host) => k.includes(host))).map((key) => ({ key, date: 'Nov 1' })) } };
       },
     },
   },
@@ -53,6 +53,8 @@ afterEach(() => {
   fake.id = 'ext';
   fake.failures = 0;
   fake.asked = [];
+  fake.readSince = [];
+  delete (document as { visibilityState?: string }).visibilityState;
   document.body.replaceChildren();
   for (const host of document.querySelectorAll('[data-deja-read=overlay]')) host.remove();
 });
@@ -76,6 +78,24 @@ describe('link marks', () => {
     expect(fake.asked.flat().sort()).toEqual(['https://a.example/read-1', 'https://b.example/other', 'https://c.example/read-2'].map((u) => expect.stringContaining(new URL(u).host)));
     marks.stop();
   }, 15_000);
+
+  it('marks a link whose page was read since, when the reader comes back to the tab, and after an in-page navigation', async () => {
+    page(['https://a.example/read-1', 'https://b.example/story', 'https://c.example/story']);
+    const marks = startLinkMarks(document);
+    await vi.waitFor(() => expect(marks.readCount()).toBe(1), { timeout: 5000 });
+    // b.example's story is read in another tab; the reader comes back.
+    fake.readSince.push('b.example');
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(marks.readCount()).toBe(2), { timeout: 5000 });
+    // Only the links not read were asked about again.
+    expect(fake.asked.at(-1)?.some((k) => k.includes('a.example'))).toBe(false);
+    // c.example's story is read in this tab, and the reader goes back to the list (no Navigation API in jsdom: popstate).
+    fake.readSince.push('c.example');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    await vi.waitFor(() => expect(marks.readCount()).toBe(3), { timeout: 5000 });
+    marks.stop();
+  });
 
   it('reads a link again when the page gives it another address (a list reusing its elements)', async () => {
     page(['https://a.example/other', 'https://b.example/other']);
