@@ -42,16 +42,33 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   const settings = await deps.settings();
   if (!linkMarksAllowed(page, settings, sender.tab?.incognito === true)) return { read: [], off: true };
   // The store is asked by identity whatever the content script sent; the answer names the keys it sent.
+  // A link is asked about at its address and at the same address over the other scheme: an old
+  // article links http:// to a page the reader read over https://, and the other way round.
   const byIdentity = new Map<string, string[]>();
   for (const key of new Set(keys)) {
     const id = pageIdentity(key);
-    byIdentity.set(id, [...(byIdentity.get(id) ?? []), key]);
+    for (const asked of [id, otherScheme(id)]) if (asked) byIdentity.set(asked, [...(byIdentity.get(asked) ?? []), key]);
   }
   const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
+  // One mark a key: the visit read last, where both schemes were read.
+  const latest = new Map<string, (typeof found)[number]>();
+  for (const f of found) {
+    for (const key of byIdentity.get(f.key) ?? []) {
+      const other = latest.get(key);
+      if (!other || other.lastSeen < f.lastSeen) latest.set(key, f);
+    }
+  }
   return {
-    read: found.flatMap((f) => (byIdentity.get(f.key) ?? []).map((key) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) }))),
+    read: [...latest].map(([key, f]) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) })),
   };
+}
+
+/** The same address over the other scheme (http and https), or undefined for any other. */
+function otherScheme(id: string): string | undefined {
+  if (id.startsWith('https://')) return `http://${id.slice(8)}`;
+  if (id.startsWith('http://')) return `https://${id.slice(7)}`;
+  return undefined;
 }
 
 /** Where a page is, said beside another: its site, or its place (site and path) where the other is on the same site. */

@@ -55,6 +55,19 @@ describe('links read', () => {
     expect(answer.read).toEqual([{ key: 'https://news.example/story-7', date: expect.any(String), copyOf: other.title }]);
   });
 
+  it('marks a link given over http:// to a page read over https://, and the other way round, once each', async () => {
+    const bg = makeBackground();
+    await bg.read(report(A), fromTab(1, A));
+    const plain = 'http://c.example/old-story';
+    await bg.read(report(plain, other), fromTab(2, plain));
+    const asked = keys([A.replace('https:', 'http:'), 'https://c.example/old-story', C]);
+    const answer = await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST));
+    expect(answer.read.map((r) => r.key).sort()).toEqual([asked[0], asked[1]].sort());
+    // Read over both schemes: one mark, of the visit read last.
+    await bg.read(report(A.replace('https:', 'http:')), fromTab(4, A.replace('https:', 'http:')));
+    expect((await bg.handlers['content:linksRead']({ keys: [A] }, fromTab(3, LIST))).read.map((r) => r.key)).toEqual([A]);
+  });
+
   it('answers the keys as sent, each once, however many variants of a page are asked', async () => {
     const bg = makeBackground();
     await bg.read(report(A), fromTab(1, A));
