@@ -171,7 +171,7 @@ void browser.commands
     hint.className = 'muted hint';
     hint.textContent = shortcut ? t('optionsNoticeShortcut', shortcut) : t('optionsNoticeNoShortcut');
     const checkbox = $<HTMLInputElement>('show-notice');
-    checkbox.setAttribute('aria-describedby', hint.id);
+    checkbox.setAttribute('aria-describedby', `${hint.id} notice-once`);
     checkbox.closest('label')?.after(hint);
   })
   .catch(() => undefined);

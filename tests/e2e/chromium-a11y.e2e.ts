@@ -123,6 +123,18 @@ describe.each([
       await page.keyboard.press('Escape');
       await page.locator('#import-ask').waitFor({ state: 'hidden' });
     }
+    if (path.startsWith('history')) {
+      // And the offer to undo a forget, taken (the history stays as it was).
+      await page.locator('li.page > button.forget').first().click();
+      await page.locator('.confirm button.destructive').first().click();
+      await page.locator('#undo-bar:not([hidden])').waitFor();
+      for (const scheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await violations(page), `${path}, the offer to undo, ${scheme}`).toEqual([]);
+      }
+      await page.locator('#undo').click();
+      await page.locator('#undo').waitFor({ state: 'hidden' });
+    }
     await page.close();
   });
 
