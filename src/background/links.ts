@@ -33,7 +33,7 @@ function keysOf(req: unknown): string[] {
   return keys as string[];
 }
 
-export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale'>): Promise<LinksAnswer> {
+export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, deps: Pick<BackgroundDeps, 'repository' | 'settings' | 'locale' | 'now'>): Promise<LinksAnswer> {
   const keys = keysOf(req);
   fromTopFrame(sender, 'links asked');
   const page = sender.url;
@@ -51,6 +51,7 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   }
   const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
+  const today = deps.now();
   // One mark a key: the visit read last, where both schemes were read.
   const latest = new Map<string, (typeof found)[number]>();
   for (const f of found) {
@@ -60,9 +61,12 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
     }
   }
   return {
-    read: [...latest].map(([key, f]) => ({ key, date: day.format(f.lastSeen), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) })),
+    read: [...latest].map(([key, f]) => ({ key, date: day.format(f.lastSeen), ...(sameDay(f.lastSeen, today) ? { today: true } : {}), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) })),
   };
 }
+
+/** Whether two times fall on one calendar day where the reader is. */
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
 
 /** The same address over the other scheme (http and https), or undefined for any other. */
 function otherScheme(id: string): string | undefined {

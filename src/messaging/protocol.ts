@@ -79,6 +79,8 @@ export interface LinkMark {
   key: string;
   /** The day it was last read, in the reader's language ("Nov 19, 2026"). */
   date: string;
+  /** It was last read today (the tip says "Read today"). */
+  today?: true;
   /** The title of the page read elsewhere that this one is a known copy of (untrusted text). */
   copyOf?: string;
   /** For a page read at this very address: the site where its text was read first, elsewhere. */

@@ -25,7 +25,7 @@ export async function openAndSettle(page: AnyPage, url: string): Promise<void> {
 export function foundByPage(page: AnyPage): Promise<string[]> {
   return page.evaluate(() => {
     const find = (window as unknown as { find(text: string, caseSensitive: boolean, backwards: boolean, wrap: boolean): boolean }).find.bind(window);
-    const found = ["You've read this before", 'Not the same', 'Dismiss', 'Read on', 'Read before'].filter((word) => {
+    const found = ["You've read this before", 'Not the same', 'Dismiss', 'Read on', 'Read today', 'Read before'].filter((word) => {
       getSelection()?.removeAllRanges();
       return find(word, false, false, true);
     });

@@ -31,6 +31,10 @@ describe('links read', () => {
       [B, undefined, 'a.example'],
     ]);
     expect(answer.read[0].date).toMatch(/^Nov 1[45], 2023$/); // the clock's day, in the machine's time zone
+    // Read today: the tip says so rather than the date; two days on, it gives the date.
+    expect(answer.read[0].today).toBe(true);
+    bg.clock.now += 2 * 86_400_000;
+    expect((await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST))).read[0]).not.toHaveProperty('today');
   });
 
   it('answers a list page first thing in a background started anew, and then a page, warm', async () => {
@@ -52,7 +56,7 @@ describe('links read', () => {
     const amp = 'https://news.example/amp/story-7';
     await bg.read(report(amp, other, { canonical: ['https://news.example/story-7'] }), fromTab(1, amp));
     const answer = await bg.handlers['content:linksRead']({ keys: keys(['https://news.example/story-7?utm_medium=rss', 'https://news.example/story-8']) }, fromTab(2, LIST));
-    expect(answer.read).toEqual([{ key: 'https://news.example/story-7', date: expect.any(String), copyOf: other.title }]);
+    expect(answer.read).toEqual([{ key: 'https://news.example/story-7', date: expect.any(String), today: true, copyOf: other.title }]);
   });
 
   it('marks a link given over http:// to a page read over https://, and the other way round, once each', async () => {
