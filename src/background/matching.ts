@@ -47,6 +47,9 @@ export function signatureOf(r: PageRecord): PageSignature {
   return { fp: r.fp, words: r.textLength, textHash: r.textHash, sketch: r.sketch ? decodeSketch(r.sketch) : null, passages: r.passages ? decodePassages(r.passages) : null };
 }
 
+/** The last pages of a site a lookup reads, beside its candidates, to learn the site's frame. */
+const SITE_FRAME_PAGES = 8;
+
 const KIND_ORDER: Record<string, number> = { 'same-text': 0, 'near-duplicate': 1, 'contains-earlier': 2, 'part-of-earlier': 3, fingerprint: 4 };
 
 function summary(r: PageRecord, v: Verdict, fresh?: Freshness): MatchSummary {
@@ -109,21 +112,29 @@ export async function lookUp(
   // by its content script, or held by its read set.
   const all = !found.candidates.length ? null : page.passages?.length ? passageSet(page.passages.map((p) => p.hash)) : page.readSet ? decodeReadSet(page.readSet) : null;
   const current = all ? { ...signature, allPassages: all } : signature;
+  // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
   const candidates = found.candidates.filter((r) => r.canonicalUrl !== page.canonicalUrl).map((r) => ({ r, s: signatureOf(r) }));
-  // The lines the page's site puts around every article, learned from the earlier pages of that
-  // site among the candidates (core's siteFrame): what two of its articles share there is the site's.
+  const verdicts = candidates.map(({ s }) => judgePair(current, s, settings));
+  // A page of its own site taken for this one may be taken on the lines the site puts around every
+  // article: the site's frame, learned from the site's pages among the candidates and the last it
+  // recorded (core's siteFrame). Those pages are judged again without it, on their passages alone.
   const site = siteOf(page.url);
-  const sameSite = candidates.filter(({ r, s }) => s.passages && siteOf(r.url) === site);
-  const frame = all && sameSite.length >= 2 ? siteFrame(all, sameSite.map(({ s }) => s.passages!), settings.minSharedPassages) : new Set<number>();
-  const framedCurrent = frame.size ? { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), ...(all ? { allPassages: lookupWithoutFrame(all, frame) } : {}) } : current;
-  for (const { r, s } of candidates) {
-    // The same page at another address (its declared canonical) is a revisit, not a copy read
-    // elsewhere (left out above). A page of the site that holds passages of its frame is judged
-    // without them, and on its passages alone.
-    const framed = frame.size > 0 && siteOf(r.url) === site && s.passages != null && touchesFrame(s.passages, frame);
-    const verdict = framed ? judgePair(framedCurrent, { ...s, passages: withoutFrame(s.passages!, frame) }, settings, { framed }) : judgePair(current, s, settings);
-    if (verdict.flagged) flagged.push([r, verdict]);
+  const suspect = (i: number) => verdicts[i].flagged && verdicts[i].kind !== 'same-text' && candidates[i].s.passages != null && siteOf(candidates[i].r.url) === site;
+  if (all && candidates.some((_, i) => suspect(i))) {
+    const known = new Set(candidates.map(({ r }) => r.url));
+    const others = (await repo.pagesOfSite(site, SITE_FRAME_PAGES)).filter((r) => !known.has(r.url) && r.url !== page.url && r.canonicalUrl !== page.canonicalUrl && r.passages);
+    const ofSite = [...candidates.filter(({ r, s }) => s.passages && siteOf(r.url) === site).map(({ s }) => s.passages!), ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)];
+    const frame = siteFrame(all, ofSite, settings.minSharedPassages);
+    if (frame.size) {
+      const framedCurrent = { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), allPassages: lookupWithoutFrame(all, frame) };
+      candidates.forEach(({ s }, i) => {
+        if (suspect(i) && touchesFrame(s.passages!, frame)) verdicts[i] = judgePair(framedCurrent, { ...s, passages: withoutFrame(s.passages!, frame) }, settings, { framed: true });
+      });
+    }
   }
+  candidates.forEach(({ r }, i) => {
+    if (verdicts[i].flagged) flagged.push([r, verdicts[i]]);
+  });
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));
   const before = found.own ?? found.sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
   const own = before?.readSet && flagged.length && ownReading?.(before) ? decodeReadSet(before.readSet) : null;

@@ -573,6 +573,18 @@ export class PageRepository {
     };
   }
 
+  /**
+   * Up to `limit` pages of a site (its host name without "www.", as PageRecord.site), the last
+   * recorded first: what a lookup learns a site's frame from (core's siteFrame). It reads the
+   * site column (kept in memory after) and the blocks of the pages it returns.
+   */
+  async pagesOfSite(site: string, limit: number): Promise<PageRecord[]> {
+    const columns = await this.columns(['fp', 'extra']);
+    const numbers = columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
+    const last = [...numbers].sort((a, b) => b - a).slice(0, limit);
+    return (await this.pagesAt(last)).filter(({ page }) => siteOfIdentity(page.url) === site).map(({ page }) => fromStored(page));
+  }
+
   /** Pages recorded under this canonical URL (the same page at other addresses). */
   async findByCanonicalUrl(canonicalUrl: string): Promise<PageRecord[]> {
     const columns = await this.columns(['fp', 'keys']);

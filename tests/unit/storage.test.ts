@@ -81,6 +81,16 @@ describe('PageRepository: recording and finding', () => {
   });
 });
 
+describe('PageRepository: the pages of a site', () => {
+  it('gives the last pages recorded on a site, www. or not, and none of another', async () => {
+    const r = await repo();
+    for (const url of ['https://a.example/1', 'https://www.a.example/2', 'https://b.example/1', 'https://a.example/3', 'https://sub.a.example/4']) await r.recordVisit(visit(url, '0123456789abcdef'), 1);
+    expect((await r.pagesOfSite('a.example', 8)).map((p) => p.url)).toEqual(['https://a.example/3', 'https://www.a.example/2', 'https://a.example/1']);
+    expect((await r.pagesOfSite('a.example', 2)).map((p) => p.url)).toEqual(['https://a.example/3', 'https://www.a.example/2']);
+    expect(await r.pagesOfSite('c.example', 8)).toEqual([]);
+  });
+});
+
 describe('PageRepository: forgetting and listing', () => {
   it('forgets a page, a whole site, or everything', async () => {
     const r = await repo();
