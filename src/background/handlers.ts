@@ -1,10 +1,10 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, isSearchResultPage, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
-import { isExcluded, matchSettingsOf, type Settings } from '../settings/settings';
+import { heldFromReading, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
 import { freshness, lookUp } from './matching';
@@ -53,7 +53,7 @@ function currentPage(report: PageReport) {
 
 function skipReason(settings: Settings, ...urls: string[]): PageVerdict['skipped'] | undefined {
   if (settings.paused) return 'paused';
-  if (urls.some((url) => isExcluded(url, settings.excludedSites) || isSearchResultPage(url))) return 'excluded';
+  if (urls.some((url) => heldFromReading(url, settings))) return 'excluded';
   return undefined;
 }
 

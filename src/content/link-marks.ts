@@ -133,6 +133,26 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     overlay.placeNow();
   }
 
+  /**
+   * Asks the background about `keys`, a message's worth at a time, keeping the answers; each batch
+   * answered leaves `keys` (so what is left of them was not answered). Whether any was read.
+   */
+  async function ask(keys: string[]): Promise<boolean> {
+    let found = false;
+    while (keys.length > 0 && !stopped) {
+      const batch = linkKeysForOneMessage(keys);
+      const asking = performance.now();
+      const answer = await deliver(() => send('content:linksRead', { keys: batch }), ASK_RETRY);
+      stats.messages++;
+      stats.answerMs += performance.now() - asking;
+      for (const mark of answer.read) read.set(mark.key, mark);
+      found ||= answer.read.length > 0;
+      answered = true;
+      keys.splice(0, batch.length);
+    }
+    return found;
+  }
+
   /** Reads the keys of links not seen yet, a slice at a time, then asks about the new ones. */
   async function scan(): Promise<void> {
     if (scanning) {
@@ -195,16 +215,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
       // The layer exists as soon as the page has links, before any answer: its existence says nothing.
       overlay ??= createOverlay(doc, { css: CSS });
       try {
-        while (fresh.length > 0 && !stopped) {
-          const keys = linkKeysForOneMessage(fresh);
-          const asking = performance.now();
-          const answer = await deliver(() => send('content:linksRead', { keys }), ASK_RETRY);
-          stats.messages++;
-          stats.answerMs += performance.now() - asking;
-          for (const mark of answer.read) read.set(mark.key, mark);
-          answered = true;
-          fresh.splice(0, keys.length);
-        }
+        await ask(fresh);
       } catch (e) {
         // Not answered (the background could not be reached): these links are asked about again
         // at the next scan, which comes with the next change of the page or a while later.
@@ -313,19 +324,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     if (rechecking || stopped || !answered) return;
     rechecking = true;
     try {
-      const unread = [...asked].filter((key) => !read.has(key));
-      let found = false;
-      while (unread.length > 0 && !stopped) {
-        const keys = linkKeysForOneMessage(unread);
-        const answer = await deliver(() => send('content:linksRead', { keys }), ASK_RETRY);
-        stats.messages++;
-        for (const mark of answer.read) {
-          read.set(mark.key, mark);
-          found = true;
-        }
-        unread.splice(0, keys.length);
-      }
-      if (found) drawSoon(true);
+      if (await ask([...asked].filter((key) => !read.has(key)))) drawSoon(true);
     } finally {
       rechecking = false;
     }

@@ -159,26 +159,9 @@ export class ImportStore {
       // Chunks staged by versions 3 to 5 kept addresses as written: both are taken to identities (no tracking parameter kept).
       const kept = (identity: string) => !forgottenPages.has(identity) && !(forgottenSites.size > 0 && forgottenSites.has(siteOfIdentity(identity)));
       const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url), canonicalUrl: pageIdentity(p.canonicalUrl ?? p.url) })))).filter((page) => kept(page.url));
-      const existing = await w.findAll(incoming.map((p) => p.url));
-      const outcome = { ...run.outcome };
-      const added: StoredPage[] = [];
-      for (const page of incoming) {
-        const before = existing.get(page.url);
-        if (!before) {
-          added.push(page);
-          outcome.added++;
-          continue;
-        }
-        const stored = fromStored(before.page);
-        const merged = mergePage(stored, fromStored(page));
-        if (merged === stored) outcome.unchanged++;
-        else {
-          outcome.merged++;
-          w.put(before.n, toStored(merged), before.page);
-        }
-      }
-      // Numbered in the file's order, so a history exported, cleared and imported exports as it was.
-      await w.addAll(added);
+      // New pages numbered in the file's order.
+      const { added, merged, unchanged } = await w.merge(incoming);
+      const outcome = { added: run.outcome.added + added, merged: run.outcome.merged + merged, unchanged: run.outcome.unchanged + unchanged };
       // A pair naming a page forgotten meanwhile would bring its address back: left out, as the page is.
       const pairs = chunks.flatMap((c) => c.notSame ?? []).filter((p) => kept(p.a) && kept(p.b));
       if (pairs.length > 0) {
@@ -264,7 +247,7 @@ interface DismissalStore {
 }
 
 /** The file's "Not the same" pairs added to the reader's (a pair known to both keeps its later time). */
-async function keepNotSame(store: DismissalStore, pairs: readonly NotSamePair[]): Promise<void> {
+export async function keepNotSame(store: DismissalStore, pairs: readonly NotSamePair[]): Promise<void> {
   const byKey = new Map<string, { pair: [string, string]; at: number }>();
   for (const { a, b, at } of pairs) {
     const pair = dismissalKey(a, b);
@@ -284,7 +267,7 @@ async function keepNotSame(store: DismissalStore, pairs: readonly NotSamePair[])
  * A batch's pages, one per page identity (chunks are checked, and so keyed by identity, before they
  * are staged; a chunk staged by version 4 kept addresses as written, and is keyed here).
  */
-function onePerPage(pages: StoredPage[]): StoredPage[] {
+export function onePerPage(pages: readonly StoredPage[]): StoredPage[] {
   const byPage = new Map<string, StoredPage>();
   for (const page of pages) {
     const earlier = byPage.get(page.url);

@@ -10,7 +10,7 @@ import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves,
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
-import { ImportStore } from './import-store';
+import { ImportStore, keepNotSame, onePerPage } from './import-store';
 import { notSameInOneMessage, type NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
 import { KEPT_VISIT_IDS, MAX_VISITS, mergePage } from './merge';
@@ -215,6 +215,34 @@ export class PageWrite {
       this.meta.count++;
       this.put(n, page, null);
     }
+  }
+
+  /**
+   * Merges pages, one per identity, into the history, as an import applies a chunk: a page it does
+   * not hold is added (numbered in the order given, so a history exported, cleared and imported
+   * exports as it was), one it holds is merged with (mergePage). How many of each.
+   */
+  async merge(incoming: readonly StoredPage[]): Promise<{ added: number; merged: number; unchanged: number }> {
+    const existing = await this.findAll(incoming.map((p) => p.url));
+    const outcome = { added: 0, merged: 0, unchanged: 0 };
+    const added: StoredPage[] = [];
+    for (const page of incoming) {
+      const before = existing.get(page.url);
+      if (!before) {
+        added.push(page);
+        continue;
+      }
+      const stored = fromStored(before.page);
+      const merged = mergePage(stored, fromStored(page));
+      if (merged === stored) outcome.unchanged++;
+      else {
+        outcome.merged++;
+        this.put(before.n, toStored(merged), before.page);
+      }
+    }
+    await this.addAll(added);
+    outcome.added = added.length;
+    return outcome;
   }
 
   /** Forgets the page at number n. Its anchors stay in the index until their bucket is merged (a lookup skips pages gone). */
@@ -693,31 +721,14 @@ export class PageRepository {
    * merges, so a visit made meanwhile stays. Returns how many pages came back.
    */
   async restore(gone: Forgotten): Promise<number> {
-    const restored = await this.write(['dismissals'], async (w) => {
-      const pages = onePerIdentity(gone.pages);
-      const existing = await w.findAll(pages.map((p) => p.url));
-      const fresh: StoredPage[] = [];
-      for (const page of pages) {
-        const before = existing.get(page.url);
-        if (!before) {
-          fresh.push(page);
-          continue;
-        }
-        const stored = fromStored(before.page);
-        const merged = mergePage(stored, fromStored(page));
-        if (merged !== stored) w.put(before.n, toStored(merged), before.page);
-      }
-      await w.addAll(fresh);
-      const dismissals = w.tx.objectStore('dismissals');
-      for (const d of gone.pairs) {
-        // A pair said again meanwhile keeps its later time.
-        const now = await dismissals.get(d.pair);
-        if (!now || now.at < d.at) await dismissals.put(d);
-      }
-      return pages.length;
+    const pages = onePerPage(gone.pages);
+    await this.write(['dismissals'], async (w) => {
+      await w.merge(pages);
+      // A pair said again meanwhile keeps its later time.
+      await keepNotSame(w.tx.objectStore('dismissals'), gone.pairs.map(({ pair: [a, b], at }) => ({ a, b, at })));
     });
     this.dismissals = undefined;
-    return restored;
+    return pages.length;
   }
 
   /** Forgets everything: pages, feedback, past imports and any import under way. */
@@ -932,11 +943,6 @@ async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean,
 export interface Forgotten {
   pages: StoredPage[];
   pairs: Dismissal[];
-}
-
-/** One page per identity, the last given (a page is forgotten once, but an undo may be handed two forgets' pages). */
-function onePerIdentity(pages: readonly StoredPage[]): StoredPage[] {
-  return [...new Map(pages.map((p) => [p.url, p])).values()];
 }
 
 /** The key of a "not the same" pair: the two pages' identities, sorted. */
