@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build] [--extension DIR]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { ALGORITHM, blocksOf, decodePassages, encodePassages, encodeSketch, pageIdentity, pagePassages, PASSAGE_CAP, readSetOf, siteOf, SKETCH_BUCKETS, toHex, type PagePassage } from '../src/core';
 import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
@@ -27,7 +27,7 @@ import { BenchError } from './bench-error';
 import { editHashes, extensionIndexedDbBytes, percentile, smallestHashes, syntheticReadSet } from './bench-store-data';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const EXT = join(ROOT, 'dist', 'chrome');
+const BUILT = join(ROOT, 'dist', 'chrome');
 
 /** Records per seeding message (the background takes at most 10,000). */
 // The options page's own chunk size, so the benchmark writes as an import does.
@@ -60,6 +60,8 @@ interface Options {
   noReadSets: boolean;
   /** Where the worker spends the warm lookups' time, by function (V8's sampling profiler). */
   profile: boolean;
+  /** Another build's Chrome directory to measure (a build before a change, for comparison); implies --no-build. */
+  extension?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -76,13 +78,19 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--no-passages') opts.noPassages = true;
     else if (a === '--no-read-sets') opts.noReadSets = true;
     else if (a === '--profile') opts.profile = true;
+    else if (a === '--extension') {
+      const dir = argv[++i];
+      if (!dir) throw new BenchError('--extension needs a directory (a built dist/chrome)', 2);
+      opts.extension = resolve(dir);
+      opts.build = false;
+    }
     else if (a === '--records') opts.records = count(a, argv[++i], 1, 10_000_000);
     else if (a === '--queries') opts.queries = count(a, argv[++i], 1000, 1_000_000);
     else if (a === '--seed') opts.seed = count(a, argv[++i], 0, 2 ** 32 - 1);
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build] [--extension DIR]`, 2);
   }
   return opts;
 }
@@ -933,6 +941,8 @@ interface Result {
 
 interface Details {
   browser: string;
+  /** The extension measured (dist/chrome, or --extension). */
+  extension: string;
   queries: number;
   stageMs: number;
   commitMs: number;
@@ -1187,6 +1197,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
     },
     details: {
       browser,
+      extension: opts.extension ?? BUILT,
       queries: opts.queries,
       stageMs,
       commitMs,
@@ -1228,7 +1239,7 @@ function printTable(r: Result, d: Details): void {
   }
   const w0 = Math.max(...rows.map((x) => x[0].length));
   const w1 = Math.max(...rows.map((x) => x[1].length));
-  console.log(`history store: ${n(r.records)} records in ${d.browser} (dist/chrome, its own IndexedDB); ${n(d.queries)} lookup queries, one at a time`);
+  console.log(`history store: ${n(r.records)} records in ${d.browser} (${relative(ROOT, d.extension) || '.'}, its own IndexedDB); ${n(d.queries)} lookup queries, one at a time`);
   for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
   console.log(`load average ${r.loadAverage.map((x) => x.toFixed(1)).join(' ')} on ${r.cores} cores; ${r.wallSeconds} s in all (wall times stretch when other processes take the CPU)`);
 }
@@ -1244,7 +1255,8 @@ async function main(argv: string[]): Promise<void> {
       throw new BenchError('npm run build failed (its output is above)');
     }
   }
-  if (!existsSync(join(EXT, 'manifest.json'))) throw new BenchError('dist/chrome is not built: run "npm run build", or leave out --no-build', 2);
+  const ext = opts.extension ?? BUILT;
+  if (!existsSync(join(ext, 'manifest.json'))) throw new BenchError(opts.extension ? `${opts.extension} holds no built extension (manifest.json)` : 'dist/chrome is not built: run "npm run build", or leave out --no-build', 2);
 
   const profile = mkdtempSync(join(tmpdir(), 'deja-read-bench-store-'));
   let context: BrowserContext | undefined;
@@ -1266,7 +1278,7 @@ async function main(argv: string[]): Promise<void> {
       headless: true,
       handleSIGINT: false,
       handleSIGTERM: false,
-      args: chromiumArgs(EXT, ['--remote-debugging-port=0']),
+      args: chromiumArgs(ext, ['--remote-debugging-port=0']),
     });
     site = await startQuietSite();
     const { result, details } = await run(opts, context, profile, `http://127.0.0.1:${(site.address() as AddressInfo).port}`);

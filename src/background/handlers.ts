@@ -22,8 +22,8 @@ export interface BackgroundDeps {
   message(key: string, ...subs: string[]): string;
   /** The reader's settings. */
   settings(): Promise<Settings>;
-  /** Shows the verdict on the tab's toolbar button. */
-  showOnTab(tabId: number, verdict: PageVerdict): Promise<void>;
+  /** Shows the verdict on the tab's toolbar button, unless `current` says by then that the tab has moved on. */
+  showOnTab(tabId: number, verdict: PageVerdict, current?: () => boolean): Promise<void>;
   /** Asks a tab's content script what page it fingerprinted; rejects if there is no content script. */
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
   /** Whether a tab is in a private window (false when the browser does not say). */
@@ -141,9 +141,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReading: () => true });
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
-      // The badge is set beside the answer, not before it: the notice need not wait for the toolbar.
+      // The badge is set after the answer, not before it: the notice need not wait for the toolbar.
       // Not once the tab has started loading another page: its button is that page's now.
-      if (tabId !== undefined && deps.tabLoads?.(tabId) === loads) void deps.showOnTab(tabId, verdict).catch(() => undefined);
+      const stillHere = () => deps.tabLoads?.(tabId!) === loads;
+      if (tabId !== undefined && stillHere()) void deps.showOnTab(tabId, verdict, stillHere).catch(() => undefined);
       // In a private window that is not recorded, the page is told nothing of the history (no
       // notice): the badge and the popup, which the page cannot see, still tell the reader.
       const told = unrecordedPrivate(sender, settings) ? { ...verdict, matches: [] } : verdict;

@@ -7,7 +7,7 @@ import { BulkInbox } from '../messaging/bulk';
 import { sendToTab } from '../messaging/send';
 import { settingsKeptInMemory } from '../settings/settings-store';
 import { openDejaReadDB, PageRepository } from '../storage';
-import { clearTab, showVerdictOnTab } from './badge';
+import { clearTab, forgetTab, showVerdictOnTab } from './badge';
 import { locale, message } from './messages';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
@@ -88,7 +88,10 @@ browser.tabs.onUpdated.addListener((tabId, change) => {
   tabLoads.set(tabId, (tabLoads.get(tabId) ?? 0) + 1);
   void clearTab(tabId);
 });
-browser.tabs.onRemoved.addListener((tabId) => void tabLoads.delete(tabId));
+browser.tabs.onRemoved.addListener((tabId) => {
+  tabLoads.delete(tabId);
+  forgetTab(tabId);
+});
 
 browser.runtime.onInstalled.addListener(({ reason }) => {
   if (reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL('src/welcome/index.html') });
