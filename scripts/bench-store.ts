@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { ALGORITHM, blocksOf, decodePassages, encodePassages, encodeSketch, pageIdentity, pagePassages, PASSAGE_CAP, readSetOf, siteOf, SKETCH_BUCKETS, toHex, type PagePassage } from '../src/core';
+import { ALGORITHM, blocksOf, decodePassages, encodePassages, encodeSentPassages, encodeSketch, pageIdentity, pagePassages, PASSAGE_CAP, siteOf, SKETCH_BUCKETS, toHex } from '../src/core';
 import { jsonHead, JSON_TAIL } from '../src/storage/history-file';
 import { CHUNK, IMPORT_CHUNK } from '../src/options/history-transfer';
 import type { PageRecord } from '../src/storage';
@@ -305,7 +305,7 @@ const QUERY_KINDS: readonly QueryKind[] = ['same', 'edited', 'contains', 'new'];
 interface PageQuery {
   kind: QueryKind;
   /** The content script's `content:pageSeen` request. */
-  req: { url: string; title: string; lang: string; canonical: string[]; digest: { fp: string; words: number; lang: string; textHash: string; sketch: string; passages: string; readSet: string }; passages: PagePassage[] };
+  req: { url: string; title: string; lang: string; canonical: string[]; digest: { fp: string; words: number; lang: string; textHash: string; sketch: string; passages: string; readSet: string }; passages: string };
 }
 
 /** The hashes a signature's boundary form keeps. */
@@ -313,13 +313,13 @@ const decodeKept = (encoded: string): number[] => Array.from(decodePassages(enco
 
 /**
  * What a content script sends besides the digest, for a page of `words` word-equivalents whose
- * signature keeps `kept`: its read set and every passage as hashes (each with its sampled runs),
+ * signature keeps `kept`: every passage as hashes (each with its sampled runs, packed as it packs them),
  * cut from prose of made-up words in sentences of about 20, so both have the sizes a real page's
  * have. The passages' hashes are then set to those the signature implies (the kept ones first),
  * and to those of `held`, passages of a stored page the page holds whole that its own signature
  * did not keep, so they agree with the digest and with the page it holds.
  */
-function sentWithDigest(words: number, kept: readonly number[], rnd: Synth, held: readonly number[] = []): { readSet: string; passages: PagePassage[] } {
+function sentWithDigest(words: number, kept: readonly number[], rnd: Synth, held: readonly number[] = []): string {
   const syllables = ['ka', 'ri', 'mo', 'tu', 'sel', 'van', 'dor', 'pe', 'lin', 'ga', 'ru', 'shi', 'fen', 'tor', 'ba'];
   const keptSet = new Set(kept);
   const known = [...kept, ...held.filter((h) => !keptSet.has(h))];
@@ -328,8 +328,7 @@ function sentWithDigest(words: number, kept: readonly number[], rnd: Synth, held
   const sentences: string[] = [];
   for (let w = 0; w < words || sentences.length < known.length; w += 20) sentences.push(`${Array.from({ length: 20 }, () => syllables[rnd.int(0, 14)] + syllables[rnd.int(0, 14)]).join(' ')}.`);
   const text = sentences.join(' ');
-  const passages = pagePassages(text).map(({ hash, chars, runs, tokens, para, words }, i) => ({ hash: i < known.length ? known[i] >>> 8 : hash, chars, runs, tokens, para, words }));
-  return { readSet: readSetOf(text), passages };
+  return encodeSentPassages(pagePassages(text).map(({ hash, chars, runs, tokens, para, words }, i) => ({ hash: i < known.length ? known[i] >>> 8 : hash, chars, runs, tokens, para, words })));
 }
 
 /**
@@ -366,8 +365,9 @@ function makeReports(count: number, sample: StoredSample[], rnd: Synth, origin: 
       digest = { words, lang: 'en', textHash: rnd.hex16(), sketch: randomSketch(words), passages: encodeHashes(smallestHashes(passagesOf(words), PASSAGE_CAP, unit), passagesOf(words)) };
     }
     // A page holding a stored one has all its passages, among them those its own signature did not keep.
-    const { readSet, passages } = sentWithDigest(digest.words, decodeKept(digest.passages), rnd, kind === 'contains' ? s.hashes : []);
-    return { kind, req: { url: `${origin}/page/${i}`, title: `Query ${i}`, lang: 'en', canonical: [], digest: { fp: toHex(fp[0], fp[1]), ...digest, readSet }, passages } };
+    const passages = sentWithDigest(digest.words, decodeKept(digest.passages), rnd, kind === 'contains' ? s.hashes : []);
+    // The check leaves out the read set, which only a recorded visit keeps.
+    return { kind, req: { url: `${origin}/page/${i}`, title: `Query ${i}`, lang: 'en', canonical: [], digest: { fp: toHex(fp[0], fp[1]), ...digest, readSet: '' }, passages } };
   });
 }
 
@@ -715,14 +715,15 @@ const PAGE_SEEN_TIMES = `async (requests) => {
 
 /**
  * The same round trip with nothing to do: a message the background's router refuses at once from
- * a content script (an extension page's, options:wake), answered with an error and no work. What
- * any lookup costs before it does anything, on this machine: the floor under the lookups' times.
+ * a content script (an extension page's, options:wake), answered with an error and no work, each
+ * carrying one of `payloads` (empty, or a lookup's own report). What any lookup costs before it does
+ * anything, on this machine: the floor under the lookups' times.
  */
-const FLOOR_TIMES = `async (n) => {
+const FLOOR_TIMES = `async (payloads) => {
   const out = [];
-  for (let i = 0; i < n; i++) {
+  for (const req of payloads) {
     const start = performance.now();
-    const reply = await chrome.runtime.sendMessage({ type: 'options:wake', req: {} });
+    const reply = await chrome.runtime.sendMessage({ type: 'options:wake', req });
     out.push(performance.now() - start);
     if (!reply || !('error' in reply) || reply.error.name !== 'Forbidden') throw new Error('options:wake from a content script: not refused at once');
   }
@@ -920,6 +921,9 @@ interface Result {
   /** A round trip from the same world that the background answers at once (an unknown message): the floor under every lookup on this machine. */
   messageFloorP50Ms: number;
   messageFloorP95Ms: number;
+  /** The same message carrying each lookup's own report: what sending the page's report costs before any lookup. */
+  reportFloorP50Ms: number;
+  reportFloorP95Ms: number;
   /** The same, each with the background's worker just restarted. */
   coldFindP50Ms: number;
   coldFindP95Ms: number;
@@ -1039,8 +1043,11 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   const byKind = spreadByKind(warmQueries, warm);
   const warmByKind = `p50 / p95 by kind: ${QUERY_KINDS.map((k) => `${k} ${byKind[k].p50.toFixed(1)} / ${byKind[k].p95.toFixed(1)}`).join(', ')}`;
   log(`content:pageSeen, warm: ${warm.length} queries, p50 ${find.p50.toFixed(2)} ms, p95 ${find.p95.toFixed(2)} ms; ${foundWarm}; ${warmByKind}`);
-  const floor = spread((await world.call<number[]>(FLOOR_TIMES, WARMUP + opts.queries)).slice(WARMUP));
+  const floor = spread((await world.call<number[]>(FLOOR_TIMES, warmReports.map(() => ({})))).slice(WARMUP));
   log(`a message the background answers at once, from the same world: ${opts.queries} round trips, p50 ${floor.p50.toFixed(2)} ms, p95 ${floor.p95.toFixed(2)} ms (the floor under the lookups above)`);
+  const reportFloor = spread((await world.call<number[]>(FLOOR_TIMES, warmReports.map((q) => q.req))).slice(WARMUP));
+  const sizes = warmReports.slice(WARMUP).map((q) => JSON.stringify(q.req).length).sort((a, b) => a - b);
+  log(`the same message carrying each lookup's report (${percentile(sizes, 0.5)} / ${percentile(sizes, 0.95)} characters as JSON, p50 / p95): p50 ${reportFloor.p50.toFixed(2)} ms, p95 ${reportFloor.p95.toFixed(2)} ms`);
   const coldQueries = reports.slice(WARMUP + opts.queries);
   const cold: Timed[] = [];
   for (const q of coldQueries) {
@@ -1179,6 +1186,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       findP95Ms: round(find.p95, 3),
       messageFloorP50Ms: round(floor.p50, 3),
       messageFloorP95Ms: round(floor.p95, 3),
+      reportFloorP50Ms: round(reportFloor.p50, 3),
+      reportFloorP95Ms: round(reportFloor.p95, 3),
       findByKindMs: Object.fromEntries(QUERY_KINDS.map((k) => [k, { p50: round(byKind[k].p50, 3), p95: round(byKind[k].p95, 3) }])) as Result['findByKindMs'],
       coldFindP50Ms: round(coldFind.p50, 1),
       coldFindP95Ms: round(coldFind.p95, 1),
@@ -1226,6 +1235,7 @@ function printTable(r: Result, d: Details): void {
     ['insert (apply chunks + commit)', `${n(r.insertPerSec)} records/s; last tenth ${n(r.insertPerSecLast)}/s`, `applying ${seconds(d.stageMs)}, commit ${seconds(d.commitMs)}; ${d.lastTenth}`],
     ['database on disk', `${r.dbMB.toFixed(1)} MB; ${r.dbMBAfterImport.toFixed(1)} MB after the re-import`, `${n(d.dbBytes / r.records)} bytes per page; LevelDB + blobs, steady ${seconds(d.dbWaitMs)} after the worker stopped`],
     ['find: content:pageSeen, warm', `p50 ${r.findP50Ms.toFixed(2)} ms, p95 ${r.findP95Ms.toFixed(2)} ms`, `every layer and the verification, from the content script's world; ${d.foundWarm}; ${d.warmByKind}`],
+    ['the message alone, no lookup', `p50 ${r.messageFloorP50Ms.toFixed(2)} ms, p95 ${r.messageFloorP95Ms.toFixed(2)} ms; with the report ${r.reportFloorP50Ms.toFixed(2)} / ${r.reportFloorP95Ms.toFixed(2)} ms`, "refused at once by the background, from the same world, empty and carrying each lookup's report: the floor under the lookups"],
     ['find: content:pageSeen, cold', `p50 ${r.coldFindP50Ms.toFixed(1)} ms, p95 ${r.coldFindP95Ms.toFixed(1)} ms`, `${COLD_RUNS} lookups, each with the worker just stopped; ${d.foundCold}`],
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],

@@ -3,12 +3,12 @@
 import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
-import type { ContentProtocol, MatchSummary, PageReport, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
+import type { ContentProtocol, MatchSummary, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { heldFromReading, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
 import { freshness, lookUp } from './matching';
-import { parsePageReport } from './page-report';
+import { parsePageReport, type CheckedReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
 import type { BulkHandle } from '../messaging/bulk';
@@ -41,7 +41,7 @@ export interface BackgroundDeps {
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
-function currentPage(report: PageReport) {
+function currentPage(report: CheckedReport) {
   const { fp, words, textHash, sketch, passages } = report.digest;
   return {
     url: report.url,
@@ -77,7 +77,7 @@ const originOf = (url: string | undefined) => {
  * the tab's own URL where the browser gives it. A compromised page cannot record or query another
  * site's pages in the reader's name.
  */
-function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { readSet: boolean }): PageReport {
+function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { readSet: boolean }): CheckedReport {
   const report = parsePageReport(req, options);
   const origin = originOf(report.url);
   fromTopFrame(sender, 'page report');
@@ -92,7 +92,7 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
  * the site where it was met (the history says "a copy on example.org had…", not "met again": that
  * address was not opened again). Written with the visit, in its transaction.
  */
-function changesOf(report: PageReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
+function changesOf(report: CheckedReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
   const own = before && before.textHash !== report.digest.textHash ? freshness(before, report.passages) : undefined;
   const out: Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> = [];
   for (const [url, fresh, where] of [

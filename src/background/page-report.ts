@@ -1,6 +1,6 @@
 // Checks what a content script sent before anything is matched or stored: a page is untrusted
 // input, and a broken or hostile one must not reach the database.
-import { decodePassages, decodeSketch, fromBase64, isReadSetBytes, wellFormed, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
+import { decodePassages, decodeSentPassages, decodeSketch, fromBase64, isReadSetBytes, wellFormed, MAX_READ_SET_LENGTH, isFingerprintHex, MAX_URL_LENGTH, parseWebUrl, type ArticleDigest } from '../core';
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from '../content/extract-limits';
 import type { PagePassage } from '../core';
 import type { PageReport } from '../messaging/protocol';
@@ -27,22 +27,13 @@ const langTag = (value: unknown, fallback: string): string => (typeof value === 
 
 /** Sampled runs one passage may carry: a passage is at most 120 word-equivalents (180 Han characters), about 45 at 1 in 4. */
 const MAX_RUNS = 256;
-const isUint = (x: unknown, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
-/** A passage's words of prose: word-equivalents, so a fraction (two Han characters are 1⅓). */
-const isWords = (x: unknown): x is number => typeof x === 'number' && x >= 0 && x <= MAX_TEXT_LENGTH;
 
 /** A page's passages as hashes, or undefined when absent or malformed (what's new is then not told). */
-function parsePassages(input: unknown): PagePassage[] | undefined {
-  if (!Array.isArray(input) || input.length > MAX_PAGE_PASSAGES) return undefined;
-  const passages: PagePassage[] = [];
-  for (const p of input as unknown[]) {
-    if (!p || typeof p !== 'object') return undefined;
-    const { hash, chars, runs, tokens, para, words } = p as Record<string, unknown>;
-    if (!isUint(hash, 0xffffff) || !isUint(chars, MAX_TEXT_LENGTH) || !isUint(tokens, MAX_TEXT_LENGTH) || !isWords(words) || !Array.isArray(runs) || runs.length > MAX_RUNS || !runs.every((r) => isUint(r, 0xffffffff))) return undefined;
-    passages.push({ hash, chars, runs: runs as number[], tokens, para: para === true, words });
-  }
-  return passages;
-}
+const parsePassages = (input: unknown): PagePassage[] | undefined =>
+  (typeof input === 'string' && decodeSentPassages(input, { passages: MAX_PAGE_PASSAGES, runs: MAX_RUNS, length: MAX_TEXT_LENGTH })) || undefined;
+
+/** A page report as checked: its passages unpacked. */
+export type CheckedReport = Omit<PageReport, 'passages'> & { passages?: PagePassage[] };
 
 const isEncoded = (value: unknown, decode: (s: string) => unknown): value is string => typeof value === 'string' && value.length <= MAX_ENCODED_LENGTH && decode(value) !== null;
 
@@ -63,7 +54,7 @@ function parseDigest(input: unknown, keepReadSet: boolean): ArticleDigest {
  * A content script's report, checked. `readSet: false` for a report that is only looked up (the
  * check of a page, the popup): its read set, which only a recorded visit keeps, is left out unread.
  */
-export function parsePageReport(input: unknown, { readSet = true } = {}): PageReport {
+export function parsePageReport(input: unknown, { readSet = true } = {}): CheckedReport {
   if (!input || typeof input !== 'object') throw new TypeError('page report must be an object');
   const { url, title, digest, lang, canonical, visitId, passages } = input as Record<string, unknown>;
   const pagePassages = parsePassages(passages);

@@ -2,7 +2,7 @@
 // parsed copy (src/background/extract-port.ts) and digests it there; the command line runs this same
 // function on jsdom documents, so the extension and the CLI fingerprint the same text.
 import { Readability } from '@mozilla/readability';
-import { digestArticle, INVISIBLE, pagePassages, passageLocator, wordCount, type ArticleDigest, type PagePassage, type PassageLocator } from '../core';
+import { digestArticle, encodeSentPassages, INVISIBLE, pagePassages, passageLocator, wordCount, type ArticleDigest, type PassageLocator } from '../core';
 import { isList, listShape } from './list-page';
 import { MAX_PAGE_PASSAGES, MAX_TEXT_LENGTH } from './extract-limits';
 import { MAX_ELEMENTS } from './snapshot';
@@ -105,8 +105,8 @@ export interface DigestedArticle {
   lang: string;
   /** Of the text's first MAX_TEXT_LENGTH characters. */
   digest: ArticleDigest;
-  /** Its passages in order, as hashes (for the background to tell which are new)... */
-  passages: PagePassage[];
+  /** Its passages in order, as hashes (for the background to tell which are new), packed (core's encodeSentPassages)... */
+  passages: string;
   /** ...and where each is on the page (for the content script to find the new ones, from this page's own text). */
   locators: PassageLocator[];
 }
@@ -130,7 +130,7 @@ export function digestFromHtml(html: string, minWords: number, parser: DOMParser
       lang,
       // Its read set from these passages, unless they are not all of the text's.
       digest: digestArticle(text, cut.length < MAX_PAGE_PASSAGES ? cut : undefined),
-      passages: cut.map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })),
+      passages: encodeSentPassages(cut),
       locators: cut.map((p) => passageLocator(text, p.start, p.end)),
     },
   };

@@ -104,9 +104,11 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   removeNotice();
   checkedTextHash = digest.textHash;
   const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document), passages };
+  // The check, and the popup's, leave out the read set: only a recorded visit keeps it.
+  const looked: PageReport = { ...report, digest: { ...digest, readSet: '' } };
   let verdict: PageSeenAnswer;
   try {
-    verdict = await deliver(() => send('content:pageSeen', report), { ...CHECK_RETRY, stillWanted: () => !replaced() });
+    verdict = await deliver(() => send('content:pageSeen', looked), { ...CHECK_RETRY, stillWanted: () => !replaced() });
   } catch (e) {
     // Not checked: a later look at this article asks again, rather than taking it for the view checked.
     if (!replaced()) forgetView();
@@ -119,7 +121,7 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
     forgetView();
     return 'held';
   }
-  checked = { ...report, fp: verdict.fp };
+  checked = { ...looked, fp: verdict.fp };
   listenForReturn();
   // Recorded once in a page load, and never once the reader forgot it from the popup.
   if (digest.textHash === recordedTextHash || leftUnread.has(checkedAddress) || siteLeftUnread) return 'new';

@@ -128,10 +128,17 @@ export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinit
     const p = cut[k];
     const para = previousEnd === 0 || BLANK_LINE.test(text.slice(previousEnd, p.start));
     previousEnd = p.end;
-    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para, words: Math.max(0, p.words - numbersIn(text, p.start, p.end)) });
+    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para, words: inThirds(Math.max(0, p.words - numbersIn(text, p.start, p.end))) });
   });
   return out;
 }
+
+/**
+ * Words of prose in whole thirds (1.5 Han or kana characters to a word make k/3 for a whole k; the
+ * sum as computed may be off in its last bit), so a passage's words are the same number once packed
+ * and sent (sent-passages.ts) as where they were counted.
+ */
+export const inThirds = (words: number): number => Math.round(words * 3) / 3;
 
 /** Whether a character is a decimal digit, ASCII or full-width (a token of these alone is a number). */
 const isDigit = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0xff10 && c <= 0xff19);

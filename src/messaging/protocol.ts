@@ -2,7 +2,7 @@
 // JSON-safe: fingerprints travel as 16 hex digits.
 import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
-import type { ArticleDigest, PagePassage } from '../core';
+import type { ArticleDigest } from '../core';
 import type { ImportOutcome, NotSamePair, StoredPage } from '../storage';
 import type { LinkStats } from '../content/link-marks';
 
@@ -18,8 +18,8 @@ export interface PageReport {
   canonical?: string[];
   /** With `content:pageRead`: one id per visit, so a visit sent again (its answer lost) counts once. */
   visitId?: string;
-  /** With `content:pageSeen`: the page's passages as hashes, in order, to tell which are new against an earlier page. */
-  passages?: PagePassage[];
+  /** The page's passages as hashes, in order, to tell which are new against an earlier page: packed (core's encodeSentPassages). */
+  passages?: string;
 }
 
 /** What is new in this page against an earlier one, from the earlier page's read set (hashes only). */

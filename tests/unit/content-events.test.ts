@@ -32,7 +32,7 @@ vi.mock('../../src/settings/settings-store', async () => {
 vi.mock('../../src/content/extract-off-page', () => ({
   extractOffPage: async () => ({
     ok: true,
-    article: { title: 'T', lang: 'en', passages: [], locators: [], digest: { fp: '0123456789abcdef', textHash: 'fedcba9876543210', words: 500, lang: 'en', sketch: '', passages: '', readSet: '' } },
+    article: { title: 'T', lang: 'en', passages: '', locators: [], digest: { fp: '0123456789abcdef', textHash: 'fedcba9876543210', words: 500, lang: 'en', sketch: '', passages: '', readSet: '' } },
   }),
 }));
 

@@ -92,7 +92,7 @@ vi.doMock('../../src/content/handoff', () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const article = (title: string, textHash: string): Extraction => ({
   ok: true,
-  article: { title, lang: 'en', passages: [], locators: [], digest: { fp: '0123456789abcdef', textHash, words: 500, lang: 'en', sketch: '', passages: '', readSet: '' } },
+  article: { title, lang: 'en', passages: '', locators: [], digest: { fp: '0123456789abcdef', textHash, words: 500, lang: 'en', sketch: '', passages: '', readSet: '' } },
 });
 const X = article('Article X', 'aaaaaaaaaaaaaaaa');
 const Y = article('Article Y', 'bbbbbbbbbbbbbbbb');

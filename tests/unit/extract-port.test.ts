@@ -33,7 +33,7 @@ function fakePort(sender: Runtime.MessageSender | undefined, name = EXTRACT_PORT
   return port;
 }
 
-const article = (text: string): DigestedExtraction => ({ ok: true, article: { title: 'T', lang: 'en', digest: digestArticle(text), passages: [], locators: [] } });
+const article = (text: string): DigestedExtraction => ({ ok: true, article: { title: 'T', lang: 'en', digest: digestArticle(text), passages: '', locators: [] } });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the extraction port', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { digestArticle, pagePassages, whatsNew } from '../../src/core';
+import { digestArticle, encodeSentPassages, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { buildExport, validateHistoryFile } from '../../src/storage';
 import { UNDO_MS } from '../../src/messaging/protocol';
@@ -378,7 +378,7 @@ describe("a site's frame", () => {
   const balcony = loadArticle('zh-balcony').paragraphs;
   // Three short articles that share no sentence, each shorter than the site's lines under it.
   const articles = { a: [library[0]], b: [balcony[0]], c: [balcony[3], balcony[4]] };
-  const page = (url: string, body: string[], lines = footer) => ({ url, title: url, digest: digestArticle([...body, ...lines].join('\n\n')), lang: 'zh-CN', passages: pagePassages([...body, ...lines].join('\n\n')).map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })) });
+  const page = (url: string, body: string[], lines = footer) => ({ url, title: url, digest: digestArticle([...body, ...lines].join('\n\n')), lang: 'zh-CN', passages: encodeSentPassages(pagePassages([...body, ...lines].join('\n\n'))) });
   const seen = async (bg: ReturnType<typeof makeBackground>, p: ReturnType<typeof page>) => (await bg.handlers['content:pageSeen'](p, fromTab(5, p.url))).match?.url;
 
   it('takes no short article of a site for another on the lines the site puts under both, once two of its pages were read', async () => {
@@ -493,7 +493,7 @@ describe("what's new since the reader read it", () => {
   const added = ferry.paragraphs.slice(1, 4);
   const revised = [en.paragraphs[0], added[0], en.paragraphs[1], added[1], ...en.paragraphs.slice(2), added[2]].join('\n\n');
   /** A report with the page's passages, as the content script sends it since read sets exist. */
-  const withPassages = (url: string, body: string) => ({ ...report(url, en, en.title, body), passages: pagePassages(body).map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })) });
+  const withPassages = (url: string, body: string) => ({ ...report(url, en, en.title, body), passages: encodeSentPassages(pagePassages(body)) });
 
   it('tells the content script the share read and the three new paragraphs of a revision at another URL', async () => {
     const bg = makeBackground();
@@ -627,9 +627,20 @@ describe("what's new since the reader read it", () => {
   it('drops passages that are malformed instead of trusting them', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));
-    const bad = { ...withPassages('https://b.example/x', revised), passages: [{ hash: -1, chars: 'many', runs: [], para: true }] } as never;
-    const answer = await bg.handlers['content:pageSeen'](bad, fromTab(2, 'https://b.example/x'));
-    expect(answer.match).toBeDefined();
-    expect(answer.match?.fresh).toBeUndefined();
+    const sent = withPassages('https://b.example/x', revised).passages;
+    const bytes = Buffer.from(sent, 'base64');
+    for (const passages of [
+      [{ hash: -1, chars: 'many', runs: [], para: true }], // as objects, as sent before they were packed
+      sent.slice(0, -8), // cut short
+      Buffer.concat([bytes, Buffer.from([0])]).toString('base64'), // a byte too many
+      Buffer.from([2, ...bytes.subarray(1)]).toString('base64'), // another version
+      Buffer.from([1, 0xff, 0xff, 0xff, 0xff, 0x0f]).toString('base64'), // more passages than a page may send
+      'not base64!',
+    ]) {
+      const answer = await bg.handlers['content:pageSeen']({ ...withPassages('https://b.example/x', revised), passages } as never, fromTab(2, 'https://b.example/x'));
+      expect(answer.match, JSON.stringify(passages).slice(0, 40)).toBeDefined();
+      expect(answer.match?.fresh).toBeUndefined();
+    }
+    expect((await bg.handlers['content:pageSeen'](withPassages('https://b.example/x', revised), fromTab(2, 'https://b.example/x'))).match?.fresh).toBeDefined();
   });
 });

@@ -3,7 +3,7 @@
 // each other at different URLs, where the fingerprints are too far apart for the block index.
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, ANCHOR_COUNT, anchorsOf, PROBE_COUNT, digestArticle, encodePassages, fingerprint, hamming, pagePassages, passageSignature } from '../../src/core';
+import { ALGORITHM, ANCHOR_COUNT, anchorsOf, PROBE_COUNT, digestArticle, encodePassages, encodeSentPassages, fingerprint, hamming, pagePassages, passageSignature } from '../../src/core';
 import { buildExport, DB_NAME, openDejaReadDB, PageRepository, validateHistoryFile, type PageRecord } from '../../src/storage';
 import { loadArticle } from '../e2e/site';
 import { filler, quotedInPage, QUOTED_IN_PAGE, variedFiller } from '../fixtures/filler';
@@ -151,7 +151,7 @@ describe('a preview and the full article at different URLs', () => {
     const page = `${variedFiller(300, seed, lang)}\n\n${a}\n\n${variedFiller(300, seed + 100, lang)}`;
     const thread = { url: 'https://forum.example/thread/9', title: 'A thread', digest: digestArticle(page), lang };
     // As the content script reports a page: its digest, and every passage as hashes.
-    const sent = { ...thread, passages: pagePassages(page).map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })) };
+    const sent = { ...thread, passages: encodeSentPassages(pagePassages(page)) };
     const bg = makeBackground({ 2: { url: thread.url, page: { ...sent, fp: sent.digest.fp } } });
     await bg.read({ url: 'https://news.example/story', title: 'The story', digest: digestArticle(a), lang });
     // The digest alone keeps too few of the page's passages to tell the article is in it.

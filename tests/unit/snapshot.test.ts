@@ -2,7 +2,7 @@
 // page itself, be made without changing the page, and travel in small pieces.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { digestArticle, pagePassages, passageLocator, textStats } from '../../src/core';
+import { digestArticle, encodeSentPassages, pagePassages, passageLocator, textStats } from '../../src/core';
 import { digestFromHtml, extractArticle, extractFromHtml } from '../../src/content/extract';
 import { MAX_TEXT_LENGTH } from '../../src/content/extract-limits';
 import { hasEnoughProse, pieces, serialise, snapshotDocument, type Slicer } from '../../src/content/snapshot';
@@ -50,7 +50,7 @@ describe('the copy of the page', () => {
       title: full.article.title,
       lang: full.article.lang,
       digest: digestArticle(text),
-      passages: passages.map(({ hash, chars, runs, tokens, para, words }) => ({ hash, chars, runs, tokens, para, words })),
+      passages: encodeSentPassages(passages),
       locators: passages.map((p) => passageLocator(text, p.start, p.end)),
     });
     // No run of the text's words travels, only the ends of each passage without their spaces.
