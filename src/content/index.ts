@@ -326,7 +326,9 @@ const shown = (document as { prerendering?: boolean }).prerendering
   : Promise.resolve();
 // One read of the settings for both at the start.
 const startSettings = shown.then(() => loadSettings());
-void checkSafely(startSettings);
+void checkSafely(startSettings).then((outcome) => {
+  if (outcome === 'none') lookAgainIfWritten(0, pageAddress(location.href), textLength());
+});
 startSettings
   .then(markLinksAsSettingsSay)
   .catch((e: unknown) => console.info('Déjà Read: links not marked:', e instanceof Error ? e.message : e));
@@ -364,6 +366,27 @@ function checkAgain(step: number): void {
     RECHECK_AFTER_MS[step],
   );
 }
+/** How much text the page holds (scripts' and styles' too: what changes when a script writes an article in). */
+const textLength = () => document.body?.textContent?.length ?? 0;
+/**
+ * A page whose first look found no article may have its article written in by its script after it
+ * loaded, at the same address (a page built in the browser, common among Chinese news and blog
+ * sites: "Loading…", then the article). It is looked at again on the same steps as a new address
+ * (RECHECK_AFTER_MS), each time only if its text changed since the last look: a page that stays as
+ * it loaded (a sign-in form, an app's shell) is not read again. A new address is checked as such.
+ */
+function lookAgainIfWritten(step: number, address: string, seen: number): void {
+  if (step >= RECHECK_AFTER_MS.length) return;
+  setTimeout(() => {
+    if (gone || pending || checking > 0 || pageAddress(location.href) !== address || checkedAddress !== address || checked) return;
+    const now = textLength();
+    if (now === seen) return lookAgainIfWritten(step + 1, address, seen);
+    void checkSafely().then((outcome) => {
+      if (outcome === 'none') lookAgainIfWritten(step + 1, address, now);
+    });
+  }, RECHECK_AFTER_MS[step]);
+}
+
 // The Navigation API tells of every same-document navigation (pushState, replaceState, back and
 // forward, fragments), so an idle tab runs nothing; its `navigate` event comes before the address
 // changes, hence the timer. Where a browser lacks it, the address is polled once a second.
@@ -373,6 +396,8 @@ onSettingsChanged((settings) => {
   void shown.then(() => {
     if (gone) return;
     markLinksAsSettingsSay(settings);
+    // Notices turned off: the one on the page goes too (turned on again, it does not come back).
+    if (!settings.showNotice) removeNotice();
     const held = heldFromReading(location.href, settings);
     if (heldBySettings && !held) checkSafely();
     // Paused (everywhere, or on this site) while the page is being read: it is left unread (a check

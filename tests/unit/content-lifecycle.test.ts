@@ -18,6 +18,8 @@ const fake = vi.hoisted(() => ({
   /** Each extraction asked for: resolved by the test. */
   extractions: [] as Array<{ url: string; resolve: (e: unknown) => void }>,
   notices: [] as Array<{ url: string; title: string; at: string }>,
+  /** Notices taken down. */
+  removed: 0,
   runtimeId: 'ext' as string | undefined,
   /** The content script's answerers of the background's messages (routers). */
   routers: [] as Array<(message: unknown, sender: unknown) => Promise<unknown> | undefined>,
@@ -73,17 +75,21 @@ vi.doMock('../../src/content/extract-off-page', () => {
 });
 vi.doMock('../../src/content/handoff', () => {
   const gen = fake.gen;
+  const drawing = {
+    showNotice: (match: { title: string }) => {
+      if (fake.gen === gen) fake.notices.push({ url: location.href, title: match.title, at: String(performance.now()) });
+    },
+    removeNotice: () => {
+      if (fake.gen === gen) fake.removed++;
+    },
+    focusNotice: () => undefined,
+    showNewParts: () => undefined,
+    startLinkMarks: () => ({ readCount: () => 0, stats: () => ({}), stop: () => undefined }),
+  };
+  let loaded = false;
   return {
-    drawingLoaded: () => undefined,
-    loadDrawing: async () => ({
-      showNotice: (match: { title: string }) => {
-        if (fake.gen === gen) fake.notices.push({ url: location.href, title: match.title, at: String(performance.now()) });
-      },
-      removeNotice: () => undefined,
-      focusNotice: () => undefined,
-      showNewParts: () => undefined,
-      startLinkMarks: () => ({ readCount: () => 0, stats: () => ({}), stop: () => undefined }),
-    }),
+    drawingLoaded: () => (loaded ? drawing : undefined),
+    loadDrawing: async () => ((loaded = true), drawing),
   };
 });
 
@@ -117,6 +123,7 @@ async function boot(opts: { prerendering?: boolean } = {}): Promise<void> {
   fake.settingsListener = undefined;
   fake.extractions = [];
   fake.notices = [];
+  fake.removed = 0;
   fake.runtimeId = 'ext';
   history.replaceState(null, '', '/a');
   navigation = new EventTarget();
@@ -213,6 +220,29 @@ describe('the content script, over a page load', () => {
     await vi.waitFor(() => expect(reads().map((m) => m.req.title)).toEqual(['Article Y']), { timeout: 4000 });
   }, 20_000);
 
+  it('reads an article that the page writes in after loading, at the same address, and records it', async () => {
+    await boot();
+    (await extraction(1)).resolve(NONE); // "Loading…"
+    await sleep(300);
+    const p = document.createElement('p');
+    p.textContent = 'The article, fetched and written in by the page.';
+    document.body.append(p);
+    try {
+      (await extraction(2)).resolve(X);
+      await vi.waitFor(() => expect(reads().map((m) => m.req.title)).toEqual(['Article X']), { timeout: 4000 });
+      expect(seens()).toHaveLength(1);
+    } finally {
+      p.remove();
+    }
+  }, 20_000);
+
+  it('does not read again a page without an article that stays as it loaded', async () => {
+    await boot();
+    (await extraction(1)).resolve(NONE);
+    await sleep(1800);
+    expect(fake.extractions).toHaveLength(1);
+  }, 20_000);
+
   it('looks again at a slow view whose address changed twice within the first look (a push, then its slug)', async () => {
     await bootAndRead();
     go('/b');
@@ -271,6 +301,21 @@ describe('the content script, over a page load', () => {
     (await extraction(2)).resolve(X);
     await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
     expect(seens()).toHaveLength(2);
+  }, 20_000);
+
+  it('takes down the notice shown once the reader turns notices off, as a pause does', async () => {
+    await boot();
+    fake.answer = async (m) => ({ ok: m.type === 'content:pageSeen' ? { fp: '0123456789abcdef', more: 0, match: { url: 'https://other.example/x', title: 'Read before', kind: 'copy', when: 'yesterday' } } : { recorded: true } });
+    (await extraction(1)).resolve(X);
+    await vi.waitFor(() => expect(fake.notices).toHaveLength(1), { timeout: 4000 });
+    const removed = fake.removed;
+    const { DEFAULT_SETTINGS } = await import('../../src/settings/settings');
+    fake.settingsListener!({ ...DEFAULT_SETTINGS, linkMarks: 'off', dwellSeconds: 1, showNotice: false });
+    await vi.waitFor(() => expect(fake.removed).toBe(removed + 1));
+    // Turned on again: no notice comes back (one chance a page load).
+    fake.settingsListener!({ ...DEFAULT_SETTINGS, linkMarks: 'off', dwellSeconds: 1, showNotice: true });
+    await sleep(300);
+    expect(fake.notices).toHaveLength(1);
   }, 20_000);
 
   it('shows no notice once the reader turned notices off while the page waited for its dwell time', async () => {
