@@ -72,7 +72,10 @@ export const LIMITS = { dwellSeconds: 600, minWords: 5000, excludedSites: 500, s
  * Normalises what a reader typed or pasted as a site: a URL, a host, a host with a port, or
  * `*.example.com` (the same as example.com, which covers its subdomains): lowercase host (an
  * internationalised one in its ASCII form, as browsers give it), optional port and path (lowercase,
- * percent-encoded as in a URL), no scheme, credentials, query or fragment.
+ * percent-encoded as in a URL), no scheme, credentials, query or fragment. A path ending in `*`
+ * covers every path that starts so (`example.com/print*`: /print, /printable, /print/1); a `*`
+ * anywhere else than there or in `*.` before the host is not taken (null), rather than kept as a
+ * character that no address has.
  */
 export function normalizeSitePattern(input: string): string | null {
   const given0 = input.trim().replace(/\\/g, '/');
@@ -87,11 +90,16 @@ export function normalizeSitePattern(input: string): string | null {
     .replace(/\/+$/, '');
   const [given, ...path] = s.split('/');
   const port = /:\d+$/.exec(given)?.[0] ?? '';
+  const typedPath = path.join('/');
+  const stem = typedPath.replace(/\*+$/, '');
+  if (stem.includes('*')) return null;
+  // "example.com/*" is all of example.com.
+  const prefix = stem !== typedPath && stem !== '';
   let host: string;
   let pathname = '';
   try {
     host = new URL(`http://${given.slice(0, given.length - port.length)}`).hostname.replace(/\.$/, '');
-    if (path.length) pathname = new URL(`http://x/${path.join('/')}`).pathname.toLowerCase();
+    if (stem) pathname = new URL(`http://x/${stem}`).pathname.toLowerCase() + (prefix ? '*' : '');
   } catch {
     return null;
   }
@@ -105,7 +113,7 @@ export function normalizeSitePattern(input: string): string | null {
   return `${host}${port}${pathname}`;
 }
 
-/** Whether a URL falls under an exclusion: the host or a subdomain of it, and the path prefix if any. */
+/** Whether a URL falls under an exclusion: the host or a subdomain of it, and the path if any (the path and below it; with a final `*`, any path starting so). */
 export function isExcluded(url: string, patterns: readonly string[]): boolean {
   let u: URL;
   try {
@@ -129,7 +137,9 @@ export function isExcluded(url: string, patterns: readonly string[]): boolean {
     // A name of one label is a host of a local network (localhost, intranet), never a domain above
     // others: "com" or "cn" would otherwise leave every site under them unread.
     const hostMatches = bare === pBare || (pBare.includes('.') && bare.endsWith(`.${pBare}`));
-    return hostMatches && (pPath === '' || pathname === pPath || pathname.startsWith(`${pPath}/`));
+    if (!hostMatches) return false;
+    if (pPath.endsWith('*')) return pathname.startsWith(pPath.slice(0, -1));
+    return pPath === '' || pathname === pPath || pathname.startsWith(`${pPath}/`);
   });
 }
 

@@ -76,6 +76,16 @@ describe('settings', () => {
     expect(normalizeSitePattern('intra_net.example:65535')).toBe('intra_net.example:65535');
   });
 
+  it('take a path ending in * as every path starting so, and refuse a * anywhere else', () => {
+    const sites = ['a.test/p*', 'https://Example.com/search**/', 'b.test/*', 'c.test/docs/*'].map(normalizeSitePattern);
+    expect(sites).toEqual(['a.test/p*', 'example.com/search*', 'b.test', 'c.test/docs/*']);
+    expect(sites.map((s) => normalizeSitePattern(s as string))).toEqual(sites); // as stored, read again
+    const covered = (url: string) => isExcluded(url, sites as string[]);
+    for (const url of ['http://www.a.test/p', 'http://a.test/print/1', 'https://example.com/searches?q=x', 'https://b.test/anything', 'https://c.test/docs/a']) expect(covered(url), url).toBe(true);
+    for (const url of ['http://a.test/', 'http://a.test/x/p', 'https://example.com/sea', 'https://c.test/docs']) expect(covered(url), url).toBe(false);
+    for (const bad of ['a.test/*/print', 'a.test/p*x', 'a*.test', '*a.test/p']) expect(normalizeSitePattern(bad), bad).toBeNull();
+  });
+
   it('cover what the reader meant: a host with a final dot, a path in another case or script, a host in its own script', () => {
     const sites = ['mail.google.com', 'example.com/Wiki/Private', 'docs.example/文档', 'bücher.example'].map(normalizeSitePattern);
     expect(sites).toEqual(['mail.google.com', 'example.com/wiki/private', 'docs.example/%e6%96%87%e6%a1%a3', 'xn--bcher-kva.example']);
