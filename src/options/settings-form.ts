@@ -92,7 +92,8 @@ function accepted(input: HTMLInputElement): void {
  * is 0 only where the reader wrote 0.
  */
 function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
-  const text = input.value.trim();
+  // Full-width digits as typed with a Chinese or Japanese input method (０８０) are digits.
+  const text = input.value.normalize('NFKC').trim();
   const n = Number(text);
   const ok = text !== '' && /^\d+$/.test(text) && n <= max;
   if (ok) {
@@ -121,7 +122,7 @@ export async function initSettingsForm(): Promise<void> {
   $<HTMLInputElement>('min-words').addEventListener('change', (e) => {
     const input = e.target as HTMLInputElement;
     // Empty: the sensitivity's own default.
-    if (input.value.trim() === '' && !input.validity.badInput) {
+    if (input.value.trim() === '') {
       accepted(input);
       return void save({ minWords: null });
     }

@@ -85,6 +85,19 @@ describe('the options form', () => {
     expect(dwell.hasAttribute('aria-describedby')).toBe(false);
   });
 
+  it('saves a number typed with spaces around it or in full-width digits, the same in every browser', async () => {
+    const { status, type } = await form();
+    // Text fields: a number field in Firefox kept "40 " on screen, took it for no value, and said nothing.
+    expect([(document.getElementById('min-words') as HTMLInputElement).type, (document.getElementById('dwell') as HTMLInputElement).inputMode]).toEqual(['text', 'numeric']);
+    await type('min-words', ' 40 ');
+    await vi.waitFor(() => expect(status()).toBe('Saved.'));
+    await type('dwell', '１２');
+    await vi.waitFor(() => expect(fake.saves).toMatchObject([{ minWords: 40 }, { dwellSeconds: 12 }]));
+    await type('min-words', '4 0');
+    expect(status()).toBe('Not saved: enter a whole number from 0 to 5000.');
+    expect(fake.saves).toHaveLength(2);
+  });
+
   it('takes an empty minimum length as the default, and refuses one out of range', async () => {
     const { status, type } = await form();
     await type('min-words', '99999');
