@@ -28,6 +28,8 @@ export interface BackgroundDeps {
   askTab(tabId: number): Promise<ContentProtocol['background:getPage']['res']>;
   /** Whether a tab is in a private window (false when the browser does not say). */
   tabIsPrivate?(tabId: number): Promise<boolean>;
+  /** Whether a tab is still loading its page (false when the browser does not say). */
+  tabLoading?(tabId: number): Promise<boolean>;
   /** How many pages the tab has started loading since the background started: a check answered after it changed was of a page the tab no longer shows. */
   tabLoads?(tabId: number): number;
   /** Large payloads of imports and exports, from and to the extension's pages (messaging/bulk.ts). */
@@ -237,7 +239,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       try {
         answer = await deps.askTab(tabId);
       } catch {
-        return { state: 'unsupported' };
+        // No content script there yet: a page still loading gets one once it has loaded (one
+        // held up by a script that does not come is not "a kind of page" the extension skips).
+        const loading = await deps.tabLoading?.(tabId).catch(() => false);
+        return { state: 'unsupported', ...(loading ? { loading: true as const } : {}) };
       }
       const links = answer.linksRead === undefined ? {} : { linksRead: answer.linksRead };
       if (!answer.page) {

@@ -39,6 +39,7 @@ const handlers = createHandlers({
   showOnTab: showVerdictOnTab,
   askTab: (tabId) => sendToTab(tabId, 'background:getPage', {}),
   tabIsPrivate: (tabId) => browser.tabs.get(tabId).then((tab) => tab.incognito),
+  tabLoading: (tabId) => browser.tabs.get(tabId).then((tab) => tab.status === 'loading'),
   tabLoads: (tabId) => tabLoads.get(tabId) ?? 0,
   bulk: new BulkInbox(),
   showMatches,

@@ -132,7 +132,7 @@ export interface HistoryItem {
 }
 
 export type TabStatus =
-  | { state: 'unsupported' } // no content script there (browser pages, the store, file viewers)
+  | { state: 'unsupported'; /** The tab is still loading: its content script comes once it has loaded. */ loading?: true } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article'; url: string; linksRead?: number; /** The content script is still checking the page (it loaded a moment ago, or was just resumed). */ checking?: true } // not checked: too little prose, an excluded site, or paused
   | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true; /** Pages of the history the reader said are not the same as this one ("Not the same"), which the popup offers to take back. */ notSame?: number };
 

@@ -112,7 +112,7 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
     return t(byPath ? 'popupPausedPart' : 'popupPausedHere');
   }
   if (pageUrl && isSearchResultPage(pageUrl)) return t('popupSearchResults');
-  if (status.state === 'unsupported') return t('popupUnsupported');
+  if (status.state === 'unsupported') return t(status.loading ? 'popupStillLoading' : 'popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;
   const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''].filter(Boolean);
@@ -205,8 +205,9 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   // "Not the same" said of this page (here, or in its notice) can be taken back: its matches come back.
   const saidNotSame = status.state === 'checked' && !forgottenHere ? (status.notSame ?? 0) : 0;
   $('not-same-here').hidden = saidNotSame === 0;
-  // Beside Undo, what it undoes, unless the status above says it already (no match left).
-  $('not-same-text').textContent = matches.length > 0 ? notSameText(saidNotSame) : '';
+  // Beside Undo, what it undoes, unless the status above says it already (nothing else to say there):
+  // a page visited before said only that, and Undo stood alone.
+  $('not-same-text').textContent = saidNotSame && statusEl.textContent !== notSameText(saidNotSame) ? notSameText(saidNotSame) : '';
   $<HTMLButtonElement>('same-again').onclick = page
     ? async () => {
         await send('popup:sameAgain', { url: page.url });

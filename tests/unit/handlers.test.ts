@@ -331,6 +331,12 @@ describe('popup:tabStatus', () => {
     expect((await bg.handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' })).state).toBe('unsupported');
   });
 
+  it('tells a page still loading (no content script yet) from a page the extension does not check', async () => {
+    const bg = makeBackground({}, {}, undefined, undefined, { tabLoading: async (tabId) => tabId === 3 });
+    expect(await bg.handlers['popup:tabStatus']({ tabId: 3 }, { id: 'ext' })).toEqual({ state: 'unsupported', loading: true });
+    expect(await bg.handlers['popup:tabStatus']({ tabId: 2 }, { id: 'ext' })).toEqual({ state: 'unsupported' });
+  });
+
   it('tells the story the badge tells, before the visit is recorded and after it is forgotten', async () => {
     const copy = report('https://b.example/copy', en, 'Copy');
     const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp } } });

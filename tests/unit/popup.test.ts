@@ -258,6 +258,13 @@ describe('the popup', () => {
     }
   });
 
+  it('says a page is still loading, not that it is of a kind never checked, while it has no content script yet', async () => {
+    const bg = makeBackground({}, {}, undefined, undefined, { tabLoading: async () => true });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe('This page is still loading: Déjà Read checks it once it has loaded.');
+  });
+
   it('takes the dismissed match off the toolbar button after "Not the same"', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://a.example/story', 'Story'));
@@ -269,6 +276,11 @@ describe('the popup', () => {
     // It names the page whose row went, then says what the list holds now.
     await vi.waitFor(() => expect(status()).toBe("“\u2068Story\u2069” (\u2068a.example\u2069) will not be shown as the same again. You visited this page before."));
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
+    // Opened again: a page visited before says so, and Undo says what it undoes (it stood alone).
+    vi.resetModules();
+    await openPopup();
+    expect(status()).toBe('You visited this page before.');
+    expect([document.getElementById('not-same-here')?.hidden, document.getElementById('not-same-text')?.textContent]).toEqual([false, 'You said 1 page you read is not the same as this one.']);
   });
 
   it('after "Not the same" in the notice, says so rather than "nothing like it", and takes it back', async () => {
@@ -282,7 +294,7 @@ describe('the popup', () => {
     await openPopup();
     await settled();
     expect(status()).toBe('You said 1 page you read is not the same as this one.');
-    expect(document.getElementById('not-same-here')?.hidden).toBe(false);
+    expect([document.getElementById('not-same-here')?.hidden, document.getElementById('not-same-text')?.textContent]).toEqual([false, '']);
     button('same-again').click();
     await vi.waitFor(() => expect(status()).toBe("Pages like this one that you read are flagged again. You've read this before, elsewhere:"));
     expect([...document.querySelectorAll('#matches li a')].map((a) => a.textContent)).toEqual(['Story']);
