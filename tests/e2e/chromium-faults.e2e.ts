@@ -11,7 +11,7 @@ import { ALGORITHM, blocksOf } from '../../src/core';
 import { jsonChunk, jsonHead, JSON_TAIL, type PageRecord } from '../../src/storage';
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { SCRIPTED, scriptedPages } from './hostile-pages';
-import { startSite, type Site } from './site';
+import { loadArticle, startSite, type Site } from './site';
 
 let site: Site;
 let context: BrowserContext;
@@ -219,6 +219,14 @@ describe('Chromium, in-page navigation', () => {
     expect(records).toHaveLength(1);
     // Nothing on the page says it was read before: it is not a copy of itself.
     expect(await page.evaluate(() => document.querySelector('[data-deja-read=notice]'))).toBeNull();
+    await page.close();
+  });
+
+  it('reads an article that the page writes in after it loaded, at the same address', async () => {
+    const page = await context.newPage();
+    await page.goto(site.at(SCRIPTED.writtenLater));
+    // Its first look finds "Loading…": the article is read at a look after it (1.5 s on).
+    await expect.poll(async () => (await history()).get(site.at(SCRIPTED.writtenLater))?.title, { timeout: 15_000 }).toBe(loadArticle('en-ferry').title);
     await page.close();
   });
 

@@ -1,6 +1,6 @@
 // Pages with scripts of their own, served by the test site: a single-page app that navigates in
 // place, and hostile pages that swap their text to learn which article the reader read.
-import { articlePage, loadArticle } from './site';
+import { articlePage, loadArticle, type Article } from './site';
 
 // 50 in-place navigations to ?view=N, then 10 fragment changes; the article stays the same.
 const SPA_SCRIPT = `
@@ -38,6 +38,26 @@ const timer = setInterval(() => {
 }, ${swapEveryMs});`;
 }
 
+/**
+ * A page built by its script, as many news and blog pages are: "Loading…" when it loads, and `ms`
+ * later the article, written in at the same address.
+ */
+function writtenLater(a: Article, ms: number): string {
+  const data = JSON.stringify({ title: a.title, paragraphs: a.paragraphs }).replace(/</g, '\\u003c');
+  return `<!doctype html><html lang="${a.lang}"><head><meta charset="utf-8"><title>Loading…</title></head>
+<body><main id="app"><p>Loading…</p></main><script>
+const a = ${data};
+setTimeout(() => {
+  const article = document.createElement('article');
+  const h1 = document.createElement('h1');
+  h1.textContent = a.title;
+  article.append(h1, ...a.paragraphs.map((t) => { const p = document.createElement('p'); p.textContent = t; return p; }));
+  document.getElementById('app').replaceChildren(article);
+  document.title = a.title;
+}, ${ms});
+</script></body></html>`;
+}
+
 /** Paths of these pages. The candidates: 0 en-bridges, 1 en-library, 2 en-balcony, 3 zh-library. */
 export const SCRIPTED = {
   spa: '/spa/article.html',
@@ -49,6 +69,8 @@ export const SCRIPTED = {
   hostileSlow: '/hostile/slow.html',
   /** en-library, plainly. */
   plain: '/hostile/control.html',
+  /** en-ferry, written in by the page's script 800 ms after it loaded ("Loading…" before). */
+  writtenLater: '/built/ferry.html',
 } as const;
 
 export function scriptedPages(): Record<string, string> {
@@ -59,5 +81,6 @@ export function scriptedPages(): Record<string, string> {
     [SCRIPTED.hostileFast]: articlePage(bridges, hostileScript(1200, [0, 1, 2, 3, 1, 2, 3, 1, 2])),
     [SCRIPTED.hostileSlow]: articlePage(bridges, hostileScript(4500, [0, 1])),
     [SCRIPTED.plain]: articlePage(loadArticle('en-library')),
+    [SCRIPTED.writtenLater]: writtenLater(loadArticle('en-ferry'), 800),
   };
 }
