@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build] [--extension DIR]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--json] [--no-build] [--extension DIR]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -60,12 +60,14 @@ interface Options {
   noReadSets: boolean;
   /** Where the worker spends the warm lookups' time, by function (V8's sampling profiler). */
   profile: boolean;
+  /** The same during the import of the exported file. */
+  profileImport: boolean;
   /** Another build's Chrome directory to measure (a build before a change, for comparison); implies --no-build. */
   extension?: string;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false };
+  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false, profileImport: false };
   const count = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new BenchError(`${flag} needs a whole number from ${min} to ${max}`, 2);
@@ -78,6 +80,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--no-passages') opts.noPassages = true;
     else if (a === '--no-read-sets') opts.noReadSets = true;
     else if (a === '--profile') opts.profile = true;
+    else if (a === '--profile-import') opts.profileImport = true;
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs a directory (a built dist/chrome)', 2);
@@ -90,7 +93,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--json] [--no-build] [--extension DIR]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--json] [--no-build] [--extension DIR]`, 2);
   }
   return opts;
 }
@@ -1154,8 +1157,13 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
     new MutationObserver(() => seen.push({ text: status.textContent ?? '', at: performance.now() })).observe(status, { childList: true, characterData: true, subtree: true });
     Object.assign(globalThis, { benchStatus: seen, benchChosen: performance.now() });
   });
-  await page.locator('#import-file').setInputFiles(file);
-  await page.waitForFunction(() => /^(Imported|Nothing was imported|Importing failed)/.test(document.getElementById('export-status')?.textContent ?? ''), undefined, { timeout: 0, polling: 250 });
+  const importing = async () => {
+    await page.locator('#import-file').setInputFiles(file);
+    await page.waitForFunction(() => /^(Imported|Nothing was imported|Importing failed)/.test(document.getElementById('export-status')?.textContent ?? ''), undefined, { timeout: 0, polling: 250 });
+  };
+  // The background's side of the import only: the options page's worker reads and checks the file.
+  if (opts.profileImport && port) log(`the service worker during the import:\n${await profileWorker(port, extensionId, importing)}`);
+  else await importing();
   const imported = await page.evaluate(() => {
     const g = globalThis as unknown as { benchStatus: Array<{ text: string; at: number }>; benchChosen: number };
     const seen = g.benchStatus;
