@@ -414,6 +414,14 @@ describe('Firefox, in-page navigation and a hostile page', () => {
     await page.close();
   });
 
+  it('reads an article that the page writes in after it loaded, at the same address', async () => {
+    const page = await browser.newPage();
+    await page.goto(site.at(SCRIPTED.writtenLater));
+    // Its first look finds "Loading…": the article is read at a look after it (1.5 s on).
+    await expect.poll(async () => (await recordedUrls()).includes(site.at(SCRIPTED.writtenLater)), { timeout: 15_000 }).toBe(true);
+    await page.close();
+  });
+
   it('records the next article a single-page app shows at a new address, with no reload', async () => {
     const page = await browser.newPage();
     await page.goto(site.at(SCRIPTED.spaNext));
