@@ -20,6 +20,6 @@ export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchors
 export { lookupWithoutFrame, siteFrame, touchesFrame, withoutFrame } from './site-frame';
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
-export { INVISIBLE, LOCATOR_CHARS, passageLocator, SKIPPED_CHAR, withoutSpaces, type PassageLocator } from './locator';
+export { INVISIBLE, LOCATOR_CHARS, passageLocator, SKIPPED_CHAR, spacedPattern, withoutSpaces, type PassageLocator } from './locator';
 export { decodeSentPassages, encodeSentPassages, type SentPassageLimits } from './sent-passages';
 export { decodeReadSet, decodeReadSetBytes, inThirds, isReadSetBytes, MAX_READ_SET_LENGTH, newParts, pagePassages, READ_SET_CAP, READ_SET_OPTIONS, readSetOf, readSetOfKeys, RUN_SAMPLE, titleRead, whatsNewByHashes, type HashedWhatsNew, type PagePassage, type ReadSet } from './read-set';

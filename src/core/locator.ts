@@ -28,6 +28,14 @@ const SKIPPED_RUNS = new RegExp(`[\\s${INVISIBLE_CHARS}]+`, 'g');
 /** The text without any space, line break or invisible character: what the finder compares. */
 export const withoutSpaces = (s: string) => s.replace(SKIPPED_RUNS, '');
 
+/**
+ * A pattern that finds text given without spaces (a locator's head) in a page's text as written:
+ * spaces, line breaks and invisible characters may stand between any two of its characters.
+ */
+export function spacedPattern(compact: string): RegExp {
+  return new RegExp([...compact].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join(`[\\s${INVISIBLE_CHARS}]*`), 'u');
+}
+
 export function passageLocator(text: string, start: number, end: number): PassageLocator {
   const compact = withoutSpaces(text.slice(start, end));
   if (compact.length <= 2 * LOCATOR_CHARS) return { head: compact, tail: '', length: compact.length };

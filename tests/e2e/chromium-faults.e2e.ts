@@ -230,6 +230,21 @@ describe('Chromium, in-page navigation', () => {
     await page.close();
   });
 
+  it('reads the article a page shows in place of the one it loaded with, and takes down the notice drawn for that one', async () => {
+    // The article the page loads with was read before (the control page).
+    const reading = await context.newPage();
+    await reading.goto(site.at(SCRIPTED.plain));
+    await expect.poll(async () => (await history()).has(site.at(SCRIPTED.plain)), { timeout: 15_000 }).toBe(true);
+    await reading.close();
+    const page = await context.newPage();
+    await page.goto(site.at(SCRIPTED.swappedLater));
+    await expect.poll(() => page.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null), { timeout: 10_000 }).toBe(true);
+    // 2.5 s on, the page shows another article: it is read at the look 5 s on, and recorded under its own title.
+    await expect.poll(async () => (await history()).get(site.at(SCRIPTED.swappedLater))?.title, { timeout: 15_000 }).toBe(loadArticle('en-balcony').title);
+    expect(await page.evaluate(() => document.querySelector('[data-deja-read=notice]'))).toBeNull();
+    await page.close();
+  });
+
   it('records the next article a single-page app shows at a new address, with no reload', async () => {
     const page = await context.newPage();
     await page.goto(site.at(SCRIPTED.spaNext));

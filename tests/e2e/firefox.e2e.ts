@@ -382,13 +382,14 @@ describe('Firefox, export, clear and import', () => {
 });
 
 /** The URLs recorded in the history, asked of the background from the add-on's page. */
-async function recordedUrls(): Promise<string[]> {
+async function recordedPages(): Promise<Array<{ url: string; title: string }>> {
   return extensionPage.evaluate(async () => {
     // @ts-expect-error -- the WebExtension API of the add-on's page
     const reply = await browser.runtime.sendMessage({ type: 'options:exportChunk', req: { limit: 10000, format: 'json', first: true } });
-    return (JSON.parse(`[${reply.ok.text}]`) as Array<{ url: string }>).map((p) => p.url);
+    return (JSON.parse(`[${reply.ok.text}]`) as Array<{ url: string; title: string }>).map(({ url, title }) => ({ url, title }));
   });
 }
+const recordedUrls = async () => (await recordedPages()).map((p) => p.url);
 
 describe('Firefox, a site served over plain HTTP', () => {
   it('reads an article on a page that is not a secure context', async () => {
@@ -419,6 +420,19 @@ describe('Firefox, in-page navigation and a hostile page', () => {
     await page.goto(site.at(SCRIPTED.writtenLater));
     // Its first look finds "Loading…": the article is read at a look after it (1.5 s on).
     await expect.poll(async () => (await recordedUrls()).includes(site.at(SCRIPTED.writtenLater)), { timeout: 15_000 }).toBe(true);
+    await page.close();
+  });
+
+  it('reads the article a page shows in place of the one it loaded with, and takes down the notice drawn for that one', async () => {
+    const reading = await browser.newPage();
+    await reading.goto(site.at(SCRIPTED.plain));
+    await expect.poll(async () => (await recordedUrls()).includes(site.at(SCRIPTED.plain)), { timeout: 15_000 }).toBe(true);
+    await reading.close();
+    const page = await browser.newPage();
+    await page.goto(site.at(SCRIPTED.swappedLater));
+    await expect.poll(() => page.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await recordedPages()).find((p) => p.url === site.at(SCRIPTED.swappedLater))?.title, { timeout: 15_000 }).toBe(loadArticle('en-balcony').title);
+    expect(await page.evaluate(() => document.querySelector('[data-deja-read=notice]'))).toBeNull();
     await page.close();
   });
 

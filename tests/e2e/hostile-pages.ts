@@ -58,6 +58,20 @@ setTimeout(() => {
 </script></body></html>`;
 }
 
+/** An article page whose script shows article `b` in place of `a`, `ms` after it loaded, at the same address. */
+function swappedLater(a: Article, b: Article, ms: number): string {
+  const data = JSON.stringify({ title: b.title, paragraphs: b.paragraphs }).replace(/</g, '\\u003c');
+  return articlePage(
+    a,
+    `const b = ${data};
+setTimeout(() => {
+  document.getElementById('body').replaceChildren(...b.paragraphs.map((t) => { const p = document.createElement('p'); p.textContent = t; return p; }));
+  document.querySelector('h1').textContent = b.title;
+  document.title = b.title;
+}, ${ms});`,
+  );
+}
+
 /** Paths of these pages. The candidates: 0 en-bridges, 1 en-library, 2 en-balcony, 3 zh-library. */
 export const SCRIPTED = {
   spa: '/spa/article.html',
@@ -71,6 +85,8 @@ export const SCRIPTED = {
   plain: '/hostile/control.html',
   /** en-ferry, written in by the page's script 800 ms after it loaded ("Loading…" before). */
   writtenLater: '/built/ferry.html',
+  /** en-library (the control page's article), replaced by en-balcony 2.5 s after it loaded, at the same address. */
+  swappedLater: '/built/swapped.html',
 } as const;
 
 export function scriptedPages(): Record<string, string> {
@@ -82,5 +98,6 @@ export function scriptedPages(): Record<string, string> {
     [SCRIPTED.hostileSlow]: articlePage(bridges, hostileScript(4500, [0, 1])),
     [SCRIPTED.plain]: articlePage(loadArticle('en-library')),
     [SCRIPTED.writtenLater]: writtenLater(loadArticle('en-ferry'), 800),
+    [SCRIPTED.swappedLater]: swappedLater(loadArticle('en-library'), loadArticle('en-balcony'), 2500),
   };
 }

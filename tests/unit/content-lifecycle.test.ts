@@ -236,6 +236,48 @@ describe('the content script, over a page load', () => {
     }
   }, 20_000);
 
+  it('reads the article that replaced the one checked, at the same address: the notice drawn for the first goes, and the new one is recorded', async () => {
+    // Article X as the page shows it, and as its extraction locates it (its passages' first characters, spaces left out).
+    const shownX = document.createElement('p');
+    shownX.textContent = 'The first article opens with this sentence, long enough to be found.';
+    document.body.append(shownX);
+    const located = (a: Extraction, heads: string[]): Extraction => (a.ok ? { ok: true, article: { ...(a.article as object), locators: heads.map((head) => ({ head, tail: '', length: head.length })) } } : a);
+    try {
+      await boot();
+      fake.answer = async (m) => ({ ok: m.type === 'content:pageSeen' ? { fp: '0123456789abcdef', more: 0, ...(m.req.title === 'Article X' ? { match: { url: 'https://other.example/x', title: 'X read before', kind: 'copy', when: 'yesterday' } } : {}) } : { recorded: true } });
+      (await extraction(1)).resolve(located(X, ['Thefirstarticleopenswith']));
+      await vi.waitFor(() => expect(fake.notices.map((n) => n.title)).toEqual(['X read before']), { timeout: 4000 });
+      // The page's script shows another article in its place.
+      shownX.textContent = 'A second article, about something else entirely, takes its place.';
+      (await extraction(2)).resolve(located(Y, ['Asecondarticle,aboutsome']));
+      await vi.waitFor(() => expect(reads().map((m) => m.req.title)).toEqual(['Article X', 'Article Y']), { timeout: 8000 });
+      expect(fake.removed).toBeGreaterThan(0);
+      // No notice of its own: the page load had its one chance.
+      expect(fake.notices).toHaveLength(1);
+    } finally {
+      shownX.remove();
+    }
+  }, 20_000);
+
+  it('does not read again an article page that only adds text under the article (comments)', async () => {
+    const shownX = document.createElement('p');
+    shownX.textContent = 'The first article opens with this sentence, long enough to be found.';
+    document.body.append(shownX);
+    const comments = document.createElement('p');
+    try {
+      await boot();
+      (await extraction(1)).resolve(X.ok ? { ok: true, article: { ...(X.article as object), locators: [{ head: 'Thefirstarticleopenswith', tail: '', length: 24 }] } } : X);
+      await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+      comments.textContent = 'First comment. Second comment.';
+      document.body.append(comments);
+      await sleep(2000);
+      expect(fake.extractions).toHaveLength(1);
+    } finally {
+      shownX.remove();
+      comments.remove();
+    }
+  }, 20_000);
+
   it('does not read again a page without an article that stays as it loaded', async () => {
     await boot();
     (await extraction(1)).resolve(NONE);

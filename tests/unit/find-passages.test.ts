@@ -2,7 +2,7 @@
 // "Show what's new" finds the new parts in the page from their locators: in the page's own tree,
 // and in the shadow roots of a page built of web components, where the extraction read them.
 import { describe, expect, it } from 'vitest';
-import { cutPassages, passageLocator, withoutSpaces } from '../../src/core';
+import { cutPassages, passageLocator, spacedPattern, withoutSpaces } from '../../src/core';
 import { findPassageGroups } from '../../src/content/find-passages';
 import type { Slicer } from '../../src/content/snapshot';
 import { readFileSync } from 'node:fs';
@@ -73,5 +73,19 @@ describe('finding the new parts on the page', () => {
     expect(ranges[0]?.toString()).toBe(text.slice(passages[0].start, passages[0].end));
     expect(ranges[1]).toBeNull();
     expect(ranges[2] && withoutSpaces(ranges[2].toString())).toBe(withoutSpaces(text.slice(passages[firstCount].start, passages[firstCount].end)));
+  });
+});
+
+describe('spacedPattern: a locator head found in the text as the page writes it', () => {
+  it('finds a head across the page\'s spaces, line breaks and soft hyphens, in English, Chinese and Japanese, and nothing else', () => {
+    const english = 'The council voted (7–2) on\n      Tuesday to re\u00adopen [the] bridge… $4.5m?';
+    const head = passageLocator(english, 0, english.length).head;
+    expect(spacedPattern(head).test(`<nav>Home</nav>${english}`)).toBe(true);
+    expect(spacedPattern(head).test(english.replace('Tuesday', 'Monday'))).toBe(false);
+    const chinese = '市议会周二以七票对两票\n  通过，重新开放大桥。';
+    expect(spacedPattern(passageLocator(chinese, 0, chinese.length).head).test(`导航 ${chinese}`)).toBe(true);
+    expect(spacedPattern(passageLocator(chinese, 0, chinese.length).head).test('市议会周二以七票对两票否决')).toBe(false);
+    const japanese = '市議会は火曜日、\u200b橋の再開を可決した。😀';
+    expect(spacedPattern(passageLocator(japanese, 0, japanese.length).head).test(japanese)).toBe(true);
   });
 });
