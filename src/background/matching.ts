@@ -50,7 +50,13 @@ export function signatureOf(r: PageRecord): PageSignature {
 /** The last pages of a site a lookup reads, beside its candidates, to learn the site's frame. */
 const SITE_FRAME_PAGES = 8;
 
-const KIND_ORDER: Record<string, number> = { 'same-text': 0, 'near-duplicate': 1, 'contains-earlier': 2, 'part-of-earlier': 3, fingerprint: 4 };
+/**
+ * Which matches come first: the same text; then copies and pages held whole, by their resemblance
+ * to this page (an update of an article read names that article, which it holds whole, before a
+ * repost of it that has lines of its own: review 44); then pages this one is part of; then
+ * fingerprints alone.
+ */
+const KIND_ORDER: Record<string, number> = { 'same-text': 0, 'near-duplicate': 1, 'contains-earlier': 1, 'part-of-earlier': 2, fingerprint: 3 };
 
 function summary(r: PageRecord, v: Verdict, fresh?: Freshness): MatchSummary {
   return {

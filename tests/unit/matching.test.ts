@@ -151,6 +151,28 @@ describe('matching in the background', () => {
     expect((await seen(other, 'https://paper.example/full', en)).matches.map((m) => m.kind)).toEqual(['contains-earlier']);
   });
 
+  it('names first, for an update of an article, the article it holds whole rather than a repost of it with lines of its own', async () => {
+    const article = ['en-library', 'en-bridges', 'en-ferry'].flatMap((n) => loadArticle(n).paragraphs);
+    const own = [
+      'This story first ran in the Harbour Gazette, and we share it here with the kind permission of its editors, who asked us to keep every word as they printed it.',
+      'Our readers in the valley wrote to us about their own lending shelves: a school that lends microscopes, a church hall that lends folding tables, and a garage where neighbours share ladders.',
+      'Share this story with your friends. Follow us for more stories like this one every day, and tell us which of your town’s small institutions deserves a piece of its own next month.',
+      'Comments are closed on reposted stories. Letters to the editor may be edited for length and clarity; we print a selection every Saturday in the weekend paper and on our website.',
+    ];
+    const bg = makeBackground();
+    await seen(bg, 'https://original.example/story', article.join('\n\n'));
+    await seen(bg, 'https://repost.example/p/7', [own[0], ...article, ...own.slice(1)].join('\n\n'));
+    // The article with five paragraphs added: it holds the original whole, and shares as much with the repost.
+    const update = await seen(bg, 'https://updated.example/story', [...article, ...loadArticle('en-balcony').paragraphs].join('\n\n'));
+    expect(update.matches.map((m) => [m.url, m.kind])).toEqual([
+      ['https://original.example/story', 'contains-earlier'],
+      ['https://repost.example/p/7', 'near-duplicate'],
+    ]);
+    // A copy closer than the page held whole still comes first.
+    const copy = await seen(bg, 'https://mirror.example/story', [own[0], ...article, ...own.slice(1, 3)].join('\n\n'));
+    expect(copy.matches[0]).toMatchObject({ url: 'https://repost.example/p/7', kind: 'near-duplicate' });
+  });
+
   it('does not flag two different articles from one site with the same template', async () => {
     const bg = makeBackground();
     await seen(bg, 'https://site.example/a', `Site menu Home News Sports\n\n${en}\n\nCopyright Site. All rights reserved. Subscribe to our newsletter.`);
