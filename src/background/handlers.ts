@@ -40,6 +40,18 @@ export interface BackgroundDeps {
   keepAwake?(): void;
   /** How long one import commit message applies chunks before it answers (5 s). */
   commitBudgetMs?: number;
+  /**
+   * What the reader had read of the page a tab's visit recorded, before that visit (ReadBefore), held
+   * for the tab while it shows that page load (the browser's session storage): the popup, asked once
+   * the visit replaced the record's read set, tells the notice's story with it.
+   */
+  readBefore?: { get(tabId: number): Promise<ReadBefore | undefined>; set(tabId: number, value: ReadBefore): Promise<void> };
+}
+
+/** What the reader had read of a page (its identity) before the visit a tab recorded: the record's read set then, if any. */
+export interface ReadBefore {
+  url: string;
+  readSet?: string;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
@@ -140,7 +152,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         const repo = await deps.repository();
         // The notice names the best match only, and tells what is new against it alone.
         // Asked before this view is recorded: `before` is an earlier visit, and what was read then is read.
-        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReading: () => true });
+        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
       }
       // The badge is set after the answer, not before it: the notice need not wait for the toolbar.
@@ -165,7 +177,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const repo = await deps.repository();
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReading: () => true });
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
+      // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
+      const tabId = sender.tab?.id;
+      if (tabId !== undefined) await deps.readBefore?.set(tabId, { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}) }).catch(() => undefined);
       const now = deps.now();
       try {
         await repo.recordVisit(
@@ -260,9 +275,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const current = currentPage(report);
       const identity = pageIdentity(report.url);
       // This page's record, when this page load has recorded the visit, holds this visit: what
-      // was read on an earlier one counts (as the notice counted it) only if there was one.
+      // was read before it counts (as the notice counted it), as the tab's visit left it aside
+      // (or, where it was not, the record's own read set if there was an earlier visit).
       const thisVisit = (r: PageRecord) => answer.recorded === true && r.url === identity;
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { ownReading: (r) => !thisVisit(r) || r.visits > 1 });
+      const kept = answer.recorded === true ? await deps.readBefore?.get(tabId).catch(() => undefined) : undefined;
+      const readBefore = (r: PageRecord) => (!thisVisit(r) ? r.readSet : kept?.url === identity ? kept.readSet : r.visits > 1 ? r.readSet : undefined);
+      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { ownReadSet: readBefore });
       const record = before && thisVisit(before) ? before : undefined;
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.

@@ -11,7 +11,7 @@ import { clearTab, forgetTab, showVerdictOnTab } from './badge';
 import { locale, message } from './messages';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
-import { createHandlers } from './handlers';
+import { createHandlers, type ReadBefore } from './handlers';
 import { keepFromEviction } from './persistence';
 
 let repository: Promise<PageRepository> | undefined;
@@ -26,6 +26,9 @@ function openRepository(): Promise<PageRepository> {
 
 /** Pages each tab has started loading since the background started (below). */
 const tabLoads = new Map<number, number>();
+
+/** Where a tab's ReadBefore is kept: the browser's session storage, in memory, while the browser runs (handlers' readBefore). */
+const readBeforeKey = (tabId: number) => `readBefore:${tabId}`;
 
 /** An extension call: made between steps of long work, it keeps the browser from stopping the background as idle. */
 const keepAwake = () => void browser.runtime.getPlatformInfo();
@@ -44,6 +47,10 @@ const handlers = createHandlers({
   bulk: new BulkInbox(),
   showMatches,
   keepAwake,
+  readBefore: {
+    get: async (tabId) => (await browser.storage.session.get(readBeforeKey(tabId)))[readBeforeKey(tabId)] as ReadBefore | undefined,
+    set: (tabId, value) => browser.storage.session.set({ [readBeforeKey(tabId)]: value }),
+  },
 });
 
 /**
@@ -92,6 +99,7 @@ browser.tabs.onUpdated.addListener((tabId, change) => {
 browser.tabs.onRemoved.addListener((tabId) => {
   tabLoads.delete(tabId);
   forgetTab(tabId);
+  void browser.storage.session.remove(readBeforeKey(tabId)).catch(() => undefined);
 });
 
 browser.runtime.onInstalled.addListener(({ reason }) => {

@@ -88,9 +88,10 @@ export interface LookUp {
  * What is new against each match (`fresh`) is told for every match, or with `fresh: 'best'` for the
  * best one only: the notice and the history's mark show no other, and each costs a read set's
  * decoding and a pass over the page's passages (50-200 µs in Node for 60-250 passages).
- * With `ownReading`, what the reader read of this very page on an earlier visit (`before`'s read set)
- * is read too: a revision read once has nothing new the next time, whatever its copy elsewhere
- * lacks. `ownReading` says whether `before` holds such a visit (it may be this visit's own record).
+ * With `ownReadSet`, what the reader read of this very page on an earlier visit is read too: a
+ * revision read once has nothing new the next time, whatever its copy elsewhere lacks.
+ * `ownReadSet` gives the read set of that reading, given `before` (its own, or, where `before`
+ * already holds this visit, the one it held before it; none when there was no earlier visit).
  * Matches as close as each other come in the order they were first read (`ties: 'first'`: the
  * notice names where the reader read it first), or the latest read first (`'latest'`).
  */
@@ -98,7 +99,7 @@ export async function lookUp(
   repo: PageRepository,
   page: CurrentPage,
   settings: MatchSettings,
-  { fresh = 'all', ownReading, ties = 'first' }: { fresh?: 'all' | 'best'; ownReading?: (before: PageRecord) => boolean; ties?: 'first' | 'latest' } = {},
+  { fresh = 'all', ownReadSet, ties = 'first' }: { fresh?: 'all' | 'best'; ownReadSet?: (before: PageRecord) => string | undefined; ties?: 'first' | 'latest' } = {},
 ): Promise<LookUp> {
   const { signature } = page;
   const enough = signature.words >= settings.minWords;
@@ -143,7 +144,8 @@ export async function lookUp(
   });
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));
   const before = found.own ?? found.sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
-  const own = before?.readSet && flagged.length && ownReading?.(before) ? decodeReadSet(before.readSet) : null;
+  const ownSet = before && flagged.length ? ownReadSet?.(before) : undefined;
+  const own = ownSet ? decodeReadSet(ownSet) : null;
   const matches = flagged
     .filter(([r]) => !dismissed.has(r.url))
     .map(([r, verdict]) => ({ r, verdict, s: summary(r, verdict) }))

@@ -630,6 +630,30 @@ describe("what's new since the reader read it", () => {
     expect(await popupParts()).toEqual([true, [0]]);
   });
 
+  it('tells in the popup, once a revision read at its own address is recorded, what the notice told: what was new since the visit before', async () => {
+    const address = 'https://b.example/story';
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    // The article read at a copy elsewhere, and at its own address; then its own address shows a revision.
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    await bg.read(withPassages(address, text(en)), fromTab(3, address));
+    const page = withPassages(address, revised);
+    tabs[7] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    const popupParts = async () => {
+      const popup = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+      return popup.state === 'checked' ? [popup.visitedBefore, popup.matches.map((m) => m.fresh?.parts.length)] : popup.state;
+    };
+    expect((await bg.handlers['content:pageSeen'](page, fromTab(7, page.url))).match?.fresh?.parts).toHaveLength(3);
+    expect(await popupParts()).toEqual([true, [3]]);
+    await bg.handlers['content:pageRead'](page, fromTab(7, page.url));
+    tabs[7] = { ...tabs[7], recorded: true };
+    expect(await popupParts()).toEqual([true, [3]]);
+    // The next page load has read it.
+    tabs[7] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    expect((await bg.handlers['content:pageSeen'](page, fromTab(7, page.url))).match?.fresh?.parts).toEqual([]);
+    expect(await popupParts()).toEqual([true, [0]]);
+  });
+
   it('drops passages that are malformed instead of trusting them', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));

@@ -23,6 +23,8 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   let repository = database.then((db) => new PageRepository(db));
   /** The background stopped and started anew: the same database, nothing of it in memory. */
   const restart = () => void (repository = database.then((db) => new PageRepository(db)));
+  /** The browser's session storage of what each tab's recorded visit left aside (handlers' readBefore). */
+  const session = new Map<number, unknown>();
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
@@ -36,6 +38,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
       return tabPages[tabId];
     },
+    readBefore: { get: async (tabId) => structuredClone(session.get(tabId)) as never, set: async (tabId, value) => void session.set(tabId, structuredClone(value)) },
     ...(bulk ? { bulk } : {}),
     ...(privateTab ? { tabIsPrivate: async (tabId: number) => privateTab(tabId) } : {}),
     ...more,
