@@ -341,12 +341,14 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
 
   const marks: LinkMarks = {
     readCount() {
-      const keys = new Set<string>();
+      // Pages, not addresses: one page linked over http and over https is one (the background
+      // takes either for the page read: background/links.ts).
+      const pages = new Set<string>();
       for (const a of tracked) {
         const key = keyOf.get(a);
-        if (key && read.has(key) && a.isConnected) keys.add(key);
+        if (key && read.has(key) && a.isConnected) pages.add(key.replace(/^https?:/, ''));
       }
-      return keys.size;
+      return pages.size;
     },
     stats: () => ({ ...stats, links: tracked.size, keys: asked.size }),
     stop() {

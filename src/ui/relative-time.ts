@@ -22,15 +22,17 @@ function formatter<F>(made: Map<string | undefined, F>, locale: string | undefin
 }
 
 /**
- * How long ago `then` was. Under a minute it is `justNow`, the _locales message "timeJustNow"
- * (Intl says "现在", "now", where a reader says "刚刚", "just now"); kept a parameter so this stays
- * free of browser APIs (the background's handlers run in Node tests).
+ * How long ago `then` was, in whole units elapsed: 20 months ago is "last year" (去年), as 36
+ * hours ago is "yesterday", not "2 years ago" (rounded, it said so: a new-user review). Under a
+ * minute it is `justNow`, the _locales message "timeJustNow" (Intl says "现在", "now", where a
+ * reader says "刚刚", "just now"); kept a parameter so this stays free of browser APIs (the
+ * background's handlers run in Node tests).
  */
 export function relativeTime(then: number, now: number, locale: string | undefined, justNow: string): string {
   const elapsed = then - now;
   const format = formatter(relative, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(elapsed) >= ms) return format.format(Math.round(elapsed / ms), unit);
+    if (Math.abs(elapsed) >= ms) return format.format(Math.trunc(elapsed / ms), unit);
   }
   return justNow;
 }

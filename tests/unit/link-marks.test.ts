@@ -97,6 +97,15 @@ describe('link marks', () => {
     marks.stop();
   });
 
+  it('counts the pages read that the links lead to, a page linked over http and https once', async () => {
+    page(['https://a.example/read-1', 'http://a.example/read-1', 'https://a.example/read-1?utm_source=feed', 'https://b.example/read-2', 'https://c.example/other']);
+    const marks = startLinkMarks(document);
+    await vi.waitFor(() => expect(marks.readCount()).toBe(2), { timeout: 5000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(marks.readCount()).toBe(2);
+    marks.stop();
+  });
+
   it('reads a link again when the page gives it another address (a list reusing its elements)', async () => {
     page(['https://a.example/other', 'https://b.example/other']);
     const marks = startLinkMarks(document);
