@@ -1,7 +1,7 @@
 // The history page: every recorded page, newest first, searchable by title or URL, loaded a page
 // at a time (so 10^5+ records never stall it); near-duplicates are shown together under the page
 // listed first; any page can be forgotten from here.
-import { displayHost, displayUrl } from '../core';
+import { displayHost, displayUrl, matchesSearch, searchTerms } from '../core';
 import { UNDO_MS, type HistoryItem, type MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
@@ -29,10 +29,7 @@ let generation = 0;
 const onScreen = new Map<string, boolean>();
 
 /** Whether a page matches the search, as the background's search decides (history:list). */
-const matchesQuery = (url: string, title: string) => {
-  const q = query.trim().toLowerCase();
-  return !q || title.toLowerCase().includes(q) || url.toLowerCase().includes(q) || displayUrl(url).toLowerCase().includes(q);
-};
+const matchesQuery = (url: string, title: string) => matchesSearch(searchTerms(query), [title, url, displayUrl(url)]);
 
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves, pageIdentity, PROBE_COUNT } from '../core';
+import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, pageIdentity, PROBE_COUNT, searchTerms } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -749,17 +749,18 @@ export class PageRepository {
 
   /**
    * Most recently seen first, `limit` at a time; pass `next` to go on. With a query, only pages
-   * whose title or URL contains it (any case), in the same order: the pages are read most recently
+   * whose title or URL contains each of its terms (core's searchTerms: any case or width,
+   * Traditional or Simplified), in the same order: the pages are read most recently
    * seen first, SEARCH_BATCH at a time and at most `maxScan` a step, so a rare query over a million
    * pages answers in steps; `done` says whether the history is exhausted. (Until 27 November 2026 a
    * search read pages by the number they were recorded under, and sorted each step's finds alone:
    * after an import, in the file's order, a page read this week came after pages read years ago.)
    */
   async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
-    const q = query.trim().toLowerCase();
+    const terms = searchTerms(query);
     // The last visits (extra) and which numbers hold a page (keys' flags).
     const columns = await this.columns(['fp', 'keys', 'extra']);
-    if (!q) {
+    if (terms.length === 0) {
       // One more than asked for tells whether any remain: with exactly `limit` left, this is the last step.
       const numbers = columns.recent(limit + 1, after);
       const done = numbers.length <= limit;
@@ -781,7 +782,7 @@ export class PageRepository {
       for (const n of numbers) {
         const p = pages.get(n);
         cursor = [columns.lastSeen(n), n];
-        if (p && (p.title.toLowerCase().includes(q) || p.url.toLowerCase().includes(q) || displayUrl(p.url).toLowerCase().includes(q))) {
+        if (p && matchesSearch(terms, [p.title, p.url, displayUrl(p.url)])) {
           items.push(fromStored(p));
           // The last page asked for: the next step goes on after it (with none left after it, this is the last step).
           if (items.length === limit) return { items, ...(end && n === numbers[numbers.length - 1] ? { done: true } : { next: cursor, done: false }) };

@@ -168,6 +168,26 @@ describe('PageRepository: forgetting and listing', () => {
     expect((await r.listRecent(10, undefined, 'fsqu00a')).items.map((p) => p.url)).toEqual(['http://xn--fsqu00a.example/a/watch']);
   });
 
+  it('finds a page by every word typed, in Simplified or Traditional characters, full- or half-width', async () => {
+    const r = await repo();
+    const titled = (url: string, title: string, at: number) => r.recordVisit({ ...visit(url, '0123456789abcdef'), title }, at);
+    await titled('https://gmw.example/a1', '宇航员在太空中喝酒会怎么样？后果很严重', 1000);
+    await titled('https://tw.example/news/5', '宇航員在太空中喝酒會怎麼樣？後果很嚴重', 1001);
+    await titled('https://es6.example/class', 'Class 的基本语法', 1002);
+    await titled('https://jp.example/a', 'トレンドマイクロ、新たな脅威を報告', 1003);
+    await titled('https://other.example/b', '太空站的一天', 1004);
+    const search = async (q: string) => (await r.listRecent(10, undefined, q)).items.map((p) => p.url).sort();
+    expect(await search('宇航员')).toEqual(['https://gmw.example/a1', 'https://tw.example/news/5']);
+    expect(await search('後果 嚴重')).toEqual(['https://gmw.example/a1', 'https://tw.example/news/5']);
+    expect(await search('后果 太空 tw.example')).toEqual(['https://tw.example/news/5']);
+    expect(await search('class 语法')).toEqual(['https://es6.example/class']);
+    expect(await search('ＣＬＡＳＳ')).toEqual(['https://es6.example/class']);
+    expect(await search('ﾄﾚﾝﾄﾞ')).toEqual(['https://jp.example/a']);
+    expect(await search('太空 一天')).toEqual(['https://other.example/b']);
+    expect(await search('后果 一天')).toEqual([]);
+    expect((await search('   ')).length).toBe(5);
+  });
+
   it('reads the whole history chunk by chunk for export, each page once, in the order pages were first recorded', async () => {
     const r = await repo();
     for (const u of ['https://c.example/', 'https://a.example/', 'https://b.example/', 'https://d.example/']) await r.recordVisit(visit(u, '0123456789abcdef'), 1);
