@@ -1,13 +1,13 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
-import type { ContentProtocol, MatchSummary, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
+import type { ContentProtocol, Freshness, MatchSummary, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { heldFromReading, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
 import { historyHandlers } from './history-handlers';
-import { freshness, lookUp } from './matching';
+import { freshness, lookUp, signatureOf } from './matching';
 import { parsePageReport, type CheckedReport } from './page-report';
 import { relativeTime } from '../ui/relative-time';
 import type { Runtime } from 'webextension-polyfill';
@@ -48,10 +48,13 @@ export interface BackgroundDeps {
   readBefore?: { get(tabId: number): Promise<ReadBefore | undefined>; set(tabId: number, value: ReadBefore): Promise<void> };
 }
 
-/** What the reader had read of a page (its identity) before the visit a tab recorded: the record's read set then, if any. */
+/** What the reader had read of a page (its identity) before the visit a tab recorded: the record's read set then, if any, and its text's hash. */
 export interface ReadBefore {
   url: string;
   readSet?: string;
+  textHash?: string;
+  /** The page recorded is the article the record held, changed or not (updateOf). */
+  sameArticle?: true;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
@@ -121,10 +124,32 @@ function changesOf(report: CheckedReport, before: PageRecord | undefined, closes
 /** A tab of a private window, where the reader has not asked for pages to be recorded. */
 const unrecordedPrivate = (sender: Runtime.MessageSender, settings: Settings) => sender.tab?.incognito === true && !settings.recordPrivate;
 
+/** This page as the reader read it on the visit before, and what is new since: where its text has changed and has new parts. */
+interface SinceVisit {
+  record: PageRecord;
+  fresh: Freshness;
+}
+
+/**
+ * Whether the page now is the article its record holds, changed (the decision that flags a copy
+ * elsewhere): a page whose address shows another article each day (a front page, a live page) is
+ * not an update of what was read there.
+ */
+const updateOf = (current: ReturnType<typeof currentPage>, earlier: PageRecord, settings: Settings) => judgePair(current.signature, signatureOf(earlier), matchSettingsOf(settings)).flagged;
+
+/** What is new since the visit before (`earlier`: that visit's record, or what the record held then), where the text has changed and something is new. */
+function sinceVisitOf(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, report: CheckedReport): Freshness | undefined {
+  if (!earlier?.readSet || earlier.textHash === report.digest.textHash) return undefined;
+  const fresh = freshness(earlier, report.passages);
+  return fresh && fresh.parts.length > 0 ? fresh : undefined;
+}
+
 /** What a content script is told: what the notice shows, nothing more. */
-function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string): PageSeenAnswer {
+function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string, since?: SinceVisit): PageSeenAnswer {
   const [first] = verdict.matches;
-  const match = first && {
+  // No earlier page elsewhere: this page itself, as read on the visit before, where it has changed.
+  const own: NoticeMatch | undefined = since && { url: since.record.url, title: since.record.title, kind: 'earlier-visit', when: relativeTime(since.record.lastSeen, now, locale, justNow), fresh: since.fresh };
+  const match = !first ? own : {
     url: first.url,
     title: first.title,
     kind: first.kind,
@@ -147,6 +172,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const skipped = skipReason(settings, report.url, senderPage(sender));
       const current = currentPage(report);
       let verdict: PageVerdict = { fp: current.signature.fp, algo: ALGORITHM, matches: [], visitedBefore: false };
+      let since: SinceVisit | undefined;
       if (skipped) verdict = { ...verdict, skipped };
       else {
         const repo = await deps.repository();
@@ -154,6 +180,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         // Asked before this view is recorded: `before` is an earlier visit, and what was read then is read.
         const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
+        // The notice names an earlier page elsewhere; where there is none, what is new here since the visit before.
+        const fresh = matches.length === 0 ? sinceVisitOf(before, report) : undefined;
+        if (before && fresh && updateOf(current, before, settings)) since = { record: before, fresh };
       }
       // The badge is set after the answer, not before it: the notice need not wait for the toolbar.
       // Not once the tab has started loading another page: its button is that page's now.
@@ -161,8 +190,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       if (tabId !== undefined && stillHere()) void deps.showOnTab(tabId, verdict, stillHere).catch(() => undefined);
       // In a private window that is not recorded, the page is told nothing of the history (no
       // notice): the badge and the popup, which the page cannot see, still tell the reader.
-      const told = unrecordedPrivate(sender, settings) ? { ...verdict, matches: [] } : verdict;
-      const answer = forNotice(told, deps.now(), deps.locale(), deps.message('timeJustNow'));
+      const hidden = unrecordedPrivate(sender, settings);
+      const told = hidden ? { ...verdict, matches: [] } : verdict;
+      const answer = forNotice(told, deps.now(), deps.locale(), deps.message('timeJustNow'), hidden ? undefined : since);
       // What a background started anew did not read for this answer, it reads once the answer is on its way.
       if (!skipped) void deps.repository().then((repo) => repo.warmUp());
       return answer;
@@ -180,7 +210,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
       // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
       const tabId = sender.tab?.id;
-      if (tabId !== undefined) await deps.readBefore?.set(tabId, { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}) }).catch(() => undefined);
+      if (tabId !== undefined) {
+        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(before && updateOf(current, before, settings) ? { sameArticle: true as const } : {}) };
+        await deps.readBefore?.set(tabId, kept).catch(() => undefined);
+      }
       const now = deps.now();
       try {
         await repo.recordVisit(
@@ -293,7 +326,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       }
       // Pages said not to be the same as this one: the popup offers to take that back.
       const notSame = extra.unrecorded ? 0 : (await repo.notSameWith(report.url)).length;
-      return { state: 'checked', page, matches, visitedBefore, ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
+      // What is new here since the visit before, as the notice tells it (before this visit was recorded, or as it left it aside).
+      const earlier = !before ? undefined : !record ? (updateOf(current, before, settings) ? before : undefined) : kept?.url === identity && kept.sameArticle ? { ...kept, title: before.title } : undefined;
+      const sinceVisit = sinceVisitOf(earlier, report);
+      return { state: 'checked', page, matches, visitedBefore, ...(sinceVisit ? { sinceVisit } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs),

@@ -57,7 +57,13 @@ export interface MatchSummary {
 }
 
 /** An earlier page as the in-page notice shows it: nothing more about the history crosses into a page's content script. */
-export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resemblance' | 'containment' | 'fresh'> & {
+/**
+ * What the notice names: an earlier page at another address (its match kind), or, where there is
+ * none, this very page as the reader read it on an earlier visit, when its text has changed since
+ * and has new parts ('earlier-visit': an article updated in place).
+ */
+export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'resemblance' | 'containment' | 'fresh'> & {
+  kind: MatchSummary['kind'] | 'earlier-visit';
   /** When it was last read, in the reader's language ("3 days ago"): written by the background, whose
    * Intl formatters are warm, where the content script's first would hold the page for 30-40 ms. */
   when: string;
@@ -66,7 +72,7 @@ export type NoticeMatch = Pick<MatchSummary, 'url' | 'title' | 'kind' | 'resembl
 /** The background's answer to a content script about its page: only what the notice shows. */
 export interface PageSeenAnswer {
   fp: string;
-  /** The closest earlier page at another address, if any. */
+  /** The closest earlier page at another address, if any; else this page's earlier visit, if it has changed since. */
   match?: NoticeMatch;
   /** How many other earlier pages match too. */
   more: number;
@@ -134,7 +140,7 @@ export interface HistoryItem {
 export type TabStatus =
   | { state: 'unsupported'; /** The tab is still loading: its content script comes once it has loaded. */ loading?: true } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article'; url: string; linksRead?: number; /** The content script is still checking the page (it loaded a moment ago, or was just resumed). */ checking?: true } // not checked: too little prose, an excluded site, or paused
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true; /** Pages of the history the reader said are not the same as this one ("Not the same"), which the popup offers to take back. */ notSame?: number };
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; /** What is new since the visit before, where this page's text has changed since and has new parts. */ sinceVisit?: Freshness; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true; /** Pages of the history the reader said are not the same as this one ("Not the same"), which the popup offers to take back. */ notSame?: number };
 
 type Empty = Record<string, never>;
 

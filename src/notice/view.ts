@@ -72,6 +72,9 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
   const dismiss = button(t('noticeDismiss'));
   const notSame = button(t('noticeNotSame'));
   notSame.title = t('noticeNotSameHint');
+  // This very page, as read on an earlier visit: it is the same page, whatever its text now.
+  const ownPage = match.kind === 'earlier-visit';
+  notSame.hidden = ownPage;
   const show = button(t('freshShow'), 'primary');
   show.title = t('freshKeysHint');
   show.hidden = !(match.fresh && match.fresh.parts.length > 0 && data.canShowNew);
@@ -109,7 +112,7 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
   const showStepping = (on: boolean) => {
     marked = on;
     for (const b of stepping) b.hidden = !on;
-    notSame.hidden = on;
+    notSame.hidden = on || ownPage;
     show.hidden = on;
     rove();
   };

@@ -11,7 +11,7 @@ import { displayUrl } from '../core/idn';
 import { isSearchResultPage } from '../core/links';
 import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
 import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
-import { describeMatch, describeReadShare } from '../ui/similarity';
+import { describeFresh, describeMatch, describeReadShare } from '../ui/similarity';
 import { isOpenableUrl, placeOf, siteName, siteOf, sitePatternName } from '../ui/site';
 import { timeAgo } from '../ui/time-ago';
 import { errorText } from '../ui/error-text';
@@ -115,7 +115,9 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
   if (status.state === 'unsupported') return t(status.loading ? 'popupStillLoading' : 'popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;
-  const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''].filter(Boolean);
+  // A page visited before whose text has changed since: what is new, as the notice tells it where no page elsewhere matches.
+  const since = status.visitedBefore && status.sinceVisit ? t('popupSinceVisit', describeFresh(status.sinceVisit)) : '';
+  const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', since, n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''].filter(Boolean);
   // Just recorded: the reader is told it went into the history, not only that nothing matched.
   if (lines.length) return sentences(lines);
   // Nothing flagged because the reader said the pages like it are not the same: not "nothing like it".

@@ -1,11 +1,11 @@
 // How a match is put into words: the similarity comes from the verification sketch's estimate.
-import type { Freshness, MatchSummary } from '../messaging/protocol';
+import type { Freshness, NoticeMatch } from '../messaging/protocol';
 import { t } from './i18n';
 
 /** Containment from which a page is said to contain what was read, not most of it. */
 const CONTAINS_ALL = 0.95;
 
-export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'containment'>): string {
+export function describeMatch(m: Pick<NoticeMatch, 'kind' | 'resemblance' | 'containment'>): string {
   switch (m.kind) {
     case 'same-text':
       return t('matchSameText');
@@ -18,6 +18,8 @@ export function describeMatch(m: Pick<MatchSummary, 'kind' | 'resemblance' | 'co
       return t('matchPartOfEarlier');
     case 'fingerprint':
       return t('matchNearly');
+    case 'earlier-visit':
+      return t('matchEarlierVisit');
   }
 }
 

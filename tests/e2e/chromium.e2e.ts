@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CHROMIUM_PATH, chromiumArgs, distDir } from './browsers';
 import { browserVectors, escapeFromNotice, expectVectorFingerprints, expectWellFormedExport, foundByPage, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { hostileLinkPath, linkPages, LINKS } from './link-pages';
+import { UPDATED_IN_PLACE, updatedInPlacePages } from './hostile-pages';
 import { componentPages, componentPath, componentRevisionPath, loadArticle, startSite, type PageName, type Site } from './site';
 import { writeSyntheticHistory } from './synthetic-history';
 
@@ -19,7 +20,7 @@ let extensionId: string;
 let profile: string;
 
 beforeAll(async () => {
-  site = await startSite({ ...linkPages(), ...componentPages() });
+  site = await startSite({ ...linkPages(), ...componentPages(), ...updatedInPlacePages() });
   profile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-'));
   const ext = distDir('chrome');
   context = await chromium.launchPersistentContext(profile, {
@@ -1018,6 +1019,23 @@ describe("Chromium, what's new since it was read", () => {
     await clickInNotice(page, 'Clear');
     await expect.poll(async () => (await highlightBoxes(page)).length).toBe(0);
     expect(await pageState()).toEqual(before);
+  });
+
+  it('tells what is new in an article updated at its own address since the visit before, and the popup tells the same', async () => {
+    const address = site.at(UPDATED_IN_PLACE);
+    await openAndSettle(page, address);
+    await expect.poll(async () => (await recordedUrls()).includes(address), { timeout: 15_000 }).toBe(true);
+    await openAndSettle(page, address);
+    await expect.poll(() => noticeText(page), { timeout: 15_000 }).toMatch(/an earlier version of this page .*You've read \d+% of this — 1 new paragraph/);
+    await clickInNotice(page, "Show what's new");
+    await expect.poll(async () => (await highlightBoxes(page)).some((b) => b.current)).toBe(true);
+    const added = await page.evaluate(() => document.querySelector('p.added')!.getBoundingClientRect().toJSON() as { top: number; bottom: number });
+    const current = (await highlightBoxes(page)).filter((b) => b.current);
+    expect(current.every((b) => b.top >= added.top - 3 && b.bottom <= added.bottom + 3)).toBe(true);
+    await clickInNotice(page, 'Clear');
+    const { tabId } = await toolbarOf(page);
+    const { status } = await popupFor(tabId);
+    expect(status).toMatch(/^You visited this page before\. You've read \d+% of this — 1 new paragraph since then\.$/);
   });
 
   it("moves the notice to the top while the new part it steps to is at the end of a page that scrolls no further, and back", async () => {

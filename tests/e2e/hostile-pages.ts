@@ -72,6 +72,32 @@ setTimeout(() => {
   );
 }
 
+/**
+ * An article its site updates in place: the first load shows `a`; every later load in the same
+ * browser (the page counts its loads in localStorage) shows it with a dated addition after its
+ * second paragraph, at the same address.
+ */
+function updatedInPlace(a: Article, added: string): string {
+  return articlePage(
+    a,
+    `const loads = Number(localStorage.getItem('loads') || '0');
+localStorage.setItem('loads', String(loads + 1));
+if (loads > 0) {
+  const p = document.createElement('p');
+  p.className = 'added';
+  p.textContent = ${JSON.stringify(added)};
+  document.getElementById('body').children[1].after(p);
+}`,
+  );
+}
+
+/** Where updatedInPlacePages() serves ja-walk, updated in place after its first load. */
+export const UPDATED_IN_PLACE = '/ja/walk/updated.html';
+/** The page of UPDATED_IN_PLACE: its Japanese addition (our own words) is one new paragraph. */
+export function updatedInPlacePages(): Record<string, string> {
+  return { [UPDATED_IN_PLACE]: updatedInPlace(loadArticle('ja-walk'), '【追記】公開後に市から連絡があり、川沿いの遊歩道は来年の春までに全区間が整備され、週末には地元の案内人による散策ツアーも始まる予定だということです。') };
+}
+
 /** Paths of these pages. The candidates: 0 en-bridges, 1 en-library, 2 en-balcony, 3 zh-library. */
 export const SCRIPTED = {
   spa: '/spa/article.html',

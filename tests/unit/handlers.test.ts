@@ -654,6 +654,38 @@ describe("what's new since the reader read it", () => {
     expect(await popupParts()).toEqual([true, [0]]);
   });
 
+  it('tells, for an article updated at its own address and read nowhere else, what is new since the visit before: in the notice and in the popup', async () => {
+    const address = 'https://news.example/story';
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    await bg.read(withPassages(address, text(en)), fromTab(3, address));
+    const page = withPassages(address, revised);
+    tabs[7] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    const popup = async () => {
+      const status = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+      return status.state === 'checked' ? [status.visitedBefore, status.matches.length, status.sinceVisit?.parts.length] : status.state;
+    };
+    const answer = await bg.handlers['content:pageSeen'](page, fromTab(7, page.url));
+    expect(answer.match).toMatchObject({ url: address, title: en.title, kind: 'earlier-visit', when: expect.any(String) });
+    expect(answer.match?.fresh?.parts).toHaveLength(3);
+    expect(answer.more).toBe(0);
+    expect(await popup()).toEqual([true, 0, 3]);
+    await bg.handlers['content:pageRead'](page, fromTab(7, page.url));
+    tabs[7] = { ...tabs[7], recorded: true };
+    expect(await popup()).toEqual([true, 0, 3]);
+    // The next page load has read it: no notice, nothing new.
+    tabs[7] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    expect((await bg.handlers['content:pageSeen'](page, fromTab(7, page.url))).match).toBeUndefined();
+    expect(await popup()).toEqual([true, 0, undefined]);
+    // The same text again at its own address is no notice either; nor is a page whose text changed with nothing new.
+    const plain = 'https://news.example/plain';
+    await bg.read(withPassages(plain, text(ferry)), fromTab(4, plain));
+    expect((await bg.handlers['content:pageSeen'](withPassages(plain, text(ferry)), fromTab(4, plain))).match).toBeUndefined();
+    expect((await bg.handlers['content:pageSeen'](withPassages(plain, ferry.paragraphs.slice(0, -1).join('\n\n')), fromTab(4, plain))).match).toBeUndefined();
+    // An address that shows another article now (a front page, a live page) is no update of what was read there.
+    expect((await bg.handlers['content:pageSeen'](withPassages(plain, text(loadArticle('en-balcony'))), fromTab(4, plain))).match).toBeUndefined();
+  });
+
   it('drops passages that are malformed instead of trusting them', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));

@@ -192,6 +192,23 @@ describe('"Show what\'s new" in the notice', () => {
     expect([...(other.frame.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
   });
 
+  it('names this very page, as read on the visit before, where it has changed: no "Not the same" (it is the same page), the rows as ever', async () => {
+    const { frame } = await shownNotice({ notSame: () => undefined });
+    const rows = [...(frame.querySelector('.box')?.children ?? [])].map((e) => e.className);
+    removeNotice();
+    const own: NoticeMatch = { url: 'https://a.example/story', title: 'The story', kind: 'earlier-visit', when: '3 days ago', fresh: { read: 0.9, parts: parts(1) } };
+    const shown = await shownNotice({ notSame: () => undefined, showWhatsNew: async () => fakeParts(1) }, own);
+    expect([...(shown.frame.querySelector('.box')?.children ?? [])].map((e) => e.className)).toEqual(rows);
+    expect(shown.frame.querySelector('.meta')?.getAttribute('data-text')).toContain('an earlier version of this page');
+    expect(drawn(shown.frame.querySelector('.fresh'))).toBe("You've read 90% of this — 1 new paragraph");
+    expect(button(shown.frame, 'Not the same').hidden).toBe(true);
+    button(shown.frame, "Show what's new").click();
+    await settle();
+    button(shown.frame, 'Clear').click();
+    await settle();
+    expect(button(shown.frame, 'Not the same').hidden).toBe(true);
+  });
+
   it('takes as many Tab presses to cross whether something is new or not: its buttons are one toolbar, walked with the arrow keys', async () => {
     /** What Tab stops at in the notice, in order (focusable elements shown, not taken out of the Tab order). */
     const stops = (doc: Document) => [...doc.querySelectorAll<HTMLElement>('a[href], button')].filter((e) => !e.closest('[hidden]') && !e.hidden && e.tabIndex >= 0).map(drawn);

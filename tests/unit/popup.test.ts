@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { digestArticle } from '../../src/core';
+import { digestArticle, encodeSentPassages, pagePassages } from '../../src/core';
 import { fromTab, makeBackground, type TabPages } from './helpers';
 import { message } from './messages';
 
@@ -97,6 +97,18 @@ describe('the popup', () => {
     fake.call = (type, req) => seen.call(type as never, req as never);
     await openPopup();
     expect(status()).toBe("You haven't read anything like this page before.");
+  });
+
+  it('tells what is new since the visit before on a page updated at its own address, as the notice does', async () => {
+    const address = 'https://a.example/story';
+    const body = library.paragraphs.join('\n\n');
+    const updated = `${body}\n\nUpdate: the library now also lends sewing machines, and volunteers teach a repair class every second Saturday of the month.`;
+    const sent = (text: string) => ({ url: address, title: 'Story', digest: digestArticle(text), lang: 'en', passages: encodeSentPassages(pagePassages(text)) });
+    const bg = makeBackground({ 7: { url: address, page: { ...sent(updated), fp: digestArticle(updated).fp } } });
+    await bg.read(sent(body), fromTab(3, address));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toMatch(/^You visited this page before\. You've read 9\d% of this — 1 new paragraph since then\.$/);
   });
 
   it('puts no space after a Chinese full stop between its sentences, and one after an English one', async () => {
