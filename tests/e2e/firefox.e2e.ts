@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, FIREFOX_PATH } from './browsers';
 import { browserVectors, expectVectorFingerprints, expectWellFormedExport, foundByPage, noticeShown, openAndSettle, type ExportedDoc } from './checks';
 import { findExtensionPage, goToExtensionPage as goToPage, waitInPage } from './firefox-pages';
-import { SCRIPTED, scriptedPages } from './hostile-pages';
+import { SCRIPTED, scriptedPages, UPDATED_IN_PLACE, updatedInPlacePages } from './hostile-pages';
 import { hostileLinkPath, linkPages, LINKS } from './link-pages';
 import { writeSyntheticHistory } from './synthetic-history';
 import { componentPages, componentPath, componentRevisionPath, loadArticle, startSite, type PageName, type Site } from './site';
@@ -26,7 +26,7 @@ const goToExtensionPage = (path: string) => goToPage(extensionPage, path);
 const PLAIN_HOST = 'news.example.com';
 
 beforeAll(async () => {
-  site = await startSite({ ...scriptedPages(), ...linkPages(), ...componentPages() });
+  site = await startSite({ ...scriptedPages(), ...linkPages(), ...componentPages(), ...updatedInPlacePages() });
   profile = mkdtempSync(join(tmpdir(), 'deja-read-firefox-'));
   browser = await puppeteer.launch({
     browser: 'firefox',
@@ -495,6 +495,25 @@ describe("Firefox, what's new since it was read", () => {
     expect(await pageState()).toEqual(before);
     const popup = await popupFor(site.url('enBalconyRevised'));
     expect(popup.items[0]).toMatch(/read [6-8]\d%/);
+  });
+
+  it('tells what is new in an article updated at its own address since the visit before: "Show what\'s new" scrolls to it, and the popup tells the same', async () => {
+    const address = site.at(UPDATED_IN_PLACE);
+    await openAndSettle(page, address);
+    await expect.poll(async () => (await recordedUrls()).includes(address), { timeout: 15_000 }).toBe(true);
+    await openAndSettle(page, address);
+    await expect.poll(() => noticeShown(page), { timeout: 15_000 }).toBe(true);
+    // Tab reaches the notice's title link, then "Show what's new" (no "See all": no page elsewhere matches).
+    for (let k = 0; k < 2; k++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => {
+        const r = document.querySelector('p.added')?.getBoundingClientRect();
+        return !!r && r.top >= 0 && r.bottom <= innerHeight;
+      }))
+      .toBe(true);
+    const popup = await popupFor(address);
+    expect(popup.status).toMatch(/^You visited this page before\. You've read \d+% of this — 1 new paragraph since then\.$/);
   });
 
   it('finds the new paragraphs of a revision drawn in shadow roots: "Show what\'s new" scrolls to the first', async () => {
