@@ -211,7 +211,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
       const tabId = sender.tab?.id;
       if (tabId !== undefined) {
-        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(before && updateOf(current, before, settings) ? { sameArticle: true as const } : {}) };
+        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(before && before.textHash !== digest.textHash && updateOf(current, before, settings) ? { sameArticle: true as const } : {}) };
         await deps.readBefore?.set(tabId, kept).catch(() => undefined);
       }
       const now = deps.now();
@@ -327,8 +327,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // Pages said not to be the same as this one: the popup offers to take that back.
       const notSame = extra.unrecorded ? 0 : (await repo.notSameWith(report.url)).length;
       // What is new here since the visit before, as the notice tells it (before this visit was recorded, or as it left it aside).
-      const earlier = !before ? undefined : !record ? (updateOf(current, before, settings) ? before : undefined) : kept?.url === identity && kept.sameArticle ? { ...kept, title: before.title } : undefined;
-      const sinceVisit = sinceVisitOf(earlier, report);
+      const earlier = !before ? undefined : !record ? before : kept?.url === identity && kept.sameArticle ? { ...kept, title: before.title } : undefined;
+      const fresh = sinceVisitOf(earlier, report);
+      const sinceVisit = fresh && before && (record || updateOf(current, before, settings)) ? fresh : undefined;
       return { state: 'checked', page, matches, visitedBefore, ...(sinceVisit ? { sinceVisit } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
     },
 
