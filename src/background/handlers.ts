@@ -107,10 +107,12 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
  * The history marks an earlier page the reader meets again with text they had not read there: this
  * page's own record when it came back changed, and the closest copy read at another address, with
  * the site where it was met (the history says "a copy on example.org had…", not "met again": that
- * address was not opened again). Written with the visit, in its transaction.
+ * address was not opened again). Written with the visit, in its transaction. `update`: the page
+ * is its record's article, changed (updateOf); another article at the record's address (a front
+ * page, a page that replaced its article) is nothing "met again".
  */
-function changesOf(report: CheckedReport, before: PageRecord | undefined, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
-  const own = before && before.textHash !== report.digest.textHash ? freshness(before, report.passages) : undefined;
+function changesOf(report: CheckedReport, before: PageRecord | undefined, update: boolean, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
+  const own = before && update ? freshness(before, report.passages) : undefined;
   const out: Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> = [];
   for (const [url, fresh, where] of [
     [report.url, own, undefined],
@@ -208,10 +210,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
+      // The page's record holds this article, changed since (not another article at its address).
+      const update = before !== undefined && before.textHash !== digest.textHash && updateOf(current, before, settings);
       // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
       const tabId = sender.tab?.id;
       if (tabId !== undefined) {
-        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(before && before.textHash !== digest.textHash && updateOf(current, before, settings) ? { sameArticle: true as const } : {}) };
+        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(update ? { sameArticle: true as const } : {}) };
         await deps.readBefore?.set(tabId, kept).catch(() => undefined);
       }
       const now = deps.now();
@@ -232,7 +236,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             ...(report.visitId ? { visitId: report.visitId } : {}),
           },
           now,
-          changesOf(report, before, matches[0], now),
+          changesOf(report, before, update, matches[0], now),
         );
         return { recorded: true };
       } catch (e) {

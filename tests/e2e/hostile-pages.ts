@@ -91,11 +91,23 @@ if (loads > 0) {
   );
 }
 
-/** Where updatedInPlacePages() serves ja-walk, updated in place after its first load. */
-export const UPDATED_IN_PLACE = '/ja/walk/updated.html';
-/** The page of UPDATED_IN_PLACE: its Japanese addition (our own words) is one new paragraph. */
+/** A Japanese article of our own that no other test page holds (a copy elsewhere would be named instead). */
+const HARBOUR_MARKET: Article = {
+  lang: 'ja',
+  title: '港の朝市が百年目を迎える',
+  paragraphs: [
+    '海沿いの小さな町で、毎週土曜日に開かれてきた朝市が今年で百年目を迎えた。夜明け前から漁師や農家が集まり、とれたての魚や野菜を並べる光景は、町の人々にとって季節の移り変わりを知らせる合図でもある。',
+    '朝市を取りまとめる組合によると、最盛期には二百を超える店が出ていたが、担い手の高齢化で一時は五十店ほどにまで減った。ここ数年は町の外から移り住んだ若い世代が加わり、パンや焼き菓子、手作りの器を売る店も増えている。',
+    '組合の代表は、百年続いた理由について「売る人と買う人が顔を合わせ、互いの暮らしを気にかけてきたからだ」と話す。常連客の中には、祖母に手を引かれて通った市に、今は自分の孫を連れて来る人もいるという。',
+    '記念の週末には、昔の写真を集めた展示や、漁師による魚のさばき方の実演、子ども向けの市場体験が予定されている。町は来年度、雨の日でも市を開けるよう、港の倉庫を改修して屋根付きの広場を設ける計画だ。',
+  ],
+};
+
+/** Where updatedInPlacePages() serves HARBOUR_MARKET, updated in place after its first load. */
+export const UPDATED_IN_PLACE = '/ja/harbour/market.html';
+/** The page of UPDATED_IN_PLACE: its addition (our own words) is one new paragraph. */
 export function updatedInPlacePages(): Record<string, string> {
-  return { [UPDATED_IN_PLACE]: updatedInPlace(loadArticle('ja-walk'), '【追記】公開後に市から連絡があり、川沿いの遊歩道は来年の春までに全区間が整備され、週末には地元の案内人による散策ツアーも始まる予定だということです。') };
+  return { [UPDATED_IN_PLACE]: updatedInPlace(HARBOUR_MARKET, '【追記】記念の週末は天候に恵まれ、二日間でおよそ一万二千人が訪れたと組合が発表した。用意した記念の手ぬぐいは初日の昼前に配り終え、追加の分を来月の市で配るという。') };
 }
 
 /** Paths of these pages. The candidates: 0 en-bridges, 1 en-library, 2 en-balcony, 3 zh-library. */

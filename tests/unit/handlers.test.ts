@@ -552,6 +552,11 @@ describe("what's new since the reader read it", () => {
     await same.read(withPassages('https://a.example/story', revised));
     const again = await same.call('history:list', { limit: 10 });
     expect(again.items.map((i) => [i.url, i.changed?.parts, i.changed?.where])).toEqual([['https://a.example/story', 3, undefined]]);
+    // The same address showing another article (a front page, a page that replaced its article): nothing is "met again".
+    const other = makeBackground();
+    await other.read(withPassages('https://a.example/', text(en)));
+    await other.read(withPassages('https://a.example/', text(ferry)));
+    expect((await other.call('history:list', { limit: 10 })).items.map((i) => [i.url, i.visits, i.changed])).toEqual([['https://a.example/', 2, undefined]]);
   });
 
   it('tells nothing new of a repost that only wraps the article in its site\'s own lines, on another site, and marks nothing; on the same site, those lines are new', async () => {
