@@ -146,12 +146,23 @@ function sinceVisitOf(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'
   return fresh && fresh.parts.length > 0 ? fresh : undefined;
 }
 
+/**
+ * What is new on a page read before at its own address whose text changed: against that reading
+ * alone, or, where a page elsewhere matches too, against both (the closest match's freshness
+ * counts this page's earlier reading: lookUp); none when nothing is new.
+ */
+function sinceVisit(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, closest: MatchSummary | undefined, report: CheckedReport): Freshness | undefined {
+  const own = sinceVisitOf(earlier, report);
+  if (!own || !closest) return own;
+  return closest.fresh && closest.fresh.parts.length > 0 ? closest.fresh : undefined;
+}
+
 /** What a content script is told: what the notice shows, nothing more. */
 function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string, since?: SinceVisit): PageSeenAnswer {
   const [first] = verdict.matches;
-  // No earlier page elsewhere: this page itself, as read on the visit before, where it has changed.
+  // This page itself, as read on the visit before, where it has been updated since with something new.
   const own: NoticeMatch | undefined = since && { url: since.record.url, title: since.record.title, kind: 'earlier-visit', when: relativeTime(since.record.lastSeen, now, locale, justNow), fresh: since.fresh };
-  const match = !first ? own : {
+  const match = own ?? (first && {
     url: first.url,
     title: first.title,
     kind: first.kind,
@@ -159,8 +170,9 @@ function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: s
     ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}),
     ...(first.containment !== undefined ? { containment: first.containment } : {}),
     ...(first.fresh ? { fresh: first.fresh } : {}),
-  };
-  return { fp: verdict.fp, ...(match ? { match } : {}), more: Math.max(0, verdict.matches.length - 1), ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
+  });
+  const more = own ? verdict.matches.length : Math.max(0, verdict.matches.length - 1);
+  return { fp: verdict.fp, ...(match ? { match } : {}), more, ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
 }
 
 export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
@@ -182,8 +194,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         // Asked before this view is recorded: `before` is an earlier visit, and what was read then is read.
         const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
         verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
-        // The notice names an earlier page elsewhere; where there is none, what is new here since the visit before.
-        const fresh = matches.length === 0 ? sinceVisitOf(before, report) : undefined;
+        // An update of the article read here, with something new: the notice names this page's
+        // earlier version (the reader came back to it), with what is new against all that was read,
+        // here and in the closest copy elsewhere; pages elsewhere are "more".
+        const fresh = sinceVisit(before, matches[0], report);
         if (before && fresh && updateOf(current, before, settings)) since = { record: before, fresh };
       }
       // The badge is set after the answer, not before it: the notice need not wait for the toolbar.
@@ -332,9 +346,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const notSame = extra.unrecorded ? 0 : (await repo.notSameWith(report.url)).length;
       // What is new here since the visit before, as the notice tells it (before this visit was recorded, or as it left it aside).
       const earlier = !before ? undefined : !record ? before : kept?.url === identity && kept.sameArticle ? { ...kept, title: before.title } : undefined;
-      const fresh = sinceVisitOf(earlier, report);
-      const sinceVisit = fresh && before && (record || updateOf(current, before, settings)) ? fresh : undefined;
-      return { state: 'checked', page, matches, visitedBefore, ...(sinceVisit ? { sinceVisit } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
+      const fresh = sinceVisit(earlier, matches[0], report);
+      const since = fresh && before && (record || updateOf(current, before, settings)) ? fresh : undefined;
+      return { state: 'checked', page, matches, visitedBefore, ...(since ? { sinceVisit: since } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs),

@@ -691,6 +691,25 @@ describe("what's new since the reader read it", () => {
     expect((await bg.handlers['content:pageSeen'](withPassages(plain, text(loadArticle('en-balcony'))), fromTab(4, plain))).match).toBeUndefined();
   });
 
+  it('names, for an article updated at its own address that was also read elsewhere, its earlier version here, with what is new against both', async () => {
+    const address = 'https://news.example/story';
+    const bg = makeBackground({});
+    await bg.read(withPassages('https://copy.example/story', text(en)));
+    await bg.read(withPassages(address, text(en)), fromTab(3, address));
+    const page = withPassages(address, revised);
+    const answer = await bg.handlers['content:pageSeen'](page, fromTab(7, page.url));
+    expect(answer.match).toMatchObject({ url: address, kind: 'earlier-visit' });
+    expect(answer.match?.fresh?.parts).toHaveLength(3);
+    // The copy elsewhere is one more page that matches ("See all 2").
+    expect(answer.more).toBe(1);
+    // What the copy held is read too: an update whose new paragraphs were read in a copy elsewhere has nothing new, and names that copy.
+    const other = makeBackground({});
+    await other.read(withPassages('https://copy.example/story-updated', revised));
+    await other.read(withPassages(address, text(en)), fromTab(3, address));
+    const read = await other.handlers['content:pageSeen'](page, fromTab(7, page.url));
+    expect(read.match).toMatchObject({ url: 'https://copy.example/story-updated', fresh: { parts: [] } });
+  });
+
   it('drops passages that are malformed instead of trusting them', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));
