@@ -139,22 +139,16 @@ interface SinceVisit {
  */
 const updateOf = (current: ReturnType<typeof currentPage>, earlier: PageRecord, settings: Settings) => judgePair(current.signature, signatureOf(earlier), matchSettingsOf(settings)).flagged;
 
-/** What is new since the visit before (`earlier`: that visit's record, or what the record held then), where the text has changed and something is new. */
-function sinceVisitOf(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, report: CheckedReport): Freshness | undefined {
-  if (!earlier?.readSet || earlier.textHash === report.digest.textHash) return undefined;
-  const fresh = freshness(earlier, report.passages);
-  return fresh && fresh.parts.length > 0 ? fresh : undefined;
-}
-
 /**
- * What is new on a page read before at its own address whose text changed: against that reading
- * alone, or, where a page elsewhere matches too, against both (the closest match's freshness
- * counts this page's earlier reading: lookUp); none when nothing is new.
+ * What is new on a page read before at its own address whose text changed (`earlier`: that visit's
+ * record, or what the record held then): against that reading alone, or, where a page elsewhere
+ * matches too, against both (the closest match's freshness counts this page's earlier reading:
+ * lookUp); none when nothing is new.
  */
 function sinceVisit(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, closest: MatchSummary | undefined, report: CheckedReport): Freshness | undefined {
-  const own = sinceVisitOf(earlier, report);
-  if (!own || !closest) return own;
-  return closest.fresh && closest.fresh.parts.length > 0 ? closest.fresh : undefined;
+  if (!earlier?.readSet || earlier.textHash === report.digest.textHash) return undefined;
+  const fresh = closest ? closest.fresh : freshness(earlier, report.passages);
+  return fresh && fresh.parts.length > 0 ? fresh : undefined;
 }
 
 /** What a content script is told: what the notice shows, nothing more. */

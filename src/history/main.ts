@@ -20,6 +20,8 @@ const summary = $('summary');
 const number = new Intl.NumberFormat(uiLocale());
 
 let query = '';
+/** The search's terms (core's searchTerms), made once per query. */
+let terms: string[] = [];
 let next: [number, number] | undefined;
 let generation = 0;
 /**
@@ -29,7 +31,7 @@ let generation = 0;
 const onScreen = new Map<string, boolean>();
 
 /** Whether a page matches the search, as the background's search decides (history:list). */
-const matchesQuery = (url: string, title: string) => matchesSearch(searchTerms(query), [title, url, displayUrl(url)]);
+const matchesQuery = (url: string, title: string) => matchesSearch(terms, [title, url, displayUrl(url)]);
 
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
@@ -312,6 +314,7 @@ $<HTMLInputElement>('search').addEventListener('input', (e) => {
   clearTimeout(debounce);
   debounce = setTimeout(() => {
     query = (e.target as HTMLInputElement).value;
+    terms = searchTerms(query);
     void loadOrSay(true);
   }, 250);
 });
