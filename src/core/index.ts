@@ -9,7 +9,7 @@ export { fromBase64, toBase64 } from './base64';
 export { blocksOf, probeKeys, type Blocks } from './blocks';
 export { textStats, wordCount, type TextStats } from './text-stats';
 export { normalizeText, wellFormed } from './normalize';
-export { matchesSearch, searchTerms } from './search';
+export { matchesSearch, searchTerms, type SearchTerm } from './search';
 export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECORDED_WORDS, SENSITIVITY, type MatchKind, type MatchSettings, type PageSignature, type Sensitivity, type Verdict } from './decision';
 export { decodeSketch, decodeSketchBytes, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
 export { textHash } from './text-hash';

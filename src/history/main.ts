@@ -1,7 +1,7 @@
 // The history page: every recorded page, newest first, searchable by title or URL, loaded a page
 // at a time (so 10^5+ records never stall it); near-duplicates are shown together under the page
 // listed first; any page can be forgotten from here.
-import { displayHost, displayUrl, matchesSearch, searchTerms } from '../core';
+import { displayHost, displayUrl, matchesSearch, searchTerms, type SearchTerm } from '../core';
 import { UNDO_MS, type HistoryItem, type MatchSummary } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
@@ -21,7 +21,7 @@ const number = new Intl.NumberFormat(uiLocale());
 
 let query = '';
 /** The search's terms (core's searchTerms), made once per query. */
-let terms: string[] = [];
+let terms: SearchTerm[] = [];
 let next: [number, number] | undefined;
 let generation = 0;
 /**

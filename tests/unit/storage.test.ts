@@ -188,6 +188,26 @@ describe('PageRepository: forgetting and listing', () => {
     expect((await search('   ')).length).toBe(5);
   });
 
+  it('finds a Chinese or Japanese title by its words typed without spaces, in their order', async () => {
+    const r = await repo();
+    const titled = (url: string, title: string, at: number) => r.recordVisit({ ...visit(url, '0123456789abcdef'), title }, at);
+    await titled('https://gmw.example/a1', '宇航员在太空中喝酒会怎么样？后果很严重', 1000);
+    await titled('https://tw.example/news/5', '宇航員在太空中喝酒會怎麼樣？後果很嚴重', 1001);
+    await titled('https://other.example/b', '喝酒之后去太空', 1002);
+    await titled('https://jp.example/w', '東京の天気：週末は雨', 1003);
+    await titled('https://en.example/c', 'Drinking in space', 1004);
+    const search = async (q: string) => (await r.listRecent(10, undefined, q)).items.map((p) => p.url).sort();
+    // The words 太空 and 喝酒, with 中 between them in the titles.
+    expect(await search('太空喝酒')).toEqual(['https://gmw.example/a1', 'https://tw.example/news/5']);
+    expect(await search('太空喝酒 嚴重')).toEqual(['https://gmw.example/a1', 'https://tw.example/news/5']);
+    expect(await search('東京天気')).toEqual(['https://jp.example/w']);
+    // Their order counts, as does every word: 喝酒之后去太空 holds both, the other way round.
+    expect(await search('喝酒太空')).toEqual(['https://other.example/b']);
+    expect(await search('太空喝茶')).toEqual([]);
+    // A term of Latin letters is still found inside a word, as before.
+    expect(await search('rink')).toEqual(['https://en.example/c']);
+  });
+
   it('reads the whole history chunk by chunk for export, each page once, in the order pages were first recorded', async () => {
     const r = await repo();
     for (const u of ['https://c.example/', 'https://a.example/', 'https://b.example/', 'https://d.example/']) await r.recordVisit(visit(u, '0123456789abcdef'), 1);
