@@ -607,7 +607,9 @@ export class PageRepository {
    * site column (kept in memory after) and the blocks of the pages it returns.
    */
   async pagesOfSite(site: string, limit: number): Promise<PageRecord[]> {
-    const columns = await this.columns(['fp', 'extra']);
+    // The site column (extra), and the flags (keys) that say which numbers hold a page: a background
+    // started anew holds only the fingerprints when its first lookup asks for a site's pages.
+    const columns = await this.columns(['fp', 'keys', 'extra']);
     const numbers = columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
     const last = [...numbers].sort((a, b) => b - a).slice(0, limit);
     return (await this.pagesAt(last)).filter(({ page }) => siteOfIdentity(page.url) === site).map(({ page }) => fromStored(page));

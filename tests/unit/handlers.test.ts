@@ -414,6 +414,16 @@ describe("a site's frame", () => {
     await bg.read(page('https://news.example.cn/print/long', library));
     expect(await seen(bg, page('https://news.example.cn/preview/long', library.slice(0, 2)))).toMatch(/^https:\/\/news\.example\.cn\/(print\/)?long$/);
   });
+
+  it('checks and records a page that resembles one of its own site when that is the first question of a background started anew', async () => {
+    const bg = makeBackground();
+    await bg.read(page('https://news.example.cn/long', library));
+    // Chrome stops an idle background: the next one holds only the fingerprints when the page comes.
+    bg.restart();
+    const updated = page('https://news.example.cn/long-updated', [...library, balcony[0]]);
+    expect(await seen(bg, updated)).toBe('https://news.example.cn/long');
+    expect(await bg.handlers['content:pageRead'](updated, fromTab(5, updated.url))).toEqual({ recorded: true });
+  });
 });
 
 describe('forgetting', () => {
