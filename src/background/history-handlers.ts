@@ -148,7 +148,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
-      const gone: Forgotten = { pages: [], pairs: [] };
+      const gone: Forgotten = { pages: [], pairs: [], imports: [] };
       const forgotten = await (await repository()).forgetSite(site.toLowerCase().replace(/^www\./, ''), gone);
       return { forgotten, ...keepForUndo(gone) };
     },
@@ -159,7 +159,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'popup:forgetPage'({ url }) {
       if (typeof url !== 'string') throw new TypeError('url must be a string');
-      const gone: Forgotten = { pages: [], pairs: [] };
+      const gone: Forgotten = { pages: [], pairs: [], imports: [] };
       const forgotten = await (await repository()).forget(url, gone);
       return { forgotten, ...keepForUndo(gone) };
     },

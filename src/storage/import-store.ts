@@ -44,6 +44,13 @@ export interface CommitProgress {
 }
 
 const chunkRange = (importId: string) => IDBKeyRange.bound([importId, 0], [importId, Number.MAX_SAFE_INTEGER]);
+/** Whether an import keeps a page (by its identity): not while the reader has forgotten it, or its site, since the import began. */
+function keptBy(run: ImportRun): (identity: string) => boolean {
+  const pages = new Set(run.forgotten?.pages);
+  const sites = new Set(run.forgotten?.sites);
+  return (identity) => !pages.has(identity) && !(sites.size > 0 && sites.has(siteOfIdentity(identity)));
+}
+
 const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome, ...(run.alreadyImported ? { alreadyImported: true as const } : {}) });
 
 export class ImportStore {
@@ -129,8 +136,11 @@ export class ImportStore {
     }
     const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now };
     // The digest is remembered now: the import will complete, so the same file again changes nothing.
-    await Promise.all([runs.put(applying), tx.objectStore('imports').put({ digest, at: now, pages }), keepNotSame(tx.objectStore('dismissals'), notSame), tx.done]);
-    if (notSame.length > 0) this.dismissalsChanged();
+    // A pair naming a page forgotten while the file was staged would bring its address back: left out, as the page is.
+    const kept = keptBy(run);
+    const pairs = notSame.filter((p) => kept(p.a) && kept(p.b));
+    await Promise.all([runs.put(applying), tx.objectStore('imports').put({ digest, at: now, pages }), keepNotSame(tx.objectStore('dismissals'), pairs), tx.done]);
+    if (pairs.length > 0) this.dismissalsChanged();
     return applying;
   }
 
@@ -153,11 +163,9 @@ export class ImportStore {
         await runs.put(done);
         return done;
       }
-      const forgottenPages = new Set(run.forgotten?.pages);
-      const forgottenSites = new Set(run.forgotten?.sites);
-      // What the reader forgot while the import was applying stays forgotten.
+      // What the reader forgot while the import was under way stays forgotten.
+      const kept = keptBy(run);
       // Chunks staged by versions 3 to 5 kept addresses as written: both are taken to identities (no tracking parameter kept).
-      const kept = (identity: string) => !forgottenPages.has(identity) && !(forgottenSites.size > 0 && forgottenSites.has(siteOfIdentity(identity)));
       const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url), canonicalUrl: pageIdentity(p.canonicalUrl ?? p.url) })))).filter((page) => kept(page.url));
       // New pages numbered in the file's order.
       const { added, merged, unchanged } = await w.merge(incoming);

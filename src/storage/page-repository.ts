@@ -687,8 +687,8 @@ export class PageRepository {
       if (found && gone) gone.pages.push(found.page);
       // Its "not the same" pairs go with it: a forgotten page leaves no address behind.
       await dropDismissals(w.tx, (pageUrl) => pageUrl === id, gone?.pairs);
-      // An import applying now must not bring it back with a chunk applied later.
-      await forgetInImports(w.tx, { page: id });
+      // An import under way must not bring it back with a chunk applied later.
+      if (await forgetInImports(w.tx, { page: id })) gone?.imports.push({ page: id });
       return found !== undefined;
     });
     this.dismissals = undefined;
@@ -699,7 +699,7 @@ export class PageRepository {
   async forgetSite(site: string, gone?: Forgotten): Promise<number> {
     const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
       await dropDismissals(w.tx, (pageUrl) => siteOfIdentity(pageUrl) === site, gone?.pairs);
-      await forgetInImports(w.tx, { site });
+      if (await forgetInImports(w.tx, { site })) gone?.imports.push({ site });
       const numbers = w.columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
       await w.readBlocks(numbers.map(blockOf));
       let n = 0;
@@ -724,10 +724,12 @@ export class PageRepository {
    */
   async restore(gone: Forgotten): Promise<number> {
     const pages = onePerPage(gone.pages);
-    await this.write(['dismissals'], async (w) => {
+    await this.write(['dismissals', 'importRuns'], async (w) => {
       await w.merge(pages);
       // A pair said again meanwhile keeps its later time.
       await keepNotSame(w.tx.objectStore('dismissals'), gone.pairs.map(({ pair: [a, b], at }) => ({ a, b, at })));
+      // An import under way brings in its records of them again, as if nothing had been forgotten.
+      for (const what of gone.imports) await forgetInImports(w.tx, what, false);
     });
     this.dismissals = undefined;
     return pages.length;
@@ -916,17 +918,32 @@ function boundedLeads(byLead: Map<number, number[]>): number[] {
   return [...shared.keys()].sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0) || b - a).slice(0, MAX_ANCHOR_CANDIDATES);
 }
 
-/** Notes a page (identity) or a site forgotten on every import applying now, whose chunks applied after leave it out. */
-async function forgetInImports(tx: WriteTx, what: { page: string } | { site: string }): Promise<void> {
+/**
+ * Notes a page (identity) or a site forgotten on every import under way (still being staged, or
+ * applying), whose chunks applied after leave it out; or, with `forgotten` false (an undo), takes
+ * the note off again. Returns whether any import was under way.
+ */
+async function forgetInImports(tx: WriteTx, what: ForgottenInImports, forgotten = true): Promise<boolean> {
   const runs = tx.objectStore('importRuns');
-  const applying = (await runs.getAll()).filter((run) => run.state === 'applying');
-  for (const run of applying) {
-    const forgotten = { pages: [...(run.forgotten?.pages ?? [])], sites: [...(run.forgotten?.sites ?? [])] };
-    if ('page' in what) forgotten.pages.push(what.page);
-    else forgotten.sites.push(what.site);
-    await runs.put({ ...run, forgotten });
+  const underWay = (await runs.getAll()).filter((run) => run.state === 'staging' || run.state === 'applying');
+  for (const run of underWay) {
+    const pages = run.forgotten?.pages ?? [];
+    const sites = run.forgotten?.sites ?? [];
+    const noted = 'page' in what ? { pages: note(pages, what.page, forgotten), sites } : { pages, sites: note(sites, what.site, forgotten) };
+    await runs.put({ ...run, forgotten: noted });
   }
+  return underWay.length > 0;
 }
+
+/** A list of forgotten names with one more `name`, or (an undo) one fewer: one forget undone leaves an earlier forget of the same name standing. */
+function note(names: readonly string[], name: string, add: boolean): string[] {
+  if (add) return [...names, name];
+  const at = names.lastIndexOf(name);
+  return at < 0 ? [...names] : [...names.slice(0, at), ...names.slice(at + 1)];
+}
+
+/** A page (its identity) or a site forgotten, as imports under way are told of it. */
+type ForgottenInImports = { page: string } | { site: string };
 
 /** Deletes the "not the same" pairs one of whose pages is picked (by its identity); returns how many. */
 async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean, gone?: Dismissal[]): Promise<number> {
@@ -946,6 +963,8 @@ async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean,
 export interface Forgotten {
   pages: StoredPage[];
   pairs: Dismissal[];
+  /** What imports under way were told to leave out: an undo tells them to bring it in again. */
+  imports: ForgottenInImports[];
 }
 
 /** The key of a "not the same" pair: the two pages' identities, sorted. */

@@ -105,7 +105,7 @@ export interface ImportRun {
   /** Set when the commit found the same file imported already (by another tab): nothing was applied. */
   alreadyImported?: true;
   /**
-   * What the reader forgot while this import was applying (page identities, sites): its chunks
+   * What the reader forgot while this import was under way, staged or applying (page identities, sites): its chunks
    * applied after that leave them out, so the import does not bring back what the reader took away.
    */
   forgotten?: { pages: string[]; sites: string[] };

@@ -121,6 +121,46 @@ describe('forgetting', () => {
     expect((await fresh.get('https://kept.example/c'))?.title).toBe('R97');
     expect(await fresh.count()).toBe(CHUNKS_PER_APPLY + 1);
   });
+
+  const backupRecord = (url: string, visits = 1, firstSeen = 10) => ({ url, canonicalUrl: url, site: new URL(url).hostname, title: url, fp: fpOf(visits + 200), b0: 0, b1: 0, b2: 0, b3: 0, algo: 'dr1', textLength: 500, lang: 'en', firstSeen, lastSeen: 20, visits });
+
+  it('keeps a page, a site and their "not the same" pairs forgotten while the file is still being read, before its commit', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    const mine = 'https://private.example/diagnosis';
+    await r.recordVisit({ ...visit(0), url: mine, title: 'Mine' }, 1000);
+    await r.imports.stage('staged-1', 0, [backupRecord(mine, 3, 5), backupRecord('https://clinic.example/b'), backupRecord('https://kept.example/c')], 2000);
+    // The reader forgets the page and a site while the rest of the file is still on its way.
+    expect(await r.forget(mine)).toBe(true);
+    expect(await r.forgetSite('clinic.example')).toBe(0);
+    let step = await r.imports.commit('staged-1', 'd'.repeat(64), 1, 3, 2000, 0, { notSame: [{ a: mine, b: 'https://kept.example/c', at: 500 }] });
+    while (!step.done) step = await r.imports.commit('staged-1', 'd'.repeat(64), 1, 3, 2000, 0);
+    const fresh = new PageRepository(db);
+    expect(await fresh.get(mine)).toBeUndefined();
+    expect(await fresh.get('https://clinic.example/b')).toBeUndefined();
+    expect(await fresh.get('https://kept.example/c')).toBeDefined();
+    expect(await fresh.notSamePairs()).toEqual([]);
+  });
+
+  it.each(['page', 'site'] as const)('brings in the file\'s records of a %s whose forget the reader undid while the import applied', async (what) => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    await r.recordVisit({ ...visit(0), url: 'https://news.example/a', title: 'A' }, 1000);
+    for (let seq = 0; seq < CHUNKS_PER_APPLY; seq++) await r.imports.stage('undo-1', seq, [backupRecord(`https://b.example/${seq}`)], 2000);
+    // In the last chunk, applied in the second transaction: four earlier visits of the page, and another page of its site.
+    await r.imports.stage('undo-1', CHUNKS_PER_APPLY, [backupRecord('https://news.example/a', 4, 100), backupRecord('https://news.example/b', 2)], 2000);
+    let step = await r.imports.commit('undo-1', 'e'.repeat(64), CHUNKS_PER_APPLY + 1, CHUNKS_PER_APPLY + 2, 2000, 0);
+    expect(step.done).toBe(false);
+    const gone = { pages: [], pairs: [], imports: [] };
+    if (what === 'page') await r.forget('https://news.example/a', gone);
+    else await r.forgetSite('news.example', gone);
+    expect(await r.restore(gone)).toBe(1);
+    while (!step.done) step = await r.imports.commit('undo-1', 'e'.repeat(64), CHUNKS_PER_APPLY + 1, CHUNKS_PER_APPLY + 2, 3000, 0);
+    const fresh = new PageRepository(db);
+    // As if nothing had been forgotten: the page's own visit and the file's four, and the site's other page.
+    expect(await fresh.get('https://news.example/a')).toMatchObject({ visits: 5, firstSeen: 100 });
+    expect(await fresh.get('https://news.example/b')).toMatchObject({ visits: 2 });
+  });
 });
 
 describe('a write cut short', () => {
