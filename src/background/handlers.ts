@@ -45,7 +45,15 @@ export interface BackgroundDeps {
    * for the tab while it shows that page load (the browser's session storage): the popup, asked once
    * the visit replaced the record's read set, tells the notice's story with it.
    */
-  readBefore?: { get(tabId: number): Promise<ReadBefore | undefined>; set(tabId: number, value: ReadBefore): Promise<void> };
+  readBefore?: ReadBeforeStore;
+}
+
+/** Where each tab's ReadBefore is held. */
+export interface ReadBeforeStore {
+  get(tabId: number): Promise<ReadBefore | undefined>;
+  set(tabId: number, value: ReadBefore): Promise<void>;
+  /** Drops every tab's entry whose page (its identity) is picked: a page forgotten leaves nothing of itself here either. */
+  drop(picked: (identity: string) => boolean): Promise<void>;
 }
 
 /** What the reader had read of a page (its identity) before the visit a tab recorded: the record's read set then, if any, and its text's hash. */
@@ -221,8 +229,10 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // The page's record holds this article, changed since (not another article at its address).
       const update = before !== undefined && before.textHash !== digest.textHash && updateOf(current, before, settings);
       // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
+      // Not for a visit sent again (its answer lost), whose record already holds it and this visit's read set.
       const tabId = sender.tab?.id;
-      if (tabId !== undefined) {
+      const repeated = report.visitId !== undefined && before?.visitIds?.includes(report.visitId) === true;
+      if (tabId !== undefined && !repeated) {
         const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(update ? { sameArticle: true as const } : {}) };
         await deps.readBefore?.set(tabId, kept).catch(() => undefined);
       }
@@ -345,7 +355,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return { state: 'checked', page, matches, visitedBefore, ...(since ? { sinceVisit: since } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
     },
 
-    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs),
+    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs, deps.readBefore),
   };
   return handlers;
 }

@@ -1,9 +1,10 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
 import { UNDO_MS, type HistoryItem, type Protocol } from '../messaging/protocol';
-import { ALGORITHM, isFingerprintHex, MAX_STORED_URL_LENGTH, type MatchSettings } from '../core';
+import { ALGORITHM, isFingerprintHex, MAX_STORED_URL_LENGTH, pageIdentity, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
-import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, type Forgotten, type PageRecord, type PageRepository } from '../storage';
+import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, siteOfIdentity, type Forgotten, type PageRecord, type PageRepository } from '../storage';
+import type { ReadBeforeStore } from './handlers';
 import { findMatches, signatureOf } from './matching';
 import type { BulkHandle } from '../messaging/bulk';
 
@@ -46,7 +47,9 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
  */
 export const UNDO_MAX_PAGES = 5_000;
 
-export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle, keepAwake?: () => void, commitBudgetMs = COMMIT_BUDGET_MS): Handlers<HistoryMessages> {
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle, keepAwake?: () => void, commitBudgetMs = COMMIT_BUDGET_MS, readBefore?: Pick<ReadBeforeStore, 'drop'>): Handlers<HistoryMessages> {
+  /** What the tabs hold of pages forgotten goes with them (a failure to drop it is no reason to fail the forget). */
+  const dropReadBefore = (picked: (identity: string) => boolean) => readBefore?.drop(picked).catch(() => undefined);
   /** The last forget, for its undo. */
   let last: { token: string; gone: Forgotten; until: number; timer: ReturnType<typeof setTimeout> } | undefined;
   const drop = () => {
@@ -149,18 +152,23 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
       const gone: Forgotten = { pages: [], pairs: [], imports: [] };
-      const forgotten = await (await repository()).forgetSite(site.toLowerCase().replace(/^www\./, ''), gone);
+      const name = site.toLowerCase().replace(/^www\./, '');
+      const forgotten = await (await repository()).forgetSite(name, gone);
+      await dropReadBefore((identity) => siteOfIdentity(identity) === name);
       return { forgotten, ...keepForUndo(gone) };
     },
     async 'options:clear'() {
       drop();
       await (await repository()).clear();
+      await dropReadBefore(() => true);
       return {};
     },
     async 'popup:forgetPage'({ url }) {
       if (typeof url !== 'string') throw new TypeError('url must be a string');
       const gone: Forgotten = { pages: [], pairs: [], imports: [] };
       const forgotten = await (await repository()).forget(url, gone);
+      const identity = pageIdentity(url);
+      await dropReadBefore((id) => id === identity);
       return { forgotten, ...keepForUndo(gone) };
     },
     async 'history:undoForget'({ undo }) {

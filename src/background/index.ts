@@ -28,7 +28,8 @@ function openRepository(): Promise<PageRepository> {
 const tabLoads = new Map<number, number>();
 
 /** Where a tab's ReadBefore is kept: the browser's session storage, in memory, while the browser runs (handlers' readBefore). */
-const readBeforeKey = (tabId: number) => `readBefore:${tabId}`;
+const READ_BEFORE_PREFIX = 'readBefore:';
+const readBeforeKey = (tabId: number) => `${READ_BEFORE_PREFIX}${tabId}`;
 
 /** An extension call: made between steps of long work, it keeps the browser from stopping the background as idle. */
 const keepAwake = () => void browser.runtime.getPlatformInfo();
@@ -50,6 +51,13 @@ const handlers = createHandlers({
   readBefore: {
     get: async (tabId) => (await browser.storage.session.get(readBeforeKey(tabId)))[readBeforeKey(tabId)] as ReadBefore | undefined,
     set: (tabId, value) => browser.storage.session.set({ [readBeforeKey(tabId)]: value }),
+    drop: async (picked) => {
+      const held = (await browser.storage.session.get(null)) as Record<string, unknown>;
+      const gone = Object.entries(held)
+        .filter(([key, value]) => key.startsWith(READ_BEFORE_PREFIX) && picked((value as Partial<ReadBefore> | undefined)?.url ?? ''))
+        .map(([key]) => key);
+      if (gone.length > 0) await browser.storage.session.remove(gone);
+    },
   },
 });
 

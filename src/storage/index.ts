@@ -6,5 +6,5 @@ export { DB_NAME, DB_VERSION, type ImportOutcome, type PageRecord } from './sche
 export { ImportStore, ImportIncompleteError, ABANDONED_STAGING_MS, CHUNKS_PER_APPLY, type CommitProgress } from './import-store';
 export * from './history-file';
 export * from './history-import';
-export { fromStored, type StoredPage } from './layout';
+export { fromStored, siteOfIdentity, type StoredPage } from './layout';
 export * from './history-reader';

@@ -427,6 +427,23 @@ describe("a site's frame", () => {
 });
 
 describe('forgetting', () => {
+  it("leaves nothing of a forgotten page in what a tab holds of its visit before (the tab's session storage), nor after Clear history", async () => {
+    const bg = makeBackground();
+    const at = (url: string, tab: number) => bg.read(report(url, other), fromTab(tab, url)).then(() => bg.read(report(url, other), fromTab(tab, url)));
+    // Each page read twice in its tab: the tab holds what the record held before the second visit.
+    await at('https://clinic.example/results', 1);
+    await at('https://clinic.example/other', 2);
+    await at('https://news.example/story', 3);
+    await at('https://blog.example/post', 4);
+    expect([...bg.session.keys()].sort()).toEqual([1, 2, 3, 4]);
+    await bg.call('popup:forgetPage', { url: 'https://news.example/story?utm_source=feed' });
+    expect([...bg.session.keys()].sort()).toEqual([1, 2, 4]);
+    await bg.call('popup:forgetSite', { site: 'www.clinic.example' });
+    expect([...bg.session.keys()]).toEqual([4]);
+    await bg.call('options:clear', {});
+    expect(bg.session.size).toBe(0);
+  });
+
   it('forgets a page from the popup and a site from the options', async () => {
     const bg = makeBackground();
     await bg.read(report('https://a.example/1'));
@@ -699,6 +716,22 @@ describe("what's new since the reader read it", () => {
     expect((await bg.handlers['content:pageSeen'](withPassages(plain, ferry.paragraphs.slice(0, -1).join('\n\n')), fromTab(4, plain))).match).toBeUndefined();
     // An address that shows another article now (a front page, a live page) is no update of what was read there.
     expect((await bg.handlers['content:pageSeen'](withPassages(plain, text(loadArticle('en-balcony'))), fromTab(4, plain))).match).toBeUndefined();
+  });
+
+  it('still tells in the popup what is new since the visit before when the visit is sent again (its answer lost)', async () => {
+    const address = 'https://news.example/story';
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    await bg.read({ ...withPassages(address, text(en)), visitId: 'visit-one-0001' }, fromTab(3, address));
+    const page = { ...withPassages(address, revised), visitId: 'visit-two-0002' };
+    tabs[7] = { url: page.url, page: { ...page, fp: page.digest.fp } };
+    expect(await bg.handlers['content:pageRead'](page, fromTab(7, page.url))).toEqual({ recorded: true });
+    // The worker stopped before its answer went out: the content script sends the visit again.
+    expect(await bg.handlers['content:pageRead'](page, fromTab(7, page.url))).toEqual({ recorded: true });
+    tabs[7] = { ...tabs[7], recorded: true };
+    const status = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+    expect(status.state === 'checked' && status.sinceVisit?.parts.length).toBe(3);
+    expect((await (await bg.repository).get(address))?.visits).toBe(2);
   });
 
   it('names, for an article updated at its own address that was also read elsewhere, its earlier version here, with what is new against both', async () => {

@@ -38,7 +38,13 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
       return tabPages[tabId];
     },
-    readBefore: { get: async (tabId) => structuredClone(session.get(tabId)) as never, set: async (tabId, value) => void session.set(tabId, structuredClone(value)) },
+    readBefore: {
+      get: async (tabId) => structuredClone(session.get(tabId)) as never,
+      set: async (tabId, value) => void session.set(tabId, structuredClone(value)),
+      drop: async (picked) => {
+        for (const [tabId, value] of session) if (picked((value as { url: string }).url)) session.delete(tabId);
+      },
+    },
     ...(bulk ? { bulk } : {}),
     ...(privateTab ? { tabIsPrivate: async (tabId: number) => privateTab(tabId) } : {}),
     ...more,
@@ -67,6 +73,8 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     },
     restart,
     clock,
+    /** What each tab holds in session storage (ReadBefore), by tab id. */
+    session,
   };
 }
 
