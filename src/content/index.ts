@@ -186,7 +186,9 @@ function forgetView(): void {
 /** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
 async function recordVisit(report: PageReport): Promise<void> {
   try {
-    const answer = await deliver(() => send('content:pageRead', report), RECORD_RETRY);
+    // Not sent again once the reader forgot the page or its site from the popup: that would record it anew.
+    const address = pageAddress(report.url);
+    const answer = await deliver(() => send('content:pageRead', report), { ...RECORD_RETRY, stillWanted: () => !leftUnread.has(address) && !siteLeftUnread });
     // Recorded, as the background says (not in a private window left unrecorded, nor on a full disk).
     if (answer.recorded) visitRecordedHash = report.digest.textHash;
   } catch (e) {

@@ -57,3 +57,16 @@ export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecor
   }
   return combinePages(existing, incoming);
 }
+
+/**
+ * A forgotten record brought back by an undo (`forgotten`), joining the record made of the page
+ * since the forget (`meanwhile`): every visit of both, each once. A visit the forgotten record holds
+ * that was sent again after the forget (its answer lost) made the record meanwhile; it is not
+ * counted twice, and the forgotten record's earlier visits and first visit are not lost to it, as
+ * mergePage would lose them, taking the shared visit for the same history seen later.
+ */
+export function restoredPage(meanwhile: PageRecord, forgotten: PageRecord): PageRecord {
+  const known = new Set(forgotten.visitIds);
+  const again = (meanwhile.visitIds ?? []).filter((id) => known.has(id)).length;
+  return { ...combinePages(meanwhile, forgotten), visits: Math.min(forgotten.visits + Math.max(0, meanwhile.visits - again), MAX_VISITS) };
+}

@@ -13,7 +13,7 @@ import { asStorageError } from './errors';
 import { ImportStore, keepNotSame, onePerPage } from './import-store';
 import { notSameInOneMessage, type NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
-import { KEPT_VISIT_IDS, MAX_VISITS, mergePage } from './merge';
+import { KEPT_VISIT_IDS, MAX_VISITS, mergePage, restoredPage } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
 import type { DejaReadDB, Dismissal, PageRecord } from './schema';
 
@@ -220,9 +220,9 @@ export class PageWrite {
   /**
    * Merges pages, one per identity, into the history, as an import applies a chunk: a page it does
    * not hold is added (numbered in the order given, so a history exported, cleared and imported
-   * exports as it was), one it holds is merged with (mergePage). How many of each.
+   * exports as it was), one it holds is merged with (`join`: mergePage, as an import joins). How many of each.
    */
-  async merge(incoming: readonly StoredPage[]): Promise<{ added: number; merged: number; unchanged: number }> {
+  async merge(incoming: readonly StoredPage[], join: (stored: PageRecord, incoming: PageRecord) => PageRecord = mergePage): Promise<{ added: number; merged: number; unchanged: number }> {
     const existing = await this.findAll(incoming.map((p) => p.url));
     const outcome = { added: 0, merged: 0, unchanged: 0 };
     const added: StoredPage[] = [];
@@ -233,7 +233,7 @@ export class PageWrite {
         continue;
       }
       const stored = fromStored(before.page);
-      const merged = mergePage(stored, fromStored(page));
+      const merged = join(stored, fromStored(page));
       if (merged === stored) outcome.unchanged++;
       else {
         outcome.merged++;
@@ -719,13 +719,13 @@ export class PageRepository {
 
   /**
    * Brings back what a forget took (its pages and "not the same" pairs, as `forget` and
-   * `forgetSite` handed them over): a page recorded again since is merged with, as an import
-   * merges, so a visit made meanwhile stays. Returns how many pages came back.
+   * `forgetSite` handed them over): a page recorded again since is joined with (restoredPage), so
+   * a visit made meanwhile stays and none is counted twice. Returns how many pages came back.
    */
   async restore(gone: Forgotten): Promise<number> {
     const pages = onePerPage(gone.pages);
     await this.write(['dismissals', 'importRuns'], async (w) => {
-      await w.merge(pages);
+      await w.merge(pages, restoredPage);
       // A pair said again meanwhile keeps its later time.
       await keepNotSame(w.tx.objectStore('dismissals'), gone.pairs.map(({ pair: [a, b], at }) => ({ a, b, at })));
       // An import under way brings in its records of them again, as if nothing had been forgotten.

@@ -6,6 +6,8 @@ import { message } from './messages';
 
 const fake = vi.hoisted(() => ({
   sent: [] as Array<{ type: string }>,
+  /** Whether the visit's message is lost on the way (a background stopped before it answered). */
+  loseVisits: false,
   routes: [] as Array<(message: unknown, sender: unknown) => Promise<unknown> | undefined>,
 }));
 
@@ -18,6 +20,7 @@ vi.mock('../../src/ext', () => ({
       getURL: (p: string) => `chrome-extension://ext/${p}`,
       sendMessage: async (m: { type: string }) => {
         fake.sent.push(m);
+        if (m.type === 'content:pageRead' && fake.loseVisits) throw new Error('Could not establish connection. Receiving end does not exist.');
         return { ok: m.type === 'content:pageSeen' ? { fp: '0123456789abcdef', more: 0 } : {} };
       },
       onMessage: { addListener: () => undefined },
@@ -59,6 +62,20 @@ describe('the content script', () => {
     expect(await fromPopup('background:leaveUnread', { url: location.href })).toContainEqual({ ok: { left: true } });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(asked('content:pageRead')).toBe(0);
+  }, 15_000);
+
+  it('does not send its visit again once the reader forgot the page from the popup (the visit sent again would record it anew)', async () => {
+    fake.loseVisits = true;
+    try {
+      await loaded();
+      // The dwell time (1 s) ends and the visit goes out; its answer is lost, and it would be sent again after 0.5 s.
+      await vi.waitFor(() => expect(asked('content:pageRead')).toBe(1), { timeout: 3000 });
+      expect(await fromPopup('background:leaveUnread', { url: location.href })).toContainEqual({ ok: { left: true } });
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(asked('content:pageRead')).toBe(1);
+    } finally {
+      fake.loseVisits = false;
+    }
   }, 15_000);
 
   it('asks about its page once, however many "back from the cache" events the page makes up', async () => {

@@ -427,6 +427,24 @@ describe("a site's frame", () => {
 });
 
 describe('forgetting', () => {
+  it('keeps every visit and the first visit of a page whose Undo comes after a visit of it was sent again (its answer lost)', async () => {
+    const bg = makeBackground();
+    const url = 'https://news.example/story';
+    const visit = (visitId: string) => bg.handlers['content:pageRead']({ ...report(url), visitId }, fromTab(1, url));
+    for (const id of ['visit-one-0001', 'visit-two-0002', 'visit-three-03']) await visit(id);
+    const first = (await (await bg.repository).get(url))?.firstSeen;
+    const { undo } = await bg.call('popup:forgetPage', { url });
+    // The third visit's answer was lost before the forget: the tab sends it again, and the page is recorded anew.
+    await visit('visit-three-03');
+    expect(await bg.call('history:undoForget', { undo })).toEqual({ restored: 1 });
+    expect(await (await bg.repository).get(url)).toMatchObject({ visits: 3, firstSeen: first });
+    // A visit made after the forget counts as one more.
+    const { undo: again } = await bg.call('popup:forgetPage', { url });
+    await visit('visit-four-0004');
+    await bg.call('history:undoForget', { undo: again });
+    expect(await (await bg.repository).get(url)).toMatchObject({ visits: 4, firstSeen: first });
+  });
+
   it("leaves nothing of a forgotten page in what a tab holds of its visit before (the tab's session storage), nor after Clear history", async () => {
     const bg = makeBackground();
     const at = (url: string, tab: number) => bg.read(report(url, other), fromTab(tab, url)).then(() => bg.read(report(url, other), fromTab(tab, url)));
