@@ -436,12 +436,12 @@ describe('forgetting', () => {
     const { undo } = await bg.call('popup:forgetPage', { url });
     // The third visit's answer was lost before the forget: the tab sends it again, and the page is recorded anew.
     await visit('visit-three-03');
-    expect(await bg.call('history:undoForget', { undo })).toEqual({ restored: 1 });
+    expect(await bg.call('history:undoForget', { undo: undo! })).toEqual({ restored: 1 });
     expect(await (await bg.repository).get(url)).toMatchObject({ visits: 3, firstSeen: first });
     // A visit made after the forget counts as one more.
     const { undo: again } = await bg.call('popup:forgetPage', { url });
     await visit('visit-four-0004');
-    await bg.call('history:undoForget', { undo: again });
+    await bg.call('history:undoForget', { undo: again! });
     expect(await (await bg.repository).get(url)).toMatchObject({ visits: 4, firstSeen: first });
   });
 
