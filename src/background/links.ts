@@ -1,7 +1,7 @@
 // Which links on a page lead to pages read: the answer to a content script's link keys, from the
 // store's indexes. Checked like a page report: a top frame's content script, on the page the
 // browser says it is on, where marks are allowed (settings, exclusions, pause, private windows).
-import { MAX_URL_LENGTH, pageIdentity } from '../core';
+import { MAX_URL_LENGTH, otherScheme, pageIdentity } from '../core';
 import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
@@ -67,13 +67,6 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
 
 /** Whether two times fall on one calendar day where the reader is. */
 const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
-
-/** The same address over the other scheme (http and https), or undefined for any other. */
-function otherScheme(id: string): string | undefined {
-  if (id.startsWith('https://')) return `http://${id.slice(8)}`;
-  if (id.startsWith('http://')) return `https://${id.slice(7)}`;
-  return undefined;
-}
 
 /** Where a page is, said beside another: its site, or its place (site and path) where the other is on the same site. */
 function whereBeside(url: string, other: string): string {

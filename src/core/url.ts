@@ -180,6 +180,16 @@ export function pageIdentity(url: string): string {
 }
 
 /**
+ * The same page identity over the other scheme (http and https), or undefined for any other: one
+ * page, read over both (a site that moved to https, an old link to http), is one page to the reader.
+ */
+export function otherScheme(identity: string): string | undefined {
+  if (identity.startsWith('https://')) return `http://${identity.slice(8)}`;
+  if (identity.startsWith('http://')) return `https://${identity.slice(7)}`;
+  return undefined;
+}
+
+/**
  * The canonical URL of a page: the first URL it declares (rel=canonical, og:url) that is on the
  * same site, so a page cannot claim another site's identity; otherwise its own URL. Canonicalised.
  */

@@ -362,10 +362,11 @@ export class Columns {
 
   /**
    * One pass for a page's lookup: pages of the current algorithm within `maxDistance` of (hi, lo),
-   * pages whose address or canonical address hashes as given, and pages one of whose leads is one
+   * pages whose address (or `otherUrl`: the same over the other scheme) or canonical address hashes
+   * as given, and pages one of whose leads is one
    * of `anchors` (on 24 bits where either side has only those).
    */
-  lookup(hi: number, lo: number, maxDistance: number, url: number, canon: number, anchors?: Anchors): { near: number[]; byUrl: number[]; byCanon: number[]; byLead: Map<number, number[]> } {
+  lookup(hi: number, lo: number, maxDistance: number, url: number, canon: number, anchors?: Anchors, otherUrl?: number): { near: number[]; byUrl: number[]; byCanon: number[]; byLead: Map<number, number[]> } {
     const his = this.column('hi');
     const los = this.column('lo');
     const urls = this.column('url');
@@ -400,6 +401,7 @@ export class Columns {
     if (this.indexed && this.indexes) {
       const { url: urlIndex, canon: canonIndex, lead0: first, lead1: second } = this.indexes;
       byUrl.push(...urlIndex.find(url));
+      if (otherUrl !== undefined && otherUrl !== url) byUrl.push(...urlIndex.find(otherUrl));
       byCanon.push(...canonIndex.find(canon));
       // Leads with the anchors' top 24 bits (lead() then checks all 32 where both sides have them).
       for (const top of wanted) for (const [index, values] of [[first, lead0], [second, lead1]] as const) for (const n of index.findTop24(top)) lead(n, values[n], flags[n]);
@@ -408,7 +410,7 @@ export class Columns {
     for (let n = 0, size = this.size; n < size; n++) {
       const f = flags[n];
       if ((f & STATE) === NO_PAGE) continue;
-      if (urls[n] === url) byUrl.push(n);
+      if (urls[n] === url || urls[n] === otherUrl) byUrl.push(n);
       if (canons[n] === canon) byCanon.push(n);
       if (leads && (f & STATE) === PAGE) {
         if ((f & LEAD0) !== 0) lead(n, lead0[n], f);

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, pageIdentity, PROBE_COUNT, searchTerms } from '../core';
+import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, searchTerms } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -456,14 +456,17 @@ export class PageRepository {
    * was recorded before (sent again): nothing changes. `changes` marks pages (this one or others)
    * "changed since you read it" in the same transaction, so a background stopped between the two
    * cannot keep the visit and lose the mark (the visit sent again no longer finds anything new).
+   * A page recorded over the other scheme only (http, now https) is that record, under this address
+   * from now on: one page, one record.
    */
   recordVisit(visit: Visit, now: number, changes: ReadonlyArray<{ url: string; changed: NonNullable<PageRecord['changed']> }> = []): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
     const url = pageIdentity(visit.url);
+    const alias = otherScheme(url);
     const marks = new Map(changes.map((c) => [pageIdentity(c.url), c.changed]));
     return this.write([], async (w) => {
       const others = [...marks.keys()].filter((id) => id !== url);
-      const all = await w.findAll([url, ...others]);
-      const found = all.get(url);
+      const all = await w.findAll([url, ...(alias === undefined ? [] : [alias]), ...others]);
+      const found = all.get(url) ?? (alias === undefined ? undefined : all.get(alias));
       const previous = found && fromStored(found.page);
       if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) return { record: previous, previous, repeated: true as const };
       for (const id of others) {
@@ -559,6 +562,8 @@ export class PageRepository {
     const columns = await this.columns(FIRST_GROUPS);
     const warm = LOOKUP_GROUPS.every((g) => columns.has(g));
     const self = pageIdentity(q.url);
+    // The same page read over the other scheme is the reader's visit before, as a page at its canonical address is.
+    const alias = otherScheme(self);
     const { hi, lo } = fromHex(q.fp);
     const maxDistance = Math.max(q.maxDistance, SAME_TEXT_DISTANCE);
     const tx = this.db.transaction(['anchors', 'blocks'], 'readonly') as unknown as ReadTx;
@@ -568,7 +573,7 @@ export class PageRepository {
     let leading: number[];
     let probes: Anchors | undefined;
     if (warm) {
-      const found = columns.lookup(hi, lo, maxDistance, hashString(self), hashString(q.canonicalUrl), q.anchors);
+      const found = columns.lookup(hi, lo, maxDistance, hashString(self), hashString(q.canonicalUrl), q.anchors, alias === undefined ? undefined : hashString(alias));
       this.indexSoon(columns);
       near = columns.closest(found.near, hi, lo, MAX_NEAR_CANDIDATES);
       byAddress = [...found.byUrl, ...found.byCanon];
@@ -577,7 +582,7 @@ export class PageRepository {
       probes = q.anchors ? { values: q.anchors.values.slice(0, PROBE_COUNT), bits: q.anchors.bits } : undefined;
     } else {
       near = columns.closest(columns.near(hi, lo, maxDistance), hi, lo, MAX_NEAR_CANDIDATES);
-      const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [hashString(self)]), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
+      const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [self, ...(alias === undefined ? [] : [alias])].map(hashString)), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
       byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
       leading = [];
       // No leads at hand: the index is asked for every hash the page keeps. Each earlier page's leads
@@ -594,10 +599,11 @@ export class PageRepository {
     const byAnchor = await this.pagesAt(sharing.filter((n) => !known.has(n)), tx);
     const related = new Set([...near, ...leading, ...sharing]);
     const own = scanned.find((p) => p.page.url === self);
+    const itself = (p: { page: StoredPage }) => p.page.url === self || p.page.url === alias;
     return {
       ...(own ? { own: fromStored(own.page) } : {}),
-      sameCanonical: scanned.filter((p) => (p.page.canonicalUrl ?? p.page.url) === q.canonicalUrl && p.page.url !== self).map((p) => fromStored(p.page)),
-      candidates: [...scanned.filter((p) => related.has(p.n)), ...byAnchor].filter((p) => p.page.url !== self && comparableAlgorithms(p.page.algo, q.algo)).map((p) => fromStored(p.page)),
+      sameCanonical: scanned.filter((p) => ((p.page.canonicalUrl ?? p.page.url) === q.canonicalUrl || p.page.url === alias) && p.page.url !== self).map((p) => fromStored(p.page)),
+      candidates: [...scanned.filter((p) => related.has(p.n)), ...byAnchor].filter((p) => !itself(p) && comparableAlgorithms(p.page.algo, q.algo)).map((p) => fromStored(p.page)),
     };
   }
 
@@ -678,18 +684,24 @@ export class PageRepository {
     return out;
   }
 
-  /** Forgets the page at this address: its one record, whichever variant of the address it is given. */
+  /**
+   * Forgets the page at this address: its record, whichever variant of the address it is given, and
+   * its record over the other scheme (http, https) where it was read over both.
+   */
   async forget(url: string, gone?: Forgotten): Promise<boolean> {
     const id = pageIdentity(url);
+    const ids = [id, otherScheme(id)].filter((i): i is string => i !== undefined);
     const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
-      const found = (await w.findAll([id])).get(id);
-      if (found) w.remove(found.n);
-      if (found && gone) gone.pages.push(found.page);
+      const found = [...(await w.findAll(ids)).values()];
+      for (const f of found) {
+        w.remove(f.n);
+        gone?.pages.push(f.page);
+      }
       // Its "not the same" pairs go with it: a forgotten page leaves no address behind.
-      await dropDismissals(w.tx, (pageUrl) => pageUrl === id, gone?.pairs);
+      await dropDismissals(w.tx, (pageUrl) => ids.includes(pageUrl), gone?.pairs);
       // An import under way must not bring it back with a chunk applied later.
-      if (await forgetInImports(w.tx, { page: id })) gone?.imports.push({ page: id });
-      return found !== undefined;
+      for (const page of ids) if (await forgetInImports(w.tx, { page })) gone?.imports.push({ page });
+      return found.length > 0;
     });
     this.dismissals = undefined;
     return forgot;

@@ -426,6 +426,32 @@ describe("a site's frame", () => {
   });
 });
 
+describe('one page over http and https', () => {
+  it('is one page: met again over https it is a visit before, not a copy; recorded once; forgotten whole', async () => {
+    const bg = makeBackground();
+    const http = 'http://news.example/2026/11/tool-library';
+    const https = 'https://news.example/2026/11/tool-library';
+    await bg.read(report(http), fromTab(1, http));
+    const seen = await bg.handlers['content:pageSeen'](report(https), fromTab(2, https));
+    expect(seen.match).toBeUndefined();
+    expect(bg.shown.at(-1)?.[1]).toMatchObject({ visitedBefore: true, matches: [] });
+    await bg.handlers['content:pageRead'](report(https), fromTab(2, https));
+    // One row, under the address read last, with both visits.
+    const { items } = await bg.call('history:list', { limit: 10 });
+    expect(items.map((i) => [i.url, i.visits])).toEqual([[https, 2]]);
+    // A history from before, or an import, may hold a record under each scheme: forgetting the page forgets both.
+    const repo = await bg.repository;
+    const record = { url: http, canonicalUrl: http, site: 'news.example', title: en.title, fp: digestArticle(text(en)).fp, b0: 0, b1: 0, b2: 0, b3: 0, algo: 'dr2', textLength: 500, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 };
+    await repo.imports.stage('both-schemes', 0, [record, { ...record, url: 'https://other.example/a', canonicalUrl: 'https://other.example/a', site: 'other.example' }], 1000);
+    await repo.imports.commit('both-schemes', 'f'.repeat(64), 1, 2, 1000, 60_000);
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => i.url).sort()).toEqual([http, https, 'https://other.example/a']);
+    expect(await bg.call('popup:forgetPage', { url: https })).toMatchObject({ forgotten: true });
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => i.url)).toEqual(['https://other.example/a']);
+    const marks = await bg.handlers['content:linksRead']({ keys: [https, http] }, fromTab(3, 'https://list.example/today'));
+    expect(marks.read).toEqual([]);
+  });
+});
+
 describe('forgetting', () => {
   it('keeps every visit and the first visit of a page whose Undo comes after a visit of it was sent again (its answer lost)', async () => {
     const bg = makeBackground();
