@@ -10,7 +10,7 @@ import type { BulkHandle } from '../messaging/bulk';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -145,6 +145,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       // the page's next commit, or at that start.)
       if (!step.done) void imports.completeLater(now, keepAwake).catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
       return step;
+    },
+    async 'options:importHold'({ importId: id }) {
+      return { held: await (await repository()).imports.hold(importId(id), now()) };
     },
     async 'options:importRollback'({ importId: id }) {
       return { discarded: await (await repository()).imports.discard(importId(id)) };

@@ -140,6 +140,19 @@ export class ImportInterruptedError extends Error {
  * with those left out; then `ask` says whether to import the others (before the commit, so "no"
  * changes nothing). Without `ask`, or on "no", the file is refused with the first bad record's problem.
  */
+/** How often a page waiting on the reader tells the background that its staged import is not abandoned (storage's ABANDONED_STAGING_MS is 10 minutes). */
+export const HOLD_EVERY_MS = 60_000;
+
+/** The reader's answer, the staged import held meanwhile (a reader may leave the question open for long). */
+async function holdWhile<T>(send: Caller, importId: string, answer: Promise<T>): Promise<T> {
+  const timer = setInterval(() => void send('options:importHold', { importId }).catch(() => undefined), HOLD_EVERY_MS);
+  try {
+    return await answer;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort, ask?: AskLeaveOut): Promise<ImportResult> {
   // One bar for the import: reading and sending the records (by the file's bytes), then the
   // background applying them (by chunks).
@@ -199,7 +212,7 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     }
     // Records left out: the reader says whether the others go in. Until the commit nothing has changed.
     const leftOut = next.firstLeft ? { left: next.left ?? 0, total: next.count, first: next.firstLeft } : undefined;
-    if (leftOut && !(ask && (await ask(leftOut)))) throw new FileProblemError(leftOut.first);
+    if (leftOut && !(ask && (await holdWhile(send, importId, ask(leftOut))))) throw new FileProblemError(leftOut.first);
     // The file's "Not the same" pairs, staged after its pages in chunks of bounded size: kept with the import.
     for (let i = 0; i < next.notSame.length; ) {
       const n = notSameInOneMessage(next.notSame, i);

@@ -184,16 +184,35 @@ export class ImportStore {
     return run;
   }
 
-  /** Drops an import that will not be committed. One already committed goes on: that is refused. */
-  async discard(importId: string): Promise<boolean> {
+  /**
+   * Drops an import that will not be committed. One already committed goes on: that is refused; so
+   * is, with `idleBefore`, one whose page has been heard from since then (it is not abandoned).
+   */
+  async discard(importId: string, idleBefore = Infinity): Promise<boolean> {
     const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
     const runs = tx.objectStore('importRuns');
     const run = await runs.get(importId);
-    if (run && run.state !== 'staging') {
+    if (run && (run.state !== 'staging' || run.at >= idleBefore)) {
       await tx.done;
       return false;
     }
     await Promise.all([tx.objectStore('staging').delete(chunkRange(importId)), runs.delete(importId), tx.done]);
+    return true;
+  }
+
+  /**
+   * Keeps a staged import from being taken for abandoned while its page waits on the reader (a
+   * question about records left out): whether it is still staged.
+   */
+  async hold(importId: string, now: number): Promise<boolean> {
+    const tx = this.db.transaction(['importRuns'], 'readwrite');
+    const runs = tx.objectStore('importRuns');
+    const run = await runs.get(importId);
+    if (run?.state !== 'staging') {
+      await tx.done;
+      return false;
+    }
+    await Promise.all([runs.put({ ...run, at: now }), tx.done]);
     return true;
   }
 
@@ -239,7 +258,7 @@ export class ImportStore {
         resumed.push(run.importId);
         for (let r = run; r.state === 'applying'; r = await this.applyNext(run.importId, now)) keepAlive();
       } else if (run.state === 'staging' && run.at < now - ABANDONED_STAGING_MS) {
-        if (await this.discard(run.importId)) dropped.push(run.importId);
+        if (await this.discard(run.importId, now - ABANDONED_STAGING_MS)) dropped.push(run.importId);
       } else if (run.state === 'done' && run.at < now - DONE_KEPT_MS) {
         await this.db.delete('importRuns', run.importId);
       }

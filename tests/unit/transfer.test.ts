@@ -379,6 +379,34 @@ describe('export and import through the background', () => {
     }
   });
 
+  it('imports the other pages when the reader answers the question about a bad record after a quarter of an hour', async () => {
+    const bg = await withHistory();
+    const text = await (await exportHistory(bg.call, 'json', () => undefined)).blob.text();
+    await bg.call('options:clear', {});
+    let held = 0;
+    const counting: typeof bg.call = async (type, req) => {
+      const answer = await bg.call(type, req);
+      if (type === 'options:importHold') held++;
+      return answer;
+    };
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const result = await importWith(counting, new Blob([text.replace(/"visits":1\b/, '"visits":"lots"')]), () => undefined, readOnThread, undefined, async () => {
+        // The reader is away from the question for 15 minutes; meanwhile the background is stopped and starts again, and drops what is abandoned.
+        for (let minute = 1; minute <= 15; minute++) {
+          bg.clock.now += 60_000;
+          await vi.advanceTimersByTimeAsync(60_000);
+          await vi.waitFor(() => expect(held).toBe(minute));
+          expect((await (await bg.repository).imports.recover(bg.clock.now)).dropped).toEqual([]);
+        }
+        return true;
+      });
+      expect(result).toMatchObject({ state: 'imported', pages: 3 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('changes nothing when the reader would rather import nothing of a file with bad records, and drops what it staged', async () => {
     const bg = await withHistory();
     bg.clock.now = Date.UTC(2026, 1, 1); // after the file's dates
