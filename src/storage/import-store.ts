@@ -168,7 +168,10 @@ export class ImportStore {
       // Chunks staged by versions 3 to 5 kept addresses as written: both are taken to identities (no tracking parameter kept).
       const incoming = onePerPage(chunks.flatMap((c) => c.stored ?? (c.pages ?? []).map((p) => toStored({ ...p, url: pageIdentity(p.url), canonicalUrl: pageIdentity(p.canonicalUrl ?? p.url) })))).filter((page) => kept(page.url));
       // New pages numbered in the file's order.
-      const { added, merged, unchanged } = await w.merge(incoming);
+      // The first number this import gives a page (numbers are never reused): a page of the file
+      // met again in a later transaction is one it added, and is not counted again.
+      const ownFrom = run.ownFrom ?? w.meta.next;
+      const { added, merged, unchanged } = await w.merge(incoming, undefined, ownFrom);
       const outcome = { added: run.outcome.added + added, merged: run.outcome.merged + merged, unchanged: run.outcome.unchanged + unchanged };
       // A pair naming a page forgotten meanwhile would bring its address back: left out, as the page is.
       const pairs = chunks.flatMap((c) => c.notSame ?? []).filter((p) => kept(p.a) && kept(p.b));
@@ -176,7 +179,7 @@ export class ImportStore {
         await keepNotSame(w.tx.objectStore('dismissals'), pairs);
         keptPairs = true;
       }
-      const next: ImportRun = { ...run, applied: run.applied + keys.length, outcome, at: now };
+      const next: ImportRun = { ...run, applied: run.applied + keys.length, outcome, at: now, ownFrom };
       await Promise.all([...keys.map((k) => staging.delete(k)), runs.put(next)]);
       return next;
     });

@@ -220,9 +220,11 @@ export class PageWrite {
   /**
    * Merges pages, one per identity, into the history, as an import applies a chunk: a page it does
    * not hold is added (numbered in the order given, so a history exported, cleared and imported
-   * exports as it was), one it holds is merged with (`join`: mergePage, as an import joins). How many of each.
+   * exports as it was), one it holds is merged with (`join`: mergePage, as an import joins). How many
+   * of each; a page numbered `ownFrom` or after was added by the same import (its records in the
+   * file far apart), and is counted once, where it was added.
    */
-  async merge(incoming: readonly StoredPage[], join: (stored: PageRecord, incoming: PageRecord) => PageRecord = mergePage): Promise<{ added: number; merged: number; unchanged: number }> {
+  async merge(incoming: readonly StoredPage[], join: (stored: PageRecord, incoming: PageRecord) => PageRecord = mergePage, ownFrom = Infinity): Promise<{ added: number; merged: number; unchanged: number }> {
     const existing = await this.findAll(incoming.map((p) => p.url));
     const outcome = { added: 0, merged: 0, unchanged: 0 };
     const added: StoredPage[] = [];
@@ -234,9 +236,11 @@ export class PageWrite {
       }
       const stored = fromStored(before.page);
       const merged = join(stored, fromStored(page));
-      if (merged === stored) outcome.unchanged++;
-      else {
-        outcome.merged++;
+      const counted = before.n < ownFrom;
+      if (merged === stored) {
+        if (counted) outcome.unchanged++;
+      } else {
+        if (counted) outcome.merged++;
         this.put(before.n, toStored(merged), before.page);
       }
     }

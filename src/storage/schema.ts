@@ -109,6 +109,8 @@ export interface ImportRun {
    * applied after that leave them out, so the import does not bring back what the reader took away.
    */
   forgotten?: { pages: string[]; sites: string[] };
+  /** The number the import gave its first new page (set by its first applied chunks): pages numbered so or after are its own. */
+  ownFrom?: number;
 }
 
 export interface DejaReadDB extends DBSchema {

@@ -142,6 +142,20 @@ describe('forgetting', () => {
     expect(await fresh.notSamePairs()).toEqual([]);
   });
 
+  it('counts a page of the file once in what it imported when its records are far apart in the file (applied in two transactions)', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    await r.recordVisit({ ...visit(0), url: 'https://held.example/a', title: 'Held' }, 1000);
+    for (let seq = 0; seq < CHUNKS_PER_APPLY; seq++) await r.imports.stage('far-1', seq, [backupRecord(`https://b.example/${seq}`)], 2000);
+    // The last chunk: the first chunk's page again (a file made of two exports), and a page the history held before.
+    await r.imports.stage('far-1', CHUNKS_PER_APPLY, [{ ...backupRecord('https://b.example/0'), firstSeen: 30, lastSeen: 40 }, backupRecord('https://held.example/a', 2)], 2000);
+    let step = await r.imports.commit('far-1', 'f'.repeat(64), CHUNKS_PER_APPLY + 1, CHUNKS_PER_APPLY + 2, 2000, 0);
+    while (!step.done) step = await r.imports.commit('far-1', 'f'.repeat(64), CHUNKS_PER_APPLY + 1, CHUNKS_PER_APPLY + 2, 3000, 0);
+    expect(step.outcome).toEqual({ added: CHUNKS_PER_APPLY, merged: 1, unchanged: 0 });
+    expect(await r.count()).toBe(CHUNKS_PER_APPLY + 1);
+    expect(await r.get('https://b.example/0')).toMatchObject({ visits: 2, firstSeen: 10, lastSeen: 40 });
+  });
+
   it.each(['page', 'site'] as const)('brings in the file\'s records of a %s whose forget the reader undid while the import applied', async (what) => {
     const db = await openDejaReadDB();
     const r = new PageRepository(db);
