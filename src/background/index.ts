@@ -84,9 +84,11 @@ async function showMatches(tab: { id: number; windowId?: number; index: number }
 void (async () => {
   const repo = await openRepository();
   repo.prefetch();
-  await repo.imports.recover(Date.now(), keepAwake);
+  // An import that cannot be finished now (a full disk) does not hold back the emptying of the
+  // records an upgrade left, forgotten pages among them.
+  await repo.imports.recover(Date.now(), keepAwake).catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import:', e));
   await repo.dropOldPages(keepAwake);
-})().catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import or upgrade:', e));
+})().catch((e: unknown) => console.warn('Déjà Read: could not finish an upgrade:', e));
 
 const origin = browser.runtime.getURL('');
 answerMessages(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
