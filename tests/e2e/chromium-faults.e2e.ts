@@ -296,3 +296,19 @@ describe('Chromium, what a hostile page can learn', () => {
   });
 });
 
+
+describe('Chromium, a background started anew', () => {
+  it('checks and records an article that a page of its own site read before resembles, as the first thing it is asked', async () => {
+    const original = await context.newPage();
+    await original.goto(site.url('enC'));
+    await expect.poll(async () => (await history()).has(site.url('enC')), { timeout: 15_000 }).toBe(true);
+    await original.close();
+    // Chrome stops an idle background; the next page the reader opens wakes one that holds nothing but the fingerprints.
+    await stopWorker();
+    const updated = await context.newPage();
+    await updated.goto(site.at(SCRIPTED.balconyAdded));
+    await expect.poll(() => updated.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await history()).has(site.at(SCRIPTED.balconyAdded)), { timeout: 15_000 }).toBe(true);
+    await updated.close();
+  });
+});

@@ -125,7 +125,16 @@ export const SCRIPTED = {
   writtenLater: '/built/ferry.html',
   /** en-library (the control page's article), replaced by en-balcony 2.5 s after it loaded, at the same address. */
   swappedLater: '/built/swapped.html',
+  /** en-balcony with a paragraph of its own added at its end, and no link (nothing for the link marks to ask first). */
+  balconyAdded: '/plain/balcony-added.html',
 } as const;
+
+/** en-balcony with a paragraph added at its end, of our own: no other page holds it. */
+function balconyAdded(): Article {
+  const a = loadArticle('en-balcony');
+  const added = 'A last word from the second winter: the pots wrapped in old blankets came through the hard frost in January, while the two left bare by the railing split down the side and had to be replaced.';
+  return { ...a, paragraphs: [...a.paragraphs, added] };
+}
 
 export function scriptedPages(): Record<string, string> {
   const bridges = loadArticle('en-bridges');
@@ -137,5 +146,6 @@ export function scriptedPages(): Record<string, string> {
     [SCRIPTED.plain]: articlePage(loadArticle('en-library')),
     [SCRIPTED.writtenLater]: writtenLater(loadArticle('en-ferry'), 800),
     [SCRIPTED.swappedLater]: swappedLater(loadArticle('en-library'), loadArticle('en-balcony'), 2500),
+    [SCRIPTED.balconyAdded]: articlePage(balconyAdded()),
   };
 }
