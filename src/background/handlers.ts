@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, otherScheme, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, Freshness, MatchSummary, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -50,7 +50,8 @@ export interface BackgroundDeps {
 
 /** Where each tab's ReadBefore is held. */
 export interface ReadBeforeStore {
-  get(tabId: number): Promise<ReadBefore | undefined>;
+  /** What the tab holds for the page with this identity (one of its last few recorded pages). */
+  get(tabId: number, identity: string): Promise<ReadBefore | undefined>;
   set(tabId: number, value: ReadBefore): Promise<void>;
   /** Drops every tab's entry whose page (its identity) is picked: a page forgotten leaves nothing of itself here either. */
   drop(picked: (identity: string) => boolean): Promise<void>;
@@ -121,9 +122,14 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
  */
 function changesOf(report: CheckedReport, before: PageRecord | undefined, update: boolean, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
   const own = before && update ? freshness(before, report.passages) : undefined;
+  // The page met again: this page's record (the visit is written to it, under this address, where
+  // it was read over the other scheme too), or the record at another address of the same page (its
+  // canonical address) that the reader read, not the record this first visit here makes.
+  const identity = pageIdentity(report.url);
+  const metAgain = before && before.url !== identity && before.url !== otherScheme(identity) ? before.url : report.url;
   const out: Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> = [];
   for (const [url, fresh, where] of [
-    [report.url, own, undefined],
+    [metAgain, own, undefined],
     [closest?.url, closest?.fresh, siteOf(report.url)],
   ] as const) {
     if (url && fresh && fresh.parts.length > 0) out.push({ url, changed: { at: now, parts: fresh.parts.length, read: fresh.read, ...(where ? { where } : {}) } });
@@ -155,7 +161,8 @@ const updateOf = (current: ReturnType<typeof currentPage>, earlier: PageRecord, 
  */
 function sinceVisit(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, closest: MatchSummary | undefined, report: CheckedReport): Freshness | undefined {
   if (!earlier?.readSet || earlier.textHash === report.digest.textHash) return undefined;
-  const fresh = closest ? closest.fresh : freshness(earlier, report.passages);
+  // A copy whose record keeps no read set (from before read sets, or imported without) tells nothing of its own.
+  const fresh = closest?.fresh ?? freshness(earlier, report.passages);
   return fresh && fresh.parts.length > 0 ? fresh : undefined;
 }
 
@@ -195,7 +202,11 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         // The notice names the best match only, and tells what is new against it alone.
         // Asked before this view is recorded: `before` is an earlier visit, and what was read then is read.
         const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
-        verdict = { ...verdict, matches, visitedBefore: before !== undefined, ...(before ? { lastVisit: before.lastSeen } : {}) };
+        // Asked again after this page load recorded its visit (back from the cache, the same article
+        // at a changed address): the record holds this visit, which is no visit before it (as the popup counts it).
+        const record = report.visitId !== undefined && before?.visitIds?.includes(report.visitId) ? before : undefined;
+        const visitedBefore = !record ? before !== undefined : record.visits > 1 || (await repo.findByCanonicalUrl(record.canonicalUrl)).some((r) => r.url !== record.url);
+        verdict = { ...verdict, matches, visitedBefore, ...(before && !record ? { lastVisit: before.lastSeen } : {}) };
         // An update of the article read here, with something new: the notice names this page's
         // earlier version (the reader came back to it), with what is new against all that was read,
         // here and in the closest copy elsewhere; pages elsewhere are "more".
@@ -267,8 +278,11 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return readLinksFor(req, sender, deps);
     },
 
-    async 'content:notSame'({ other }, sender) {
-      const page = parseWebUrl(senderPage(sender));
+    async 'content:notSame'({ other, page: checkedAt }, sender) {
+      // The page as it was checked (the popup and the button judge that address), which its script
+      // may have changed since with the same article shown; on the sender's own site only.
+      const named = typeof checkedAt === 'string' ? parseWebUrl(checkedAt) : undefined;
+      const page = named && originOf(named.href) === originOf(senderPage(sender)) ? named : parseWebUrl(senderPage(sender));
       if (typeof other !== 'string' || !parseWebUrl(other)) throw new TypeError('other must be a URL');
       // From the top frame, as every report: the notice is drawn there only.
       fromTopFrame(sender, '"not the same"');
@@ -333,7 +347,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // was read before it counts (as the notice counted it), as the tab's visit left it aside
       // (or, where it was not, the record's own read set if there was an earlier visit).
       const thisVisit = (r: PageRecord) => answer.recorded === true && r.url === identity;
-      const kept = answer.recorded === true ? await deps.readBefore?.get(tabId).catch(() => undefined) : undefined;
+      const kept = answer.recorded === true ? await deps.readBefore?.get(tabId, identity).catch(() => undefined) : undefined;
       const readBefore = (r: PageRecord) => (!thisVisit(r) ? r.readSet : kept?.url === identity ? kept.readSet : r.visits > 1 ? r.readSet : undefined);
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { ownReadSet: readBefore });
       const record = before && thisVisit(before) ? before : undefined;

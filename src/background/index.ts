@@ -11,7 +11,8 @@ import { clearTab, forgetTab, showVerdictOnTab } from './badge';
 import { locale, message } from './messages';
 import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
-import { createHandlers, type ReadBefore } from './handlers';
+import { createHandlers } from './handlers';
+import { readBeforeStore, type SessionArea } from './read-before';
 import { keepFromEviction } from './persistence';
 
 let repository: Promise<PageRepository> | undefined;
@@ -27,9 +28,8 @@ function openRepository(): Promise<PageRepository> {
 /** Pages each tab has started loading since the background started (below). */
 const tabLoads = new Map<number, number>();
 
-/** Where a tab's ReadBefore is kept: the browser's session storage, in memory, while the browser runs (handlers' readBefore). */
-const READ_BEFORE_PREFIX = 'readBefore:';
-const readBeforeKey = (tabId: number) => `${READ_BEFORE_PREFIX}${tabId}`;
+/** Where each tab's ReadBefore is kept: the browser's session storage, in memory, while the browser runs. */
+const readBefore = readBeforeStore(browser.storage.session as unknown as SessionArea);
 
 /** An extension call: made between steps of long work, it keeps the browser from stopping the background as idle. */
 const keepAwake = () => void browser.runtime.getPlatformInfo();
@@ -48,17 +48,7 @@ const handlers = createHandlers({
   bulk: new BulkInbox(),
   showMatches,
   keepAwake,
-  readBefore: {
-    get: async (tabId) => (await browser.storage.session.get(readBeforeKey(tabId)))[readBeforeKey(tabId)] as ReadBefore | undefined,
-    set: (tabId, value) => browser.storage.session.set({ [readBeforeKey(tabId)]: value }),
-    drop: async (picked) => {
-      const held = (await browser.storage.session.get(null)) as Record<string, unknown>;
-      const gone = Object.entries(held)
-        .filter(([key, value]) => key.startsWith(READ_BEFORE_PREFIX) && picked((value as Partial<ReadBefore> | undefined)?.url ?? ''))
-        .map(([key]) => key);
-      if (gone.length > 0) await browser.storage.session.remove(gone);
-    },
-  },
+  readBefore,
 });
 
 /**
@@ -109,7 +99,7 @@ browser.tabs.onUpdated.addListener((tabId, change) => {
 browser.tabs.onRemoved.addListener((tabId) => {
   tabLoads.delete(tabId);
   forgetTab(tabId);
-  void browser.storage.session.remove(readBeforeKey(tabId)).catch(() => undefined);
+  void readBefore.forgetTab(tabId).catch(() => undefined);
 });
 
 browser.runtime.onInstalled.addListener(({ reason }) => {

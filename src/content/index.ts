@@ -9,7 +9,7 @@
 // (handoff.ts), so that a page with nothing to draw does not pay for evaluating it.
 import browser, { answerMessages } from '../ext';
 import { isRouteFragment, MIN_RECORDED_WORDS, spacedPattern, type PassageLocator } from '../core';
-import type { CheckedPage, ContentProtocol, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
+import type { CheckedPage, ContentProtocol, NoticeMatch, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
 import { ExtensionGoneError, extensionGone, send } from '../messaging/send';
@@ -61,12 +61,20 @@ let generation = 0;
 let recordedTextHash = '';
 /** The article whose visit the background said it recorded in this page load (its text hash): the popup is told so. */
 let visitRecordedHash = '';
+/** That visit's id: asked about again, the page is told apart from an earlier visit of it (tellAgain). */
+let visitRecordedId = '';
 /** Addresses the reader forgot from the popup in this page load (and whether the whole site was): never recorded now. */
 const leftUnread = new Set<string>();
 let siteLeftUnread = false;
 
+/** What the notice drawn in this page load names. */
+let shownMatch: NoticeMatch | undefined;
+
 /** Takes down the notice, if one was drawn. */
-const removeNotice = () => drawingLoaded()?.removeNotice();
+const removeNotice = () => {
+  shownMatch = undefined;
+  drawingLoaded()?.removeNotice();
+};
 
 /** Passages' heads at least this long are probes: shorter ones (a heading, a date) may be on any page. */
 const MIN_PROBE_CHARS = 12;
@@ -139,10 +147,7 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   const visitId = randomId();
   const dwell = visibleTimer(document, settings.dwellSeconds, () => {
     recordedTextHash = digest.textHash;
-    void recordVisit({ ...report, visitId });
-    // In a task of its own: drawing the notice is the page's work, not the report's; as the settings
-    // say now (the reader may have turned the notice off while the page waited).
-    setTimeout(() => void loadSettings().then((now) => showNoticeOnce(verdict, now.showNotice && !now.paused, locators), () => undefined), 0);
+    void readAtLast(verdict, looked, { ...report, visitId }, locators);
   });
   pauseDwell = dwell.pause;
   resumeDwell = dwell.resume;
@@ -172,7 +177,9 @@ function listenForReturn(): void {
 function tellAgain(): void {
   if (!checked || gone) return;
   const { fp: _fp, ...report } = checked;
-  void send('content:pageSeen', report).catch(() => undefined);
+  // The visit this page load recorded is not a visit before it: its id says which it is.
+  const visit = visitRecordedHash === checkedTextHash && visitRecordedId ? { visitId: visitRecordedId } : {};
+  void send('content:pageSeen', { ...report, ...visit }).catch(() => undefined);
 }
 
 function forgetView(): void {
@@ -183,6 +190,32 @@ function forgetView(): void {
   pauseDwell = resumeDwell = stopDwell = () => undefined;
 }
 
+/**
+ * The dwell time is over. The notice is decided on the history as it is now, not as it was when the
+ * page was checked (`checkedAs`): meanwhile (hours, for a tab opened in the background) the reader
+ * may have cleared the history, forgotten the page that matched, or said "Not the same" in the
+ * popup, and the notice named what was gone. So where the check found a match, the background is
+ * asked again, before the visit is written (asked after, it would take this visit for the reading
+ * before it); then the visit is recorded. Asking again tells the page nothing: it is after the
+ * dwell time, as the notice is, and the page sees no message.
+ */
+async function readAtLast(checkedAs: PageSeenAnswer, looked: PageReport, report: PageReport, locators: PassageLocator[]): Promise<void> {
+  let verdict: PageSeenAnswer | undefined = checkedAs;
+  if (checkedAs.match) {
+    try {
+      verdict = await deliver(() => send('content:pageSeen', looked), CHECK_RETRY);
+    } catch (e) {
+      if (e instanceof ExtensionGoneError) return shutDown();
+      // Not answered: no notice (none can be told for sure), and the visit is still recorded.
+      verdict = undefined;
+    }
+  }
+  void recordVisit(report);
+  // In a task of its own: drawing the notice is the page's work, not the report's; as the settings
+  // say now (the reader may have turned the notice off while the page waited).
+  setTimeout(() => void loadSettings().then((now) => showNoticeOnce(verdict, now.showNotice && !now.paused && !verdict?.skipped, locators), () => undefined), 0);
+}
+
 /** Sends the visit until the background has recorded it; the visit id makes a repeat count once. */
 async function recordVisit(report: PageReport): Promise<void> {
   try {
@@ -190,7 +223,10 @@ async function recordVisit(report: PageReport): Promise<void> {
     const address = pageAddress(report.url);
     const answer = await deliver(() => send('content:pageRead', report), { ...RECORD_RETRY, stillWanted: () => !leftUnread.has(address) && !siteLeftUnread });
     // Recorded, as the background says (not in a private window left unrecorded, nor on a full disk).
-    if (answer.recorded) visitRecordedHash = report.digest.textHash;
+    if (answer.recorded) {
+      visitRecordedHash = report.digest.textHash;
+      visitRecordedId = report.visitId ?? '';
+    }
   } catch (e) {
     if (e instanceof ExtensionGoneError) return shutDown();
     console.info('Déjà Read: visit not recorded:', e instanceof Error ? e.message : e);
@@ -202,10 +238,10 @@ async function recordVisit(report: PageReport): Promise<void> {
  * later views (in-page navigation) never show one, so a page cannot swap its text to test one
  * article after another.
  */
-function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: PassageLocator[]): void {
+function showNoticeOnce(verdict: PageSeenAnswer | undefined, enabled: boolean, locators: PassageLocator[]): void {
   if (noticeDecided) return;
   noticeDecided = true;
-  const match = verdict.match;
+  const match = verdict?.match;
   if (!enabled || !match) return;
   const parts = match.fresh?.parts ?? [];
   const view = checkedTextHash;
@@ -213,8 +249,9 @@ function showNoticeOnce(verdict: PageSeenAnswer, enabled: boolean, locators: Pas
     ({ showNotice, showNewParts }) => {
       // The reader moved on to another view while the drawing came.
       if (gone || checkedTextHash !== view) return;
+      shownMatch = match;
       showNotice(match, verdict.more, {
-        notSame: (m) => void send('content:notSame', { other: m.url }).catch(() => undefined),
+        notSame: (m) => void send('content:notSame', { other: m.url, ...(checked ? { page: checked.url } : {}) }).catch(() => undefined),
         showMatches: () => void send('content:showMatches', {}).catch(() => undefined),
         ...(parts.length ? { showWhatsNew: (within: ParentNode) => showNewParts(document, within, locators, parts) } : {}),
       });
@@ -242,16 +279,30 @@ function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefin
  * its dwell time, nor is a notice shown; the next article the page shows is read as any other.
  */
 function leaveUnread({ url, site }: { url?: string; site?: string }): { left: boolean } {
-  const here = location.hostname.replace(/^www\./, '');
-  const page = url !== undefined && pageAddress(url) === checkedAddress;
+  const here = hostOf(location.href);
+  // The popup names the page by the address it was checked at, which the page may have changed
+  // since with the same article shown (a tracking parameter taken off, a slug written in).
+  const addresses = [checkedAddress, ...(checked ? [pageAddress(checked.url)] : [])];
+  const page = url !== undefined && addresses.includes(pageAddress(url));
   const onSite = site !== undefined && here === site.replace(/^www\./, '');
   if (!page && !onSite) return { left: false };
   // A check still under way for it does not start a dwell either.
-  if (page) leftUnread.add(checkedAddress);
+  if (page) for (const a of addresses) leftUnread.add(a);
   if (onSite) siteLeftUnread = true;
   stopDwell();
   pauseDwell = resumeDwell = stopDwell = () => undefined;
+  // A notice about what the reader just forgot goes too: this page's own earlier version, or a page of the site forgotten.
+  if (shownMatch && ((page && shownMatch.kind === 'earlier-visit') || (onSite && hostOf(shownMatch.url) === here))) removeNotice();
   return { left: true };
+}
+
+/** A page's host name without "www.", as the popup names a site ('' for an address that is none). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
 }
 
 /**

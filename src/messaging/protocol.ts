@@ -153,7 +153,7 @@ export interface Protocol {
   /** content → background: which of the links on the sender's page (their keys, at most MAX_LINK_KEYS) lead to pages read; `off` when marks are not shown there. */
   'content:linksRead': { req: { keys: string[] }; res: { read: LinkMark[]; off?: true } };
   /** content → background: the reader says this page and an earlier one are not the same; never flag the pair again. */
-  'content:notSame': { req: { other: string }; res: Empty };
+  'content:notSame': { req: { other: string; page?: string }; res: Empty };
   /**
    * content → background: the reader asked, in the notice, to see every earlier page this one
    * matches: the popup opens over the sender's tab, or, where the browser opens it only from its own

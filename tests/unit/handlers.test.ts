@@ -479,11 +479,11 @@ describe('forgetting', () => {
     await at('https://clinic.example/other', 2);
     await at('https://news.example/story', 3);
     await at('https://blog.example/post', 4);
-    expect([...bg.session.keys()].sort()).toEqual([1, 2, 3, 4]);
+    expect([...bg.session.keys()].sort()).toEqual(['readBefore:1', 'readBefore:2', 'readBefore:3', 'readBefore:4']);
     await bg.call('popup:forgetPage', { url: 'https://news.example/story?utm_source=feed' });
-    expect([...bg.session.keys()].sort()).toEqual([1, 2, 4]);
+    expect([...bg.session.keys()].sort()).toEqual(['readBefore:1', 'readBefore:2', 'readBefore:4']);
     await bg.call('popup:forgetSite', { site: 'www.clinic.example' });
-    expect([...bg.session.keys()]).toEqual([4]);
+    expect([...bg.session.keys()]).toEqual(['readBefore:4']);
     await bg.call('options:clear', {});
     expect(bg.session.size).toBe(0);
   });
@@ -815,5 +815,67 @@ describe("what's new since the reader read it", () => {
       expect(answer.match?.fresh).toBeUndefined();
     }
     expect((await bg.handlers['content:pageSeen'](withPassages('https://b.example/x', revised), fromTab(2, 'https://b.example/x'))).match?.fresh).toBeDefined();
+  });
+
+  it('marks the page met again, at its own address, and not the other address of it read for the first time (its canonical address says they are one)', async () => {
+    const bg = makeBackground({});
+    await bg.read({ ...withPassages('https://news.example/story', text(en)), canonical: ['https://news.example/story'] }, fromTab(3, 'https://news.example/story'));
+    const amp = { ...withPassages('https://news.example/amp/story', revised), canonical: ['https://news.example/story'] };
+    expect((await bg.handlers['content:pageSeen'](amp, fromTab(7, amp.url))).match).toMatchObject({ url: 'https://news.example/story', kind: 'earlier-visit' });
+    await bg.handlers['content:pageRead'](amp, fromTab(7, amp.url));
+    const rows = new Map((await bg.call('history:list', { limit: 10 })).items.map((i) => [i.url, i]));
+    expect(rows.get('https://news.example/story')?.changed).toMatchObject({ parts: 3 });
+    expect(rows.get(amp.url)).toMatchObject({ visits: 1 });
+    expect(rows.get(amp.url)?.changed).toBeUndefined();
+  });
+
+  it('tells in the popup what is new since the visit before over a page brought back by Back after the tab recorded another page', async () => {
+    const address = 'https://news.example/story';
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    await bg.read(withPassages(address, text(en)), fromTab(3, address));
+    const page = withPassages(address, revised);
+    const shown = { url: address, page: { ...page, fp: page.digest.fp } };
+    tabs[7] = shown;
+    await bg.handlers['content:pageSeen'](page, fromTab(7, address));
+    await bg.handlers['content:pageRead'](page, fromTab(7, address));
+    tabs[7] = { ...shown, recorded: true };
+    const since = async () => {
+      const status = await bg.handlers['popup:tabStatus']({ tabId: 7 }, { id: 'ext' });
+      return status.state === 'checked' ? status.sinceVisit?.parts.length : status.state;
+    };
+    expect(await since()).toBe(3);
+    // The reader reads the next article in the same tab, then goes Back: the page and its notice come back from the cache.
+    await bg.read(withPassages('https://news.example/other', text(other)), fromTab(7, 'https://news.example/other'));
+    tabs[7] = { ...shown, recorded: true };
+    expect(await since()).toBe(3);
+  });
+
+  it('takes "Not the same" from the notice for the page as it was checked, though its script changed its address since', async () => {
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    await bg.read(withPassages('https://other.example/story', `${text(en)}\n\nShared from another site.`), fromTab(9, 'https://other.example/story'));
+    const checkedAt = 'https://news.example/story/123';
+    const page = withPassages(checkedAt, text(en));
+    expect((await bg.handlers['content:pageSeen'](page, fromTab(1, checkedAt))).match?.url).toBe('https://other.example/story');
+    // The page writes its slug into the address (the same article); the reader says "Not the same" in the notice.
+    tabs[1] = { url: `${checkedAt}/the-slug`, page: { ...page, fp: page.digest.fp } };
+    await bg.handlers['content:notSame']({ other: 'https://other.example/story', page: checkedAt }, fromTab(1, `${checkedAt}/the-slug`));
+    const status = await bg.handlers['popup:tabStatus']({ tabId: 1 }, { id: 'ext' });
+    expect(status.state === 'checked' && status.matches).toEqual([]);
+    // A page of another site cannot be named.
+    await expect(bg.handlers['content:notSame']({ other: 'https://other.example/story', page: 'https://elsewhere.example/x' }, fromTab(1, `${checkedAt}/the-slug`))).resolves.toEqual({});
+    expect(await (await bg.repository).notSameWith('https://elsewhere.example/x')).toEqual([]);
+  });
+
+  it('names, for an article updated at its own address, its earlier version there even where the copy elsewhere keeps no read set (a record from before read sets)', async () => {
+    const address = 'https://news.example/story';
+    const bg = makeBackground({});
+    const { readSet: _none, ...noReadSet } = digestArticle(text(en));
+    await bg.read({ ...withPassages('https://copy.example/story', text(en)), digest: { ...noReadSet, readSet: '' } });
+    await bg.read(withPassages(address, text(en)), fromTab(3, address));
+    const answer = await bg.handlers['content:pageSeen'](withPassages(address, revised), fromTab(7, address));
+    expect(answer.match).toMatchObject({ url: address, kind: 'earlier-visit' });
+    expect(answer.match?.fresh?.parts).toHaveLength(3);
   });
 });

@@ -1,6 +1,7 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
+import { readBeforeStore } from '../../src/background/read-before';
 import type { BulkHandle } from '../../src/messaging/bulk';
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
@@ -24,7 +25,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   /** The background stopped and started anew: the same database, nothing of it in memory. */
   const restart = () => void (repository = database.then((db) => new PageRepository(db)));
   /** The browser's session storage of what each tab's recorded visit left aside (handlers' readBefore). */
-  const session = new Map<number, unknown>();
+  const session = new Map<string, unknown>();
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
@@ -38,13 +39,16 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
       return tabPages[tabId];
     },
-    readBefore: {
-      get: async (tabId) => structuredClone(session.get(tabId)) as never,
-      set: async (tabId, value) => void session.set(tabId, structuredClone(value)),
-      drop: async (picked) => {
-        for (const [tabId, value] of session) if (picked((value as { url: string }).url)) session.delete(tabId);
+    // The real store, on a stand-in for the browser's session storage.
+    readBefore: readBeforeStore({
+      get: async (key) => structuredClone(key === null ? Object.fromEntries(session) : session.has(key) ? { [key]: session.get(key) } : {}),
+      set: async (items) => {
+        for (const [key, value] of Object.entries(items)) session.set(key, structuredClone(value));
       },
-    },
+      remove: async (keys) => {
+        for (const key of typeof keys === 'string' ? [keys] : keys) session.delete(key);
+      },
+    }),
     ...(bulk ? { bulk } : {}),
     ...(privateTab ? { tabIsPrivate: async (tabId: number) => privateTab(tabId) } : {}),
     ...more,
