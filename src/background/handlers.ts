@@ -41,9 +41,9 @@ export interface BackgroundDeps {
   /** How long one import commit message applies chunks before it answers (5 s). */
   commitBudgetMs?: number;
   /**
-   * What the reader had read of the page a tab's visit recorded, before that visit (ReadBefore), held
-   * for the tab while it shows that page load (the browser's session storage): the popup, asked once
-   * the visit replaced the record's read set, tells the notice's story with it.
+   * What the reader had read of the pages a tab's visits recorded, before those visits (ReadBefore),
+   * held for the tab's last few recorded pages (the browser's session storage: read-before.ts): the
+   * popup, asked once a visit replaced its record's read set, tells the notice's story with it.
    */
   readBefore?: ReadBeforeStore;
 }
