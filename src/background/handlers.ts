@@ -140,6 +140,16 @@ function changesOf(report: CheckedReport, before: PageRecord | undefined, update
 /** A tab of a private window, where the reader has not asked for pages to be recorded. */
 const unrecordedPrivate = (sender: Runtime.MessageSender, settings: Settings) => sender.tab?.incognito === true && !settings.recordPrivate;
 
+/**
+ * Whether the reader visited the page before: its earlier record (`before`), or, where that record
+ * holds this very visit (`record`: this page load recorded it), a second visit of it or a record of
+ * the same page under another address.
+ */
+async function visitedBeforeThis(repo: PageRepository, before: PageRecord | undefined, record: PageRecord | undefined): Promise<boolean> {
+  if (!record) return before !== undefined;
+  return record.visits > 1 || (await repo.findByCanonicalUrl(record.canonicalUrl)).some((r) => r.url !== record.url);
+}
+
 /** This page as the reader read it on the visit before, and what is new since: where its text has changed and has new parts. */
 interface SinceVisit {
   record: PageRecord;
@@ -205,7 +215,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         // Asked again after this page load recorded its visit (back from the cache, the same article
         // at a changed address): the record holds this visit, which is no visit before it (as the popup counts it).
         const record = report.visitId !== undefined && before?.visitIds?.includes(report.visitId) ? before : undefined;
-        const visitedBefore = !record ? before !== undefined : record.visits > 1 || (await repo.findByCanonicalUrl(record.canonicalUrl)).some((r) => r.url !== record.url);
+        const visitedBefore = await visitedBeforeThis(repo, before, record);
         verdict = { ...verdict, matches, visitedBefore, ...(before && !record ? { lastVisit: before.lastSeen } : {}) };
         // An update of the article read here, with something new: the notice names this page's
         // earlier version (the reader came back to it), with what is new against all that was read,
@@ -348,12 +358,12 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // (or, where it was not, the record's own read set if there was an earlier visit).
       const thisVisit = (r: PageRecord) => answer.recorded === true && r.url === identity;
       const kept = answer.recorded === true ? await deps.readBefore?.get(tabId, identity).catch(() => undefined) : undefined;
-      const readBefore = (r: PageRecord) => (!thisVisit(r) ? r.readSet : kept?.url === identity ? kept.readSet : r.visits > 1 ? r.readSet : undefined);
+      const readBefore = (r: PageRecord) => (!thisVisit(r) ? r.readSet : kept ? kept.readSet : r.visits > 1 ? r.readSet : undefined);
       const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { ownReadSet: readBefore });
       const record = before && thisVisit(before) ? before : undefined;
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
-      const visitedBefore = !record ? before !== undefined : record.visits > 1 || (await repo.findByCanonicalUrl(record.canonicalUrl)).some((r) => r.url !== record.url);
+      const visitedBefore = await visitedBeforeThis(repo, before, record);
       // After the reader acted in the popup ("not the same", forget, pause), the toolbar button tells the same story.
       if (refreshBadge) {
         const skipped = skipReason(settings, report.url);
@@ -363,7 +373,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // Pages said not to be the same as this one: the popup offers to take that back.
       const notSame = extra.unrecorded ? 0 : (await repo.notSameWith(report.url)).length;
       // What is new here since the visit before, as the notice tells it (before this visit was recorded, or as it left it aside).
-      const earlier = !before ? undefined : !record ? before : kept?.url === identity && kept.sameArticle ? { ...kept, title: before.title } : undefined;
+      const earlier = !before ? undefined : !record ? before : kept?.sameArticle ? { ...kept, title: before.title } : undefined;
       const fresh = sinceVisit(earlier, matches[0], report);
       const since = fresh && before && (record || updateOf(current, before, settings)) ? fresh : undefined;
       return { state: 'checked', page, matches, visitedBefore, ...(since ? { sinceVisit: since } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };

@@ -8,7 +8,7 @@
 // What it draws on the page comes in a second script, imported when there is something to draw
 // (handoff.ts), so that a page with nothing to draw does not pay for evaluating it.
 import browser, { answerMessages } from '../ext';
-import { isRouteFragment, MIN_RECORDED_WORDS, spacedPattern, type PassageLocator } from '../core';
+import { isRouteFragment, MIN_RECORDED_WORDS, siteOf, spacedPattern, type PassageLocator } from '../core';
 import type { CheckedPage, ContentProtocol, NoticeMatch, NoticeProtocol, PageReport, PageSeenAnswer } from '../messaging/protocol';
 import { deliver, type RetryOptions } from '../messaging/retry';
 import { createRouter, senderKind } from '../messaging/router';
@@ -279,7 +279,7 @@ function checkSafely(settingsNow?: Promise<Settings>): Promise<Outcome | undefin
  * its dwell time, nor is a notice shown; the next article the page shows is read as any other.
  */
 function leaveUnread({ url, site }: { url?: string; site?: string }): { left: boolean } {
-  const here = hostOf(location.href);
+  const here = siteOf(location.href);
   // The popup names the page by the address it was checked at, which the page may have changed
   // since with the same article shown (a tracking parameter taken off, a slug written in).
   const addresses = [checkedAddress, ...(checked ? [pageAddress(checked.url)] : [])];
@@ -292,17 +292,8 @@ function leaveUnread({ url, site }: { url?: string; site?: string }): { left: bo
   stopDwell();
   pauseDwell = resumeDwell = stopDwell = () => undefined;
   // A notice about what the reader just forgot goes too: this page's own earlier version, or a page of the site forgotten.
-  if (shownMatch && ((page && shownMatch.kind === 'earlier-visit') || (onSite && hostOf(shownMatch.url) === here))) removeNotice();
+  if (shownMatch && ((page && shownMatch.kind === 'earlier-visit') || (onSite && siteOf(shownMatch.url) === here))) removeNotice();
   return { left: true };
-}
-
-/** A page's host name without "www.", as the popup names a site ('' for an address that is none). */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return '';
-  }
 }
 
 /**
