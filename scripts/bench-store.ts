@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--json] [--no-build] [--extension DIR]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--profile-export] [--json] [--no-build] [--extension DIR]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -36,6 +36,8 @@ const SEED_CHUNK = IMPORT_CHUNK;
 const EXPORT_CHUNK = CHUNK;
 /** Queries run before the timed ones, not counted. */
 const WARMUP = 50;
+/** Cold round trips of the floor message (the worker stopped before each). */
+const COLD_FLOOR_ROUNDS = 30;
 /** Lookups timed each with the background's worker just restarted (of 20, one slow start decided the 95th percentile). */
 const COLD_RUNS = 60;
 /** The seeding goes in this many imports, timed each. */
@@ -62,12 +64,14 @@ interface Options {
   profile: boolean;
   /** The same during the import of the exported file. */
   profileImport: boolean;
+  /** The same while the history is exported. */
+  profileExport: boolean;
   /** Another build's Chrome directory to measure (a build before a change, for comparison); implies --no-build. */
   extension?: string;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false, profileImport: false };
+  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false, profileImport: false, profileExport: false };
   const count = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new BenchError(`${flag} needs a whole number from ${min} to ${max}`, 2);
@@ -81,6 +85,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--no-read-sets') opts.noReadSets = true;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--profile-import') opts.profileImport = true;
+    else if (a === '--profile-export') opts.profileExport = true;
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs a directory (a built dist/chrome)', 2);
@@ -93,7 +98,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--json] [--no-build] [--extension DIR]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--profile-export] [--json] [--no-build] [--extension DIR]`, 2);
   }
   return opts;
 }
@@ -930,6 +935,9 @@ interface Result {
   /** The same, each with the background's worker just restarted. */
   coldFindP50Ms: number;
   coldFindP95Ms: number;
+  /** The floor message's round trip with the worker just restarted: its start, no store. */
+  coldFloorP50Ms: number;
+  coldFloorP95Ms: number;
   /** Lookups, warm and cold, whose answer is not what their kind of page should get (0 in a sound run: the times are of lookups that worked). */
   findUnexpected: number;
   /** The fingerprint block lookups alone (`history:findSimilar` from the options page), at distance 3 and 7. */
@@ -1060,6 +1068,14 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   const coldFind = spread(cold.map((t) => t.ms));
   const foundCold = `matches: ${foundByKind(coldQueries, cold)}`;
   log(`content:pageSeen, worker just restarted: ${cold.length} queries, p50 ${coldFind.p50.toFixed(1)} ms, p95 ${coldFind.p95.toFixed(1)} ms; ${foundCold}`);
+  // The same start without the store: a message refused at once by a worker just restarted.
+  const coldFloorTimes: number[] = [];
+  for (let i = 0; i < COLD_FLOOR_ROUNDS; i++) {
+    await workers.stop();
+    coldFloorTimes.push(...(await world.call<number[]>(FLOOR_TIMES, [{}])));
+  }
+  const coldFloor = spread(coldFloorTimes);
+  log(`a message the background answers at once, worker just restarted: ${COLD_FLOOR_ROUNDS} round trips, p50 ${coldFloor.p50.toFixed(1)} ms, p95 ${coldFloor.p95.toFixed(1)} ms (the floor under the cold lookups)`);
   const wrong = unexpectedAnswers(warmQueries, warm) + unexpectedAnswers(coldQueries, cold);
   if (wrong > 0) log(`WARNING: ${wrong} lookups did not get the answer their kind of page should (above): their times are not of lookups that work`);
 
@@ -1097,33 +1113,37 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   // Export: the history read in chunks of 5000 and turned into the JSON file's text, as the
   // options page's exportHistory does (head, one string per chunk, tail, one Blob). The chunks stay
   // in the page as Blobs for the re-import.
-  const exported = await page.evaluate(
-    async ({ head, tail, limit }) => {
-      const g = globalThis as unknown as BenchGlobals;
-      const start = performance.now();
-      const { pages: total } = (await g.benchSend('options:stats', {})) as { pages: number };
-      const chunks: Blob[] = [];
-      let done = 0;
-      let readMs = 0;
-      let after: number | undefined;
-      for (;;) {
-        const r0 = performance.now();
-        const parcel = crypto.randomUUID();
-        const answer = (await g.benchSend('options:exportChunk', { after, limit, format: 'json', first: done === 0, parcel })) as { text: string; count: number; next?: number };
-        const chunk = { ...answer, text: answer.count ? ((await g.benchReceive(parcel)) as string) : '' };
-        readMs += performance.now() - r0;
-        if (chunk.count === 0) break;
-        chunks.push(new Blob([chunk.text]));
-        done += chunk.count;
-        after = chunk.next;
-      }
-      const blob = new Blob([head, ...chunks, tail], { type: 'application/json' });
-      const ms = performance.now() - start;
-      g.benchExport = chunks;
-      return { ms, readMs, pages: done, total, bytes: blob.size };
-    },
-    { head: jsonHead(new Date()), tail: JSON_TAIL, limit: EXPORT_CHUNK },
-  );
+  const exporting = () =>
+    page.evaluate(
+      async ({ head, tail, limit }) => {
+        const g = globalThis as unknown as BenchGlobals;
+        const start = performance.now();
+        const { pages: total } = (await g.benchSend('options:stats', {})) as { pages: number };
+        const chunks: Blob[] = [];
+        let done = 0;
+        let readMs = 0;
+        let after: number | undefined;
+        for (;;) {
+          const r0 = performance.now();
+          const parcel = crypto.randomUUID();
+          const answer = (await g.benchSend('options:exportChunk', { after, limit, format: 'json', first: done === 0, parcel })) as { text: string; count: number; next?: number };
+          const chunk = { ...answer, text: answer.count ? ((await g.benchReceive(parcel)) as string) : '' };
+          readMs += performance.now() - r0;
+          if (chunk.count === 0) break;
+          chunks.push(new Blob([chunk.text]));
+          done += chunk.count;
+          after = chunk.next;
+        }
+        const blob = new Blob([head, ...chunks, tail], { type: 'application/json' });
+        const ms = performance.now() - start;
+        g.benchExport = chunks;
+        return { ms, readMs, pages: done, total, bytes: blob.size };
+      },
+      { head: jsonHead(new Date()), tail: JSON_TAIL, limit: EXPORT_CHUNK },
+    );
+  let exported!: Awaited<ReturnType<typeof exporting>>;
+  if (opts.profileExport && port) log(`the service worker during the export:\n${await profileWorker(port, extensionId, async () => void (exported = await exporting()))}`);
+  else exported = await exporting();
   log(`exported ${exported.pages} records, ${(exported.bytes / 1e6).toFixed(1)} MB of JSON (${seconds(exported.ms)}; chunk reads ${seconds(exported.readMs)})`);
   if (exported.pages !== opts.records || exported.total !== opts.records) throw new Error(`the export holds ${exported.pages} records (stats say ${exported.total}), expected ${opts.records}`);
 
@@ -1199,6 +1219,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       findByKindMs: Object.fromEntries(QUERY_KINDS.map((k) => [k, { p50: round(byKind[k].p50, 3), p95: round(byKind[k].p95, 3) }])) as Result['findByKindMs'],
       coldFindP50Ms: round(coldFind.p50, 1),
       coldFindP95Ms: round(coldFind.p95, 1),
+      coldFloorP50Ms: round(coldFloor.p50, 1),
+      coldFloorP95Ms: round(coldFloor.p95, 1),
       findUnexpected: unexpectedAnswers(warmQueries, warm) + unexpectedAnswers(coldQueries, cold),
       fpFindD3P50Ms: round(d3.p50, 3),
       fpFindD3P95Ms: round(d3.p95, 3),
