@@ -285,12 +285,23 @@ export class PageWrite {
 /** A write count no store has: columns marked with it are read again before any write uses them. */
 const STALE = -1;
 
+/** Pages in page-number order, the last one's number, and the history's clears (exportStored). */
+export interface ExportChunk {
+  pages: StoredPage[];
+  last?: number;
+  cleared: number;
+}
+
 export class PageRepository {
   /** Imports of history files, staged and applied all or nothing. */
   readonly imports: ImportStore;
   /** The columns, once read (a promise, so concurrent callers share one read). */
   private cache: Promise<Columns> | undefined;
   private indexing = false;
+  /** Writes begun by this background (a chunk read ahead for an export is of no use once one has). */
+  private writesBegun = 0;
+  /** The export's next chunk, read while the last one is written out (exportStored). */
+  private exportAhead: { after: number; limit: number; writes: number; read: Promise<ExportChunk> } | undefined;
   /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
   private dismissals: Promise<Set<string>> | undefined;
 
@@ -368,6 +379,7 @@ export class PageRepository {
    * pages are; if the transaction fails they are dropped and read again.
    */
   private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
+    this.writesBegun++;
     const columns = await this.columns(ALL_GROUPS);
     const tx = this.db.transaction(['blocks', 'columns', 'anchors', 'meta', ...extra], 'readwrite') as WriteTx;
     try {
@@ -756,6 +768,7 @@ export class PageRepository {
     const stores = ['blocks', 'columns', 'anchors', 'meta', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
     // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
+    this.writesBegun++;
     const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
     const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
     await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1, cleared: (meta.cleared ?? 0) + 1 }, META_KEY), tx.done]);
@@ -825,7 +838,23 @@ export class PageRepository {
    * `cleared` counts the history's clears, read with the pages: an export whose chunks do not all
    * give the same was cut by one, and holds only part of what the reader had.
    */
-  async exportStored(limit: number, after = -1): Promise<{ pages: StoredPage[]; last?: number; cleared: number }> {
+  async exportStored(limit: number, after = -1): Promise<ExportChunk> {
+    const ahead = this.exportAhead;
+    this.exportAhead = undefined;
+    // Read ahead for this very request, with no write begun since: as if read now.
+    const usable = ahead !== undefined && ahead.after === after && ahead.limit === limit && ahead.writes === this.writesBegun;
+    const chunk = usable ? await ahead.read.catch(() => this.readExportChunk(limit, after)) : await this.readExportChunk(limit, after);
+    // The export asks for the next chunk once this one is written out (in JSON: most of its time):
+    // the database reads it meanwhile.
+    if (chunk.last !== undefined) {
+      const read = this.readExportChunk(limit, chunk.last);
+      read.catch(() => undefined);
+      this.exportAhead = { after: chunk.last, limit, writes: this.writesBegun, read };
+    }
+    return chunk;
+  }
+
+  private async readExportChunk(limit: number, after: number): Promise<ExportChunk> {
     const first = after + 1;
     const range = IDBKeyRange.lowerBound(blockOf(first));
     const count = Math.ceil(limit / PAGES_PER_BLOCK) + 1;

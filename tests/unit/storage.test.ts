@@ -218,6 +218,27 @@ describe('PageRepository: forgetting and listing', () => {
     expect(second.pages.map((p) => p.url)).toEqual(['https://d.example/']);
     expect(await r.exportChunk(2, second.last)).toEqual({ pages: [] });
   });
+
+  it('exports each chunk as the history is when it is asked for, though the next one is read ahead', async () => {
+    const r = await repo();
+    for (const u of ['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/', 'https://e.example/']) await r.recordVisit(visit(u, '0123456789abcdef'), 1);
+    const first = await r.exportChunk(2);
+    expect(first.pages.map((p) => p.url)).toEqual(['https://a.example/', 'https://b.example/']);
+    // Between two chunks the reader forgets a page of the next and reads another again: the file holds neither as it was.
+    await r.forget('https://c.example/');
+    await r.recordVisit(visit('https://d.example/', '0123456789abcdef'), 2);
+    const second = await r.exportChunk(2, first.last);
+    expect(second.pages.map((p) => [p.url, p.visits])).toEqual([
+      ['https://d.example/', 2],
+      ['https://e.example/', 1],
+    ]);
+    // Without a write between, the chunk read ahead is the chunk asked for.
+    expect(await r.exportChunk(2, second.last)).toEqual({ pages: [] });
+    // A chunk read ahead is only for the request that follows it: another start reads afresh.
+    expect((await r.exportChunk(10)).pages.map((p) => p.url)).toEqual(['https://a.example/', 'https://b.example/', 'https://d.example/', 'https://e.example/']);
+    await r.clear();
+    expect(await r.exportChunk(10)).toEqual({ pages: [] });
+  });
 });
 
 describe('PageRepository: imports', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CHUNK, exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
 import { CHUNKS_PER_APPLY, NOT_SAME_CHUNK, parseCsv, type PageRecord } from '../../src/storage';
+import { jsonChunk, jsonHead, JSON_TAIL } from '../../src/storage/history-file';
 import { loadArticle } from '../e2e/site';
 import { writeSyntheticHistory } from '../e2e/synthetic-history';
 import { everyPage, makeBackground } from './helpers';
@@ -618,6 +619,32 @@ describe('export and import through the background', () => {
       // Exported through parcels, the history is the file it came from.
       expect(await (await exportHistory(watching, 'json', () => undefined, now, port)).blob.text()).toBe(plain);
       expect(sent.filter((t) => t === 'options:exportChunk').length).toBeGreaterThan(0);
+    } finally {
+      port.close();
+      inbox.close();
+    }
+  });
+
+  it('exports chunks of more than a million characters whole, through parcels or not: no character cut in two, line breaks in titles kept', async () => {
+    const n = 2500;
+    // Titles of 465 characters each: Chinese, and characters written as two halves (𠮷, 🌿) throughout.
+    const title = (i: number) => `${i} 阳台上的咖啡 🌿\n${'𠮷☕'.repeat(150)}`;
+    const file = jsonHead(new Date(Date.UTC(2026, 10, 28))) + jsonChunk(Array.from({ length: n }, (_, i) => ({ ...record(i), title: title(i) })), true) + JSON_TAIL;
+    const channel = `deja-read-bulk-test-${Math.random()}`;
+    const inbox = new BulkInbox(channel);
+    const port = new BulkPort(channel);
+    try {
+      const bg = makeBackground({}, {}, inbox);
+      expect(await importHistory(bg.call, new Blob([file]), () => undefined)).toMatchObject({ state: 'imported', pages: n });
+      for (const via of [undefined, port]) {
+        const json = await (await exportHistory(bg.call, 'json', () => undefined, new Date(), via)).blob.text();
+        // One chunk of more than a million characters.
+        expect(json.length).toBeGreaterThan(2 ** 20);
+        expect((JSON.parse(json) as { pages: PageRecord[] }).pages.map((p) => p.title)).toEqual(Array.from({ length: n }, (_, i) => title(i)));
+        const csv = await (await exportHistory(bg.call, 'csv', () => undefined, new Date(), via)).blob.text();
+        expect(csv).not.toContain('\uFFFD');
+        expect(parseCsv(csv.slice(1)).slice(1).map((row) => row[3])).toEqual(Array.from({ length: n }, (_, i) => title(i)));
+      }
     } finally {
       port.close();
       inbox.close();
