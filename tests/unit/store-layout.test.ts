@@ -306,5 +306,14 @@ describe('a background started anew', () => {
       expect(urls(warm)).toMatchObject({ own: visit(i).url, candidates: [visit(i + 1).url, visit(i + 2).url, visit(i + 3).url].sort() });
       expect(urls(warm).sameCanonical).toHaveLength(5);
     }
+    // Several pages asked at once of a background started anew, one of them once it has begun reading
+    // the rest of its columns: each answer is the warm one.
+    const fresh = new PageRepository(db);
+    const first = [ask(fresh, 0), ask(fresh, 13)];
+    fresh.warmUp();
+    const all = await Promise.all([...first, ask(fresh, 55)]);
+    for (const [k, i] of [0, 13, 55].entries()) expect(urls(all[k])).toEqual(urls(await ask(r, i)));
+    // And once warm, from memory.
+    expect(urls(await ask(fresh, 13))).toEqual(urls(await ask(r, 13)));
   });
 });
