@@ -298,8 +298,9 @@ export class PageRepository {
   /** The columns, once read (a promise, so concurrent callers share one read). */
   private cache: Promise<Columns> | undefined;
   private indexing = false;
-  /** Writes begun by this background (a chunk read ahead for an export is of no use once one has). */
+  /** Writes begun and ended by this background (a chunk read ahead for an export is of no use once one has begun). */
   private writesBegun = 0;
+  private writesEnded = 0;
   /** The export's next chunk, read while the last one is written out (exportStored). */
   private exportAhead: { after: number; limit: number; writes: number; read: Promise<ExportChunk> } | undefined;
   /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
@@ -380,6 +381,15 @@ export class PageRepository {
    */
   private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
     this.writesBegun++;
+    try {
+      return await this.writeNow(extra, work);
+    } finally {
+      this.writesEnded++;
+    }
+  }
+
+  /** write()'s transaction. */
+  private async writeNow<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
     const columns = await this.columns(ALL_GROUPS);
     const tx = this.db.transaction(['blocks', 'columns', 'anchors', 'meta', ...extra], 'readwrite') as WriteTx;
     try {
@@ -769,9 +779,13 @@ export class PageRepository {
     // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
     this.writesBegun++;
-    const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
-    const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
-    await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1, cleared: (meta.cleared ?? 0) + 1 }, META_KEY), tx.done]);
+    try {
+      const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
+      const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
+      await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1, cleared: (meta.cleared ?? 0) + 1 }, META_KEY), tx.done]);
+    } finally {
+      this.writesEnded++;
+    }
     this.cache = undefined;
     this.dismissals = undefined;
   }
@@ -845,8 +859,8 @@ export class PageRepository {
     const usable = ahead !== undefined && ahead.after === after && ahead.limit === limit && ahead.writes === this.writesBegun;
     const chunk = usable ? await ahead.read.catch(() => this.readExportChunk(limit, after)) : await this.readExportChunk(limit, after);
     // The export asks for the next chunk once this one is written out (in JSON: most of its time):
-    // the database reads it meanwhile.
-    if (chunk.last !== undefined) {
+    // the database reads it meanwhile. Not while a write is under way, which the read might not see.
+    if (chunk.last !== undefined && this.writesEnded === this.writesBegun) {
       const read = this.readExportChunk(limit, chunk.last);
       read.catch(() => undefined);
       this.exportAhead = { after: chunk.last, limit, writes: this.writesBegun, read };

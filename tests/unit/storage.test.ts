@@ -239,6 +239,22 @@ describe('PageRepository: forgetting and listing', () => {
     await r.clear();
     expect(await r.exportChunk(10)).toEqual({ pages: [] });
   });
+
+  it('exports a page as a write under way while the chunk before it was read leaves it', async () => {
+    const db = await openDejaReadDB();
+    const before = new PageRepository(db);
+    for (const u of ['https://a.example/', 'https://b.example/', 'https://c.example/']) await before.recordVisit(visit(u, '0123456789abcdef'), 1);
+    for (const wait of [0, 1, 2, 3]) {
+      // A background started anew: its write reads the columns before it begins its transaction.
+      const r = new PageRepository(db);
+      // The reader reads b again while the export reads its first chunk.
+      const writing = r.recordVisit(visit('https://b.example/', '0123456789abcdef'), 2);
+      for (let i = 0; i < wait; i++) await Promise.resolve();
+      const first = await r.exportChunk(1);
+      const visits = (await writing).record.visits;
+      expect((await r.exportChunk(1, first.last)).pages.map((p) => [p.url, p.visits])).toEqual([['https://b.example/', visits]]);
+    }
+  });
 });
 
 describe('PageRepository: imports', () => {
