@@ -128,18 +128,6 @@ export class ImportInterruptedError extends Error {
   }
 }
 
-/**
- * Imports a history file: read a slice at a time and checked in a worker, its records sent in
- * chunks as they are checked, which the background parks apart from the history; then committed.
- * Until the commit the history is untouched: a file found bad part-way (its last record, say), or
- * an import abandoned before the commit, changes nothing (what was parked is dropped). Once
- * committed, the background completes it even if this page is closed. Lost messages are sent
- * again: both steps are idempotent. Progress is a share of the whole.
- *
- * A file some of whose records are bad (a backup with one damaged record) is read to its end
- * with those left out; then `ask` says whether to import the others (before the commit, so "no"
- * changes nothing). Without `ask`, or on "no", the file is refused with the first bad record's problem.
- */
 /** How often a page waiting on the reader tells the background that its staged import is not abandoned (storage's ABANDONED_STAGING_MS is 10 minutes). */
 export const HOLD_EVERY_MS = 60_000;
 
@@ -153,6 +141,18 @@ async function holdWhile<T>(send: Caller, importId: string, answer: Promise<T>):
   }
 }
 
+/**
+ * Imports a history file: read a slice at a time and checked in a worker, its records sent in
+ * chunks as they are checked, which the background parks apart from the history; then committed.
+ * Until the commit the history is untouched: a file found bad part-way (its last record, say), or
+ * an import abandoned before the commit, changes nothing (what was parked is dropped). Once
+ * committed, the background completes it even if this page is closed. Lost messages are sent
+ * again: both steps are idempotent. Progress is a share of the whole.
+ *
+ * A file some of whose records are bad (a backup with one damaged record) is read to its end
+ * with those left out; then `ask` says whether to import the others (before the commit, so "no"
+ * changes nothing). Without `ask`, or on "no", the file is refused with the first bad record's problem.
+ */
 export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort, ask?: AskLeaveOut): Promise<ImportResult> {
   // One bar for the import: reading and sending the records (by the file's bytes), then the
   // background applying them (by chunks).
