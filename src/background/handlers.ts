@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, otherScheme, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, bothSchemes, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, Freshness, MatchSummary, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -125,8 +125,7 @@ function changesOf(report: CheckedReport, before: PageRecord | undefined, update
   // The page met again: this page's record (the visit is written to it, under this address, where
   // it was read over the other scheme too), or the record at another address of the same page (its
   // canonical address) that the reader read, not the record this first visit here makes.
-  const identity = pageIdentity(report.url);
-  const metAgain = before && before.url !== identity && before.url !== otherScheme(identity) ? before.url : report.url;
+  const metAgain = before && !bothSchemes(pageIdentity(report.url)).includes(before.url) ? before.url : report.url;
   const out: Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> = [];
   for (const [url, fresh, where] of [
     [metAgain, own, undefined],

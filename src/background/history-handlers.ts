@@ -1,7 +1,7 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
 import { UNDO_MS, type HistoryItem, type Protocol } from '../messaging/protocol';
-import { ALGORITHM, isFingerprintHex, MAX_STORED_URL_LENGTH, pageIdentity, type MatchSettings } from '../core';
+import { ALGORITHM, bothSchemes, isFingerprintHex, MAX_STORED_URL_LENGTH, pageIdentity, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, siteOfIdentity, type Forgotten, type PageRecord, type PageRepository } from '../storage';
 import type { ReadBeforeStore } from './handlers';
@@ -170,8 +170,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       if (typeof url !== 'string') throw new TypeError('url must be a string');
       const gone: Forgotten = { pages: [], pairs: [], imports: [] };
       const forgotten = await (await repository()).forget(url, gone);
-      const identity = pageIdentity(url);
-      await dropReadBefore((id) => id === identity);
+      // The page over both schemes, as the forget took it.
+      const addresses = bothSchemes(pageIdentity(url));
+      await dropReadBefore((id) => addresses.includes(id));
       return { forgotten, ...keepForUndo(gone) };
     },
     async 'history:undoForget'({ undo }) {

@@ -1,7 +1,7 @@
 // Which links on a page lead to pages read: the answer to a content script's link keys, from the
 // store's indexes. Checked like a page report: a top frame's content script, on the page the
 // browser says it is on, where marks are allowed (settings, exclusions, pause, private windows).
-import { MAX_URL_LENGTH, otherScheme, pageIdentity } from '../core';
+import { bothSchemes, MAX_URL_LENGTH, pageIdentity } from '../core';
 import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
@@ -47,7 +47,7 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   const byIdentity = new Map<string, string[]>();
   for (const key of new Set(keys)) {
     const id = pageIdentity(key);
-    for (const asked of [id, otherScheme(id)]) if (asked) byIdentity.set(asked, [...(byIdentity.get(asked) ?? []), key]);
+    for (const asked of bothSchemes(id)) byIdentity.set(asked, [...(byIdentity.get(asked) ?? []), key]);
   }
   const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });

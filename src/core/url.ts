@@ -189,6 +189,12 @@ export function otherScheme(identity: string): string | undefined {
   return undefined;
 }
 
+/** A page identity and, over http or https, the same over the other scheme: the addresses of one page. */
+export function bothSchemes(identity: string): string[] {
+  const other = otherScheme(identity);
+  return other === undefined ? [identity] : [identity, other];
+}
+
 /**
  * The canonical URL of a page: the first URL it declares (rel=canonical, og:url) that is on the
  * same site, so a page cannot claim another site's identity; otherwise its own URL. Canonicalised.

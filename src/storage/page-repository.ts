@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, searchTerms } from '../core';
+import { ANCHOR_COUNT, bothSchemes, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, searchTerms } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -487,12 +487,12 @@ export class PageRepository {
    */
   recordVisit(visit: Visit, now: number, changes: ReadonlyArray<{ url: string; changed: NonNullable<PageRecord['changed']> }> = []): Promise<{ record: PageRecord; previous?: PageRecord; repeated?: true }> {
     const url = pageIdentity(visit.url);
-    const alias = otherScheme(url);
+    const addresses = bothSchemes(url);
     const marks = new Map(changes.map((c) => [pageIdentity(c.url), c.changed]));
     return this.write([], async (w) => {
       const others = [...marks.keys()].filter((id) => id !== url);
-      const all = await w.findAll([url, ...(alias === undefined ? [] : [alias]), ...others]);
-      const found = all.get(url) ?? (alias === undefined ? undefined : all.get(alias));
+      const all = await w.findAll([...addresses, ...others]);
+      const found = addresses.map((a) => all.get(a)).find((f) => f !== undefined);
       const previous = found && fromStored(found.page);
       if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) return { record: previous, previous, repeated: true as const };
       for (const id of others) {
@@ -608,7 +608,7 @@ export class PageRepository {
       probes = q.anchors ? { values: q.anchors.values.slice(0, PROBE_COUNT), bits: q.anchors.bits } : undefined;
     } else {
       near = columns.closest(columns.near(hi, lo, maxDistance), hi, lo, MAX_NEAR_CANDIDATES);
-      const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, [self, ...(alias === undefined ? [] : [alias])].map(hashString)), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
+      const [byUrl, byCanon] = await Promise.all([findKeys(anchorStore, ADDRESS, bothSchemes(self).map(hashString)), findKeys(anchorStore, CANONICAL, [hashString(q.canonicalUrl)])]);
       byAddress = [...byUrl.values(), ...byCanon.values()].flat().filter((n) => columns.flag(n) !== NO_PAGE);
       leading = [];
       // No leads at hand: the index is asked for every hash the page keeps. Each earlier page's leads
@@ -715,8 +715,7 @@ export class PageRepository {
    * its record over the other scheme (http, https) where it was read over both.
    */
   async forget(url: string, gone?: Forgotten): Promise<boolean> {
-    const id = pageIdentity(url);
-    const ids = [id, otherScheme(id)].filter((i): i is string => i !== undefined);
+    const ids = bothSchemes(pageIdentity(url));
     const forgot = await this.write(['dismissals', 'importRuns'], async (w) => {
       const found = [...(await w.findAll(ids)).values()];
       for (const f of found) {

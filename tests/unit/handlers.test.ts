@@ -486,6 +486,11 @@ describe('forgetting', () => {
     expect([...bg.session.keys()]).toEqual(['readBefore:4']);
     await bg.call('options:clear', {});
     expect(bg.session.size).toBe(0);
+    // A page read over http, forgotten over https: one page, forgotten over both.
+    await at('http://plain.example/page', 5);
+    expect([...bg.session.keys()]).toEqual(['readBefore:5']);
+    await bg.call('popup:forgetPage', { url: 'https://plain.example/page' });
+    expect(bg.session.size).toBe(0);
   });
 
   it('forgets a page from the popup and a site from the options', async () => {
