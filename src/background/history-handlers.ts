@@ -154,7 +154,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
-      const gone: Forgotten = { pages: [], pairs: [], imports: [] };
+      const gone: Forgotten = { pages: [], numbers: [], pairs: [], imports: [] };
       const name = site.toLowerCase().replace(/^www\./, '');
       const forgotten = await (await repository()).forgetSite(name, gone);
       await dropReadBefore((identity) => siteOfIdentity(identity) === name);
@@ -168,7 +168,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'popup:forgetPage'({ url }) {
       if (typeof url !== 'string') throw new TypeError('url must be a string');
-      const gone: Forgotten = { pages: [], pairs: [], imports: [] };
+      const gone: Forgotten = { pages: [], numbers: [], pairs: [], imports: [] };
       const forgotten = await (await repository()).forget(url, gone);
       // The page over both schemes, as the forget took it.
       const addresses = bothSchemes(pageIdentity(url));

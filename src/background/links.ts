@@ -52,12 +52,13 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
   const found = await (await deps.repository()).readLinks([...byIdentity.keys()]);
   const day = new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium' });
   const today = deps.now();
-  // One mark a key: the visit read last, where both schemes were read.
+  // One mark a key: the page itself read (over either scheme) before a copy of it, then the visit read last.
   const latest = new Map<string, (typeof found)[number]>();
+  const rank = (f: (typeof found)[number]) => (f.copyOf === undefined ? 1 : 0);
   for (const f of found) {
     for (const key of byIdentity.get(f.key) ?? []) {
       const other = latest.get(key);
-      if (!other || other.lastSeen < f.lastSeen) latest.set(key, f);
+      if (!other || rank(other) < rank(f) || (rank(other) === rank(f) && other.lastSeen < f.lastSeen)) latest.set(key, f);
     }
   }
   return {

@@ -13,7 +13,7 @@ export { matchesSearch, searchTerms, type SearchTerm } from './search';
 export { DEFAULT_MATCH_SETTINGS, FINGERPRINT_ONLY_DISTANCE, judgePair, MIN_RECORDED_WORDS, SENSITIVITY, type MatchKind, type MatchSettings, type PageSignature, type Sensitivity, type Verdict } from './decision';
 export { decodeSketch, decodeSketchBytes, encodeSketch, overlap, sketchOf, SKETCH_BUCKETS, type Overlap, type Sketch } from './sketch';
 export { textHash } from './text-hash';
-export { bothSchemes, canonicalizeUrl, isRouteFragment, MAX_STORED_URL_LENGTH, MAX_URL_LENGTH, otherScheme, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, siteOf, TRACKING_PARAMETERS } from './url';
+export { bothSchemes, canonicalizeUrl, isRouteFragment, MAX_STORED_URL_LENGTH, MAX_URL_LENGTH, otherScheme, pageIdentity, parseWebUrl, pickCanonicalUrl, registrableDomain, schemeFree, siteOf, TRACKING_PARAMETERS } from './url';
 export { decodePunycode, displayHost, displayUrl } from './idn';
 export { isSearchResultPage, linkKey, linkTarget } from './links';
 export { cutPassages, type Passage } from './passages';

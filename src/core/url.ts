@@ -189,6 +189,11 @@ export function otherScheme(identity: string): string | undefined {
   return undefined;
 }
 
+/** One key for the addresses of one page over http and https (its https form): to compare two identities as pages. */
+export function schemeFree(identity: string): string {
+  return identity.startsWith('http://') ? `https://${identity.slice(7)}` : identity;
+}
+
 /** A page identity and, over http or https, the same over the other scheme: the addresses of one page. */
 export function bothSchemes(identity: string): string[] {
   const other = otherScheme(identity);

@@ -5,10 +5,10 @@
 // chunk, by whoever gets there (the commit message, or the background when it next starts). Nothing
 // is ever rolled back, so no visit made while an import runs can be undone by it.
 import type { IDBPDatabase } from 'idb';
-import { pageIdentity } from '../core';
+import { pageIdentity, schemeFree } from '../core';
 import { asStorageError } from './errors';
 import { fromStored, siteOfIdentity, toStored, type StoredPage } from './layout';
-import { mergePage } from './merge';
+import { joinRecords } from './merge';
 import type { NotSamePair } from './history-file';
 import { dismissalKey, type PageWrite, type StoreName } from './page-repository';
 import type { DejaReadDB, ImportOutcome, ImportRun, PageRecord } from './schema';
@@ -294,14 +294,17 @@ export async function keepNotSame(store: DismissalStore, pairs: readonly NotSame
 }
 
 /**
- * A batch's pages, one per page identity (chunks are checked, and so keyed by identity, before they
- * are staged; a chunk staged by version 4 kept addresses as written, and is keyed here).
+ * A batch's pages, one per page: per identity, over either scheme (chunks are checked, and so keyed
+ * by identity, before they are staged; a chunk staged by version 4 kept addresses as written, and
+ * is keyed here).
  */
 export function onePerPage(pages: readonly StoredPage[]): StoredPage[] {
   const byPage = new Map<string, StoredPage>();
   for (const page of pages) {
-    const earlier = byPage.get(page.url);
-    byPage.set(page.url, earlier ? toStored(mergePage(fromStored(earlier), fromStored(page))) : page);
+    // A page over http and over https is one page.
+    const key = schemeFree(page.url);
+    const earlier = byPage.get(key);
+    byPage.set(key, earlier ? toStored(joinRecords(fromStored(earlier), fromStored(page))) : page);
   }
   return [...byPage.values()];
 }

@@ -70,3 +70,13 @@ export function restoredPage(meanwhile: PageRecord, forgotten: PageRecord): Page
   const again = (meanwhile.visitIds ?? []).filter((id) => known.has(id)).length;
   return { ...combinePages(meanwhile, forgotten), visits: Math.min(forgotten.visits + Math.max(0, meanwhile.visits - again), MAX_VISITS) };
 }
+
+/**
+ * `join` of two records of one page (mergePage, restoredPage) that may be under its two addresses,
+ * http and https: the record joined is under the address read last, as a visit over the other
+ * scheme renames the record (one page, one record).
+ */
+export function joinRecords(stored: PageRecord, incoming: PageRecord, join: (stored: PageRecord, incoming: PageRecord) => PageRecord = mergePage): PageRecord {
+  const joined = join(stored, incoming);
+  return joined !== stored && incoming.url !== stored.url && incoming.lastSeen > stored.lastSeen ? { ...joined, url: incoming.url } : joined;
+}

@@ -6,14 +6,14 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, bothSchemes, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, searchTerms } from '../core';
+import { ANCHOR_COUNT, bothSchemes, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, schemeFree, searchTerms } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
 import { ImportStore, keepNotSame, onePerPage } from './import-store';
 import { notSameInOneMessage, type NotSamePair } from './history-file';
 import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
-import { KEPT_VISIT_IDS, MAX_VISITS, mergePage, restoredPage } from './merge';
+import { joinRecords, KEPT_VISIT_IDS, MAX_VISITS, mergePage, restoredPage } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
 import type { DejaReadDB, Dismissal, PageRecord } from './schema';
 
@@ -218,24 +218,33 @@ export class PageWrite {
   }
 
   /**
-   * Merges pages, one per identity, into the history, as an import applies a chunk: a page it does
-   * not hold is added (numbered in the order given, so a history exported, cleared and imported
-   * exports as it was), one it holds is merged with (`join`: mergePage, as an import joins). How many
-   * of each; a page numbered `ownFrom` or after was added by the same import (its records in the
-   * file far apart), and is counted once, where it was added.
+   * Merges pages, one per page (onePerPage), into the history, as an import applies a chunk: a page
+   * it does not hold is added (numbered in the order given, so a history exported, cleared and
+   * imported exports as it was), one it holds, at its address or over the other scheme, is merged
+   * with (`join`: mergePage, as an import joins; under the address read last). How many of each; a
+   * page numbered `ownFrom` or after was added by the same import (its records in the file far
+   * apart), and is counted once, where it was added. `numbers`: where a page (by its identity) was
+   * before a forget, to put it back there if that slot is still empty (an undo: the history's order
+   * stays as it was, and an export under way does not meet the page again further on).
    */
-  async merge(incoming: readonly StoredPage[], join: (stored: PageRecord, incoming: PageRecord) => PageRecord = mergePage, ownFrom = Infinity): Promise<{ added: number; merged: number; unchanged: number }> {
-    const existing = await this.findAll(incoming.map((p) => p.url));
+  async merge(incoming: readonly StoredPage[], join: (stored: PageRecord, incoming: PageRecord) => PageRecord = mergePage, ownFrom = Infinity, numbers?: ReadonlyMap<string, number>): Promise<{ added: number; merged: number; unchanged: number }> {
+    const existing = await this.findAll(incoming.flatMap((p) => bothSchemes(p.url)));
+    if (numbers) await this.readBlocks([...numbers.values()].map(blockOf));
     const outcome = { added: 0, merged: 0, unchanged: 0 };
     const added: StoredPage[] = [];
     for (const page of incoming) {
-      const before = existing.get(page.url);
+      const before = existing.get(page.url) ?? existing.get(otherScheme(page.url) ?? page.url);
       if (!before) {
-        added.push(page);
+        const n = numbers?.get(page.url);
+        if (n !== undefined && n < this.meta.next && !this.page(n)) {
+          this.meta.count++;
+          this.put(n, page, null);
+          outcome.added++;
+        } else added.push(page);
         continue;
       }
       const stored = fromStored(before.page);
-      const merged = join(stored, fromStored(page));
+      const merged = joinRecords(stored, fromStored(page), join);
       const counted = before.n < ownFrom;
       if (merged === stored) {
         if (counted) outcome.unchanged++;
@@ -245,7 +254,7 @@ export class PageWrite {
       }
     }
     await this.addAll(added);
-    outcome.added = added.length;
+    outcome.added += added.length;
     return outcome;
   }
 
@@ -282,6 +291,9 @@ export class PageWrite {
   }
 }
 
+/** How long a chunk read ahead for an export waits to be asked for (the export asks within a second or two). */
+const EXPORT_AHEAD_MS = 30_000;
+
 /** A write count no store has: columns marked with it are read again before any write uses them. */
 const STALE = -1;
 
@@ -301,8 +313,8 @@ export class PageRepository {
   /** Writes begun and ended by this background (a chunk read ahead for an export is of no use once one has begun). */
   private writesBegun = 0;
   private writesEnded = 0;
-  /** The export's next chunk, read while the last one is written out (exportStored). */
-  private exportAhead: { after: number; limit: number; writes: number; read: Promise<ExportChunk> } | undefined;
+  /** The export's next chunk, read while the last one is written out (exportStored); dropped when a write begins. */
+  private exportAhead: { after: number; limit: number; read: Promise<ExportChunk & { gen: number }> } | undefined;
   /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
   private dismissals: Promise<Set<string>> | undefined;
 
@@ -381,6 +393,7 @@ export class PageRepository {
    */
   private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
     this.writesBegun++;
+    this.exportAhead = undefined;
     try {
       return await this.writeNow(extra, work);
     } finally {
@@ -721,6 +734,7 @@ export class PageRepository {
       for (const f of found) {
         w.remove(f.n);
         gone?.pages.push(f.page);
+        gone?.numbers?.push(f.n);
       }
       // Its "not the same" pairs go with it: a forgotten page leaves no address behind.
       await dropDismissals(w.tx, (pageUrl) => ids.includes(pageUrl), gone?.pairs);
@@ -745,6 +759,7 @@ export class PageRepository {
         if (page && fromStored(page).site === site) {
           w.remove(number);
           gone?.pages.push(page);
+          gone?.numbers?.push(number);
           n++;
         }
       }
@@ -761,8 +776,15 @@ export class PageRepository {
    */
   async restore(gone: Forgotten): Promise<number> {
     const pages = onePerPage(gone.pages);
+    // Each page back where it was (the first of its records over both schemes).
+    const was = new Map<string, number>();
+    gone.numbers?.forEach((n, i) => {
+      const key = schemeFree(gone.pages[i].url);
+      was.set(key, Math.min(n, was.get(key) ?? n));
+    });
+    const numbers = new Map(pages.flatMap((p): Array<[string, number]> => (was.has(schemeFree(p.url)) ? [[p.url, was.get(schemeFree(p.url)) as number]] : [])));
     await this.write(['dismissals', 'importRuns'], async (w) => {
-      await w.merge(pages, restoredPage);
+      await w.merge(pages, restoredPage, Infinity, numbers);
       // A pair said again meanwhile keeps its later time.
       await keepNotSame(w.tx.objectStore('dismissals'), gone.pairs.map(({ pair: [a, b], at }) => ({ a, b, at })));
       // An import under way brings in its records of them again, as if nothing had been forgotten.
@@ -778,6 +800,7 @@ export class PageRepository {
     // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
     this.writesBegun++;
+    this.exportAhead = undefined;
     try {
       const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
       const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
@@ -854,20 +877,27 @@ export class PageRepository {
   async exportStored(limit: number, after = -1): Promise<ExportChunk> {
     const ahead = this.exportAhead;
     this.exportAhead = undefined;
-    // Read ahead for this very request, with no write begun since: as if read now.
-    const usable = ahead !== undefined && ahead.after === after && ahead.limit === limit && ahead.writes === this.writesBegun;
-    const chunk = usable ? await ahead.read.catch(() => this.readExportChunk(limit, after)) : await this.readExportChunk(limit, after);
+    // Read ahead for this very request, with no write since (this background's, which drop it, or
+    // another's, which counts in the store's write count): as if read now.
+    const usable = ahead !== undefined && ahead.after === after && ahead.limit === limit ? await ahead.read.catch(() => undefined) : undefined;
+    const fresh = usable && usable.gen === ((await this.db.get('meta', META_KEY)) ?? emptyMeta()).gen ? usable : undefined;
+    const { gen: _gen, ...chunk } = fresh ?? (await this.readExportChunk(limit, after));
     // The export asks for the next chunk once this one is written out (in JSON: most of its time):
     // the database reads it meanwhile. Not while a write is under way, which the read might not see.
     if (chunk.last !== undefined && this.writesEnded === this.writesBegun) {
       const read = this.readExportChunk(limit, chunk.last);
       read.catch(() => undefined);
-      this.exportAhead = { after: chunk.last, limit, writes: this.writesBegun, read };
+      const entry = { after: chunk.last, limit, read };
+      this.exportAhead = entry;
+      // An export left off (its page closed) does not keep a chunk of the history in memory.
+      setTimeout(() => {
+        if (this.exportAhead === entry) this.exportAhead = undefined;
+      }, EXPORT_AHEAD_MS);
     }
     return chunk;
   }
 
-  private async readExportChunk(limit: number, after: number): Promise<ExportChunk> {
+  private async readExportChunk(limit: number, after: number): Promise<ExportChunk & { gen: number }> {
     const first = after + 1;
     const range = IDBKeyRange.lowerBound(blockOf(first));
     const count = Math.ceil(limit / PAGES_PER_BLOCK) + 1;
@@ -886,12 +916,12 @@ export class PageRepository {
         }
       });
     }
-    return { pages, ...(last !== undefined ? { last } : {}), cleared: meta?.cleared ?? 0 };
+    return { pages, ...(last !== undefined ? { last } : {}), cleared: meta?.cleared ?? 0, gen: meta?.gen ?? 0 };
   }
 
-  /** The "not the same" pairs, as keys of dismissedKey. */
+  /** The "not the same" pairs, as keys of notSameKey. */
   private dismissed(): Promise<Set<string>> {
-    const read = (this.dismissals ??= this.db.getAll('dismissals').then((all) => new Set(all.map((d) => d.pair.join('\n')))));
+    const read = (this.dismissals ??= this.db.getAll('dismissals').then((all) => new Set(all.map((d) => notSameKey(d.pair[0], d.pair[1])))));
     read.catch(() => {
       if (this.dismissals === read) this.dismissals = undefined;
     });
@@ -906,9 +936,9 @@ export class PageRepository {
     this.dismissals = undefined;
   }
 
-  /** The pages (identities) the reader said are not the same as `url`. */
+  /** The pages the reader said are not the same as `url` (either's address over either scheme; each named by its https form). */
   async notSameWith(url: string): Promise<string[]> {
-    const id = pageIdentity(url);
+    const id = schemeFree(pageIdentity(url));
     const others: string[] = [];
     for (const key of await this.dismissed()) {
       const [a, b] = key.split('\n');
@@ -918,12 +948,12 @@ export class PageRepository {
     return others;
   }
 
-  /** Takes back "not the same" for every pair naming `url`, so its matches are flagged again; returns how many. */
+  /** Takes back "not the same" for every pair naming `url` (over either scheme), so its matches are flagged again; returns how many. */
   async sameAgain(url: string): Promise<number> {
-    const id = pageIdentity(url);
+    const id = schemeFree(pageIdentity(url));
     this.dismissals = undefined;
     const tx = this.db.transaction('dismissals', 'readwrite');
-    const n = await dropDismissals(tx as unknown as WriteTx, (pageUrl) => pageUrl === id);
+    const n = await dropDismissals(tx as unknown as WriteTx, (pageUrl) => schemeFree(pageUrl) === id);
     await tx.done;
     this.dismissals = undefined;
     return n;
@@ -933,7 +963,7 @@ export class PageRepository {
   async dismissedAmong(url: string, others: readonly string[]): Promise<Set<string>> {
     if (others.length === 0) return new Set();
     const pairs = await this.dismissed();
-    return new Set(others.filter((o) => pairs.has(dismissalKey(url, o).join('\n'))));
+    return new Set(others.filter((o) => pairs.has(notSameKey(url, o))));
   }
 
   /** Every "not the same" pair, for the export: the two pages' identities and when the reader said so. */
@@ -957,7 +987,7 @@ export class PageRepository {
   }
 
   async isDismissed(a: string, b: string): Promise<boolean> {
-    return (await this.dismissed()).has(dismissalKey(a, b).join('\n'));
+    return (await this.dismissed()).has(notSameKey(a, b));
   }
 
   wasImported(digest: string): Promise<boolean> {
@@ -1020,6 +1050,8 @@ async function dropDismissals(tx: WriteTx, picked: (pageUrl: string) => boolean,
 /** What a forget took, collected for an undo: the pages as stored and the "not the same" pairs that named them. */
 export interface Forgotten {
   pages: StoredPage[];
+  /** The number each of `pages` had (so an undo puts it back there; a Forgotten without them adds the pages anew). */
+  numbers?: number[];
   pairs: Dismissal[];
   /** What imports under way were told to leave out: an undo tells them to bring it in again. */
   imports: ForgottenInImports[];
@@ -1029,6 +1061,12 @@ export interface Forgotten {
 export function dismissalKey(a: string, b: string): [string, string] {
   const [x, y] = [pageIdentity(a), pageIdentity(b)];
   return x < y ? [x, y] : [y, x];
+}
+
+/** A pair's key as the reader means it: a page over either scheme (http, https) is one page. */
+function notSameKey(a: string, b: string): string {
+  const [x, y] = [schemeFree(pageIdentity(a)), schemeFree(pageIdentity(b))];
+  return x < y ? `${x}\n${y}` : `${y}\n${x}`;
 }
 
 export type { StoreName, WriteTx };

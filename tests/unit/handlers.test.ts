@@ -2,7 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { digestArticle, encodeSentPassages, pagePassages, whatsNew } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { buildExport, validateHistoryFile } from '../../src/storage';
-import { UNDO_MS } from '../../src/messaging/protocol';
+import type { PageWrite } from '../../src/storage/page-repository';
+import { toStored } from '../../src/storage/layout';
+import { UNDO_MS, type Caller } from '../../src/messaging/protocol';
+import { exportHistory } from '../../src/options/history-transfer';
 import { everyPage, fromTab, makeBackground, type TabPages } from './helpers';
 import type { Runtime } from 'webextension-polyfill';
 
@@ -439,11 +442,14 @@ describe('one page over http and https', () => {
     // One row, under the address read last, with both visits.
     const { items } = await bg.call('history:list', { limit: 10 });
     expect(items.map((i) => [i.url, i.visits])).toEqual([[https, 2]]);
-    // A history from before, or an import, may hold a record under each scheme: forgetting the page forgets both.
+    // An import of the page's record over http (a backup made before) joins that record: still one row.
     const repo = await bg.repository;
     const record = { url: http, canonicalUrl: http, site: 'news.example', title: en.title, fp: digestArticle(text(en)).fp, b0: 0, b1: 0, b2: 0, b3: 0, algo: 'dr2', textLength: 500, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 1 };
     await repo.imports.stage('both-schemes', 0, [record, { ...record, url: 'https://other.example/a', canonicalUrl: 'https://other.example/a', site: 'other.example' }], 1000);
     await repo.imports.commit('both-schemes', 'f'.repeat(64), 1, 2, 1000, 60_000);
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => [i.url, i.visits]).sort()).toEqual([[https, 3], ['https://other.example/a', 1]]);
+    // A history recorded before one page was one record over both schemes may hold a record under each: forgetting the page forgets both.
+    await (repo as unknown as { write: (stores: never[], work: (w: PageWrite) => Promise<void>) => Promise<void> }).write([], (w) => w.addAll([toStored({ ...record, firstSeen: 30, lastSeen: 40 })]));
     expect((await bg.call('history:list', { limit: 10 })).items.map((i) => i.url).sort()).toEqual([http, https, 'https://other.example/a']);
     expect(await bg.call('popup:forgetPage', { url: https })).toMatchObject({ forgotten: true });
     expect((await bg.call('history:list', { limit: 10 })).items.map((i) => i.url)).toEqual(['https://other.example/a']);
@@ -452,7 +458,77 @@ describe('one page over http and https', () => {
   });
 });
 
+describe('one page over http and https: undo, "Not the same", link marks, imports', () => {
+  const http = 'http://news.example/2026/11/tool-library';
+  const https = 'https://news.example/2026/11/tool-library';
+
+  it('brings a page forgotten over http back into its record made over https meanwhile: one row with both visits', async () => {
+    const bg = makeBackground();
+    await bg.read(report(http), fromTab(1, http));
+    const { undo } = await bg.call('popup:forgetPage', { url: http });
+    await bg.read(report(https), fromTab(2, https));
+    expect(await bg.call('history:undoForget', { undo: undo! })).toEqual({ restored: 1 });
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => [i.url, i.visits])).toEqual([[https, 2]]);
+  });
+
+  it('keeps "Not the same" said of a page when it is met over the other scheme, and takes it back from there', async () => {
+    const a = 'https://a.example/story';
+    const b = 'https://b.example/repost';
+    const bHttp = 'http://b.example/repost';
+    const page = report(bHttp);
+    const bg = makeBackground({ 3: { url: bHttp, page: { ...page, fp: page.digest.fp } } });
+    await bg.read(report(a), fromTab(1, a));
+    expect((await bg.read(report(b), fromTab(2, b))).matches.map((m) => m.url)).toEqual([a]);
+    await bg.call('popup:notSame', { url: b, other: a });
+    const seen = await bg.read(report(bHttp), fromTab(3, bHttp));
+    expect({ visitedBefore: seen.visitedBefore, matches: seen.matches }).toEqual({ visitedBefore: true, matches: [] });
+    const status = await bg.handlers['popup:tabStatus']({ tabId: 3 }, { id: 'ext' });
+    expect(status.state === 'checked' && status.notSame).toBe(1);
+    expect(await bg.call('popup:sameAgain', { url: bHttp })).toEqual({ restored: 1 });
+    expect((await bg.read(report(bHttp), fromTab(3, bHttp))).matches.map((m) => m.url)).toEqual([a]);
+  });
+
+  it('imports one page from a file that holds it over both schemes: one row, under the address read last, with every visit', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    const record = { url: http, canonicalUrl: http, site: 'news.example', title: en.title, fp: digestArticle(text(en)).fp, b0: 0, b1: 0, b2: 0, b3: 0, algo: 'dr2', textLength: 500, lang: 'en', firstSeen: 10, lastSeen: 20, visits: 2 };
+    await repo.imports.stage('two-schemes', 0, [record, { ...record, url: https, canonicalUrl: https, firstSeen: 30, lastSeen: 40, visits: 1 }], 1000);
+    await repo.imports.commit('two-schemes', 'e'.repeat(64), 1, 2, 1000, 60_000);
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => [i.url, i.visits])).toEqual([[https, 3]]);
+  });
+
+  it('marks a link to a page read over https as read, not as "a copy of" a page declaring its http address canonical', async () => {
+    const bg = makeBackground();
+    const print = 'https://news.example/print/tool-library';
+    await bg.read(report(https), fromTab(1, https));
+    await bg.read({ ...report(print), title: 'Print: tool library', canonical: [http] }, fromTab(2, print));
+    const marks = await bg.handlers['content:linksRead']({ keys: [https] }, fromTab(3, 'https://list.example/today'));
+    expect(marks.read.map((r) => [r.key, r.copyOf ?? null])).toEqual([[https, null]]);
+  });
+});
+
 describe('forgetting', () => {
+  it('puts a page brought back by Undo where it was: an export under way does not meet it twice, and the history keeps its order', async () => {
+    const bg = makeBackground();
+    const repo = await bg.repository;
+    const urls = ['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/', 'https://e.example/'];
+    for (const u of urls) await repo.recordVisit({ url: u, title: u, fp: '0123456789abcdef', algo: 'dr1', textLength: 500, lang: 'en' }, 1);
+    let chunks = 0;
+    // The options page exports in chunks of 2; after a to d are written out, the reader forgets c and takes it back.
+    const send = (async (type: string, req: Record<string, unknown>) => {
+      if (type !== 'options:exportChunk') return bg.call(type as never, req as never);
+      const answer = await bg.call('options:exportChunk', { ...req, limit: 2 } as never);
+      if (++chunks === 2) {
+        const { undo } = await bg.call('popup:forgetPage', { url: 'https://c.example/' });
+        expect(await bg.call('history:undoForget', { undo: undo! })).toEqual({ restored: 1 });
+      }
+      return answer;
+    }) as unknown as Caller;
+    const { blob, pages } = await exportHistory(send, 'json', () => undefined);
+    expect({ pages, urls: (JSON.parse(await blob.text()) as { pages: Array<{ url: string }> }).pages.map((p) => p.url) }).toEqual({ pages: 5, urls });
+    expect((await repo.exportChunk(10)).pages.map((p) => p.url)).toEqual(urls);
+  });
+
   it('keeps every visit and the first visit of a page whose Undo comes after a visit of it was sent again (its answer lost)', async () => {
     const bg = makeBackground();
     const url = 'https://news.example/story';

@@ -240,6 +240,27 @@ describe('PageRepository: forgetting and listing', () => {
     expect(await r.exportChunk(10)).toEqual({ pages: [] });
   });
 
+  it('exports what another background wrote between two chunks, and keeps no chunk of an export left off', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    const other = new PageRepository(db);
+    const urls = ['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/', 'https://e.example/'];
+    for (const u of urls) await r.recordVisit(visit(u, '0123456789abcdef', `title of ${u}`), 1);
+    const first = await r.exportChunk(2);
+    // Another background on the same database (the store allows for one: its write count) forgets c and reads d again.
+    await other.forget('https://c.example/');
+    await other.recordVisit(visit('https://d.example/', '0123456789abcdef'), 2);
+    expect((await r.exportChunk(2, first.last)).pages.map((p) => [p.url, p.visits])).toEqual([
+      ['https://d.example/', 2],
+      ['https://e.example/', 1],
+    ]);
+    // An export left off after its first chunk (its page closed): a forget and a clear leave nothing of the history in memory.
+    await r.exportChunk(1);
+    await r.forget('https://a.example/');
+    await r.clear();
+    expect((r as unknown as { exportAhead?: unknown }).exportAhead).toBeUndefined();
+  });
+
   it('exports a page as a write under way while the chunk before it was read leaves it', async () => {
     const db = await openDejaReadDB();
     const before = new PageRepository(db);
