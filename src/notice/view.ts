@@ -132,7 +132,9 @@ export function renderNotice(doc: Document, data: NoticeData, send: (message: Fr
   // Where more earlier pages match than the one named, the heading's line offers the list of them all
   // (the popup's). It fits in that line, so the notice keeps its size (what the page can see of it).
   if (more > 0) {
-    const seeAll = button(t('noticeSeeAll', more + 1), 'see-all');
+    // As many as the list holds: every page elsewhere that matches, the one named among them (this
+    // page's earlier version, when it is the one named, is not in that list).
+    const seeAll = button(t('noticeSeeAll', match.kind === 'earlier-visit' ? more : more + 1), 'see-all');
     seeAll.title = t('noticeSeeAllHint');
     seeAll.addEventListener('click', () => send({ type: 'showMatches' }));
     head.append(seeAll);

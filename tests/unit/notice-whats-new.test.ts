@@ -253,6 +253,10 @@ describe('"Show what\'s new" in the notice', () => {
     expect(asked).toBe(1);
     // It is a request, not a close: the notice stays.
     expect(document.querySelector('[data-deja-read=notice]')).not.toBeNull();
+    removeNotice();
+    // Naming this page's earlier version, with two pages elsewhere that match: the list holds those two.
+    const own = await shownNotice({ notSame: () => undefined, showMatches: () => undefined }, { ...match, kind: 'earlier-visit' }, 2);
+    expect(stops(own.frame)[0]).toBe('See all 2');
   });
 
   it('keeps its Tab stops when the page read before has an address no browser opens (kept from an import): the title is then a link marked unavailable', async () => {
