@@ -375,7 +375,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const earlier = !before ? undefined : !record ? before : kept?.sameArticle ? { ...kept, title: before.title } : undefined;
       const fresh = sinceVisit(earlier, matches[0], report);
       const since = fresh && before && (record || updateOf(current, before, settings)) ? fresh : undefined;
-      return { state: 'checked', page, matches, visitedBefore, ...(since ? { sinceVisit: since } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...extra };
+      // Forgotten from a popup in this page load (and not brought back since): the popup opened again says so.
+      const forgotten = answer.forgotten === true && !before;
+      return { state: 'checked', page, matches, visitedBefore, ...(since ? { sinceVisit: since } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...(forgotten ? { forgotten: true as const } : {}), ...extra };
     },
 
     ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs, deps.readBefore),

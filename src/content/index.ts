@@ -361,7 +361,7 @@ function watchForLinks(): void {
 answerMessages(
   createRouter<ContentProtocol>(
     {
-      'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(!checked && checking > 0 ? { checking: true as const } : {}), ...(checked && checkedTextHash === visitRecordedHash ? { recorded: true as const } : {}), ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }),
+      'background:getPage': () => Promise.resolve({ url: location.href, page: checked, ...(!checked && checking > 0 ? { checking: true as const } : {}), ...(checked && checkedTextHash === visitRecordedHash ? { recorded: true as const } : {}), ...(checked && (siteLeftUnread || leftUnread.has(checkedAddress)) ? { forgotten: true as const } : {}), ...(linkMarks ? { linksRead: linkMarks.readCount(), linkStats: linkMarks.stats() } : {}) }),
       'background:leaveUnread': (req) => Promise.resolve(leaveUnread(req ?? {})),
     },
     (sender) => senderKind(sender, browser.runtime.id, browser.runtime.getURL('')),

@@ -140,7 +140,7 @@ export interface HistoryItem {
 export type TabStatus =
   | { state: 'unsupported'; /** The tab is still loading: its content script comes once it has loaded. */ loading?: true } // no content script there (browser pages, the store, file viewers)
   | { state: 'not-article'; url: string; linksRead?: number; /** The content script is still checking the page (it loaded a moment ago, or was just resumed). */ checking?: true } // not checked: too little prose, an excluded site, or paused
-  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; /** What is new since the visit before, where this page's text has changed since and has new parts. */ sinceVisit?: Freshness; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true; /** Pages of the history the reader said are not the same as this one ("Not the same"), which the popup offers to take back. */ notSame?: number };
+  | { state: 'checked'; page: { url: string; title: string; fp: string }; matches: MatchSummary[]; visitedBefore: boolean; /** What is new since the visit before, where this page's text has changed since and has new parts. */ sinceVisit?: Freshness; lastVisit?: number; linksRead?: number; /** This page load recorded the visit. */ recorded?: true; /** The reader forgot this page (or its site) in this page load, and the history does not hold it. */ forgotten?: true; /** A private window whose pages are not recorded: nothing about it is kept. */ unrecorded?: true; /** Pages of the history the reader said are not the same as this one ("Not the same"), which the popup offers to take back. */ notSame?: number };
 
 type Empty = Record<string, never>;
 
@@ -234,7 +234,7 @@ export type CheckedPage = Omit<PageReport, 'visitId'> & { fp: string };
 /** Messages a content script answers. */
 export interface ContentProtocol {
   /** background → content: the tab's address, and the page this content script fingerprinted there, if any (`checking` while it is still checking one). */
-  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; checking?: true; /** This page load has recorded the visit of `page` (its dwell time passed). */ recorded?: true; linksRead?: number; linkStats?: LinkStats } };
+  'background:getPage': { req: Record<string, never>; res: { url: string; page: CheckedPage | null; checking?: true; /** This page load has recorded the visit of `page` (its dwell time passed). */ recorded?: true; /** The reader forgot this page, or its site, from the popup in this page load: it is left unread. */ forgotten?: true; linksRead?: number; linkStats?: LinkStats } };
   /** popup → content: the reader forgot this page (or every page of this site) from the popup: this page load does not record it. */
   'background:leaveUnread': { req: { url?: string; site?: string }; res: { left: boolean } };
 }

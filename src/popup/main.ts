@@ -115,6 +115,8 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
   if (status.state === 'unsupported') return t(status.loading ? 'popupStillLoading' : 'popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;
+  // Forgotten here, in this popup or in one opened before on this page load (the list below still shows what else the history holds like it).
+  if (forgottenHere) return t('popupForgotten');
   // A page visited before whose text has changed since: what is new, as the notice tells it where no page elsewhere matches.
   const since = status.visitedBefore && status.sinceVisit ? t('popupSinceVisit', describeFresh(status.sinceVisit)) : '';
   const lines = [status.visitedBefore ? t('popupVisitedBefore') : '', since, n === 1 ? t('popupReadElsewhereOne') : n > 1 ? t('popupReadElsewhereMany', n) : ''].filter(Boolean);
@@ -178,6 +180,7 @@ const CHECKING_TRIES = 25;
  */
 async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Promise<void> {
   const [status, settings] = await Promise.all([send('popup:tabStatus', { tabId, refreshBadge: acted }), loadSettings()]);
+  if (status.state === 'checked' && status.forgotten) forgottenHere = true;
   if (status.state === 'not-article' && status.checking && tries > 0) {
     statusEl.textContent = t('popupChecking');
     await new Promise((resolve) => setTimeout(resolve, CHECKING_AGAIN_MS));
@@ -229,7 +232,6 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
       await sendToTab(tabId, 'background:leaveUnread', { url: page.url }).catch(() => undefined);
       forgottenHere = true;
       await render(tabId, true);
-      statusEl.textContent = t('popupForgotten');
       offerUndo(tabId, undo);
     });
   };

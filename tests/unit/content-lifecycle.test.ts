@@ -523,6 +523,8 @@ describe('"Forget this page" from the popup', () => {
     const got = await toContent('background:getPage', {});
     expect(got.ok.page.url).toMatch(/utm_source=feed$/);
     expect(await toContent('background:leaveUnread', { url: got.ok.page.url })).toEqual({ ok: { left: true } });
+    // A popup opened again on this page load is told it was forgotten here.
+    expect((await toContent('background:getPage', {})).ok.forgotten).toBe(true);
     await sleep(3500);
     expect(reads()).toHaveLength(0);
   }, 30_000);

@@ -156,7 +156,8 @@ describe('the popup', () => {
   });
 
   it('after "Forget all of <site>", lists no page of that site', async () => {
-    const bg = makeBackground(inTab());
+    const tabs = inTab();
+    const bg = makeBackground(tabs);
     await bg.read(report('https://b.example/story', 'Story on the same site'));
     await bg.read(copy, fromTab(7, copy.url));
     fake.call = (type, req) => bg.call(type as never, req as never);
@@ -168,6 +169,12 @@ describe('the popup', () => {
     expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { site: 'b.example' } }]);
     // The toolbar button counts no match any more.
     expect(bg.shown.at(-1)?.[1].matches).toEqual([]);
+    // The popup opened again on the page (which the forget left unread) says it was forgotten, and offers no "Forget this page".
+    tabs[7] = { ...tabs[7], forgotten: true };
+    vi.resetModules();
+    await openPopup();
+    expect(status()).toBe('This page was forgotten.');
+    expect(button('forget').hidden).toBe(true);
   });
 
   it('brings the page and the site forgotten back with Undo, and says so', async () => {
