@@ -54,6 +54,8 @@ let confirmations = 0;
  * which gets the focus back when cancelled.
  */
 function confirmForget(button: HTMLButtonElement, title: string, url: string, forget: () => Promise<void>): void {
+  // Asked already (a double click): the question is there.
+  if (button.hidden) return;
   const box = document.createElement('span');
   box.className = 'confirm';
   box.setAttribute('role', 'group');

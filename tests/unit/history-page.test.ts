@@ -114,7 +114,10 @@ describe('the history page', () => {
     (document.activeElement as HTMLButtonElement).click();
     expect(confirm()).toBeNull();
     expect(document.activeElement).toBe(forget);
+    // Clicked twice (a double click): one question.
     forget?.click();
+    forget?.click();
+    expect(groups()[0].querySelectorAll('.confirm')).toHaveLength(1);
     confirm()?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(confirm()).toBeNull();
     expect(await (await bg.repository).get('https://library.example/tools')).toBeDefined();
