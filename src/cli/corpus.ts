@@ -69,5 +69,5 @@ export async function corpusText(doc: CorpusDoc, minWords?: number): Promise<str
   } catch (e) {
     throw e instanceof CliError ? new CliError(`${e.message} (listed in docs.jsonl)`) : e;
   }
-  return /\.x?html?$/i.test(doc.path) ? htmlToText(raw, minWords).text : raw;
+  return /\.x?html?$/i.test(doc.path) ? (await htmlToText(raw, minWords)).text : raw;
 }

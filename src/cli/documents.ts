@@ -6,6 +6,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { cutPassages, DEFAULT_MATCH_SETTINGS, fingerprint, INVISIBLE, passageSet, passageSignature, sketchOf, textHash, textStats, type PageSignature, type PassageLookup, type PassageSignature, type Sketch } from '../core';
 import { extractArticle } from '../content/extract';
 import { MAX_PAGE_PASSAGES } from '../content/extract-limits';
+import { MAX_ELEMENTS, serialise } from '../content/snapshot';
 
 export interface LoadedDocument {
   path: string;
@@ -36,10 +37,17 @@ export function textSignature(text: string, stats = textStats(text)): PageSignat
 /** A user-facing error: printed as one line, no stack trace. */
 export class CliError extends Error {}
 
-export function htmlToText(html: string, minWords = DEFAULT_MATCH_SETTINGS.minWords): { text: string; lang: string; title: string; skipped?: string } {
+export async function htmlToText(html: string, minWords = DEFAULT_MATCH_SETTINGS.minWords): Promise<{ text: string; lang: string; title: string; skipped?: string }> {
   // Page scripts never run and sub-resources are never fetched; CSS parse errors are not ours to report.
-  const dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
+  let dom = new JSDOM(html, { virtualConsole: new VirtualConsole() });
   try {
+    // A page of more elements than the extension copies is read as it reads it: its first part.
+    if ((dom.window.document.body?.getElementsByTagName('*').length ?? 0) > MAX_ELEMENTS) {
+      const copy = await serialise(dom.window.document, { timeUp: () => false, pause: () => Promise.resolve() });
+      if (!copy) return { text: '', lang: '', title: '', skipped: 'too large to copy' };
+      dom.window.close();
+      dom = new JSDOM(copy.join(''), { virtualConsole: new VirtualConsole() });
+    }
     const result = extractArticle(dom.window.document, minWords);
     return result.ok ? { text: result.article.text, lang: result.article.lang, title: result.article.title } : { text: '', lang: '', title: '', skipped: result.reason };
   } finally {
@@ -83,7 +91,7 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
   let declaredLang = '';
   let title = '';
   let skipped: string | undefined;
-  if (HTML.has(ext)) ({ text, lang: declaredLang, title, skipped } = htmlToText(raw));
+  if (HTML.has(ext)) ({ text, lang: declaredLang, title, skipped } = await htmlToText(raw));
   const stats = textStats(text);
   return { path, text, ...textSignature(text, stats), lang: declaredLang || stats.lang, title, ...(skipped ? { skipped } : {}) };
 }

@@ -3,7 +3,7 @@
 // DOM; the page's own DOM is never changed.
 import { wordCount } from '../core';
 
-/** Pages with more elements than this are skipped rather than risk freezing the tab. */
+/** Elements copied at most: of a page with more, its first part (Readability's work away from the page grows with them). */
 export const MAX_ELEMENTS = 60_000;
 /** A serialised page longer than this (UTF-16 units) is skipped: it would not fit in one message. */
 export const MAX_HTML_CHARS = 16 * 1024 * 1024;
@@ -103,10 +103,11 @@ export async function hasEnoughProse(root: Node, minWords: number, slicer: Slice
 /**
  * The document as HTML, in chunks of about PIECE_CHARS, written node by node (a slice at a time)
  * rather than by one call that would hold the thread for the whole page. Null when it grows past
- * `maxChars`. If the page changes the DOM between slices the copy may mix the two states; the HTML
- * parser copes.
+ * `maxChars`. Of a page with more than `maxElements` elements, the part before the one past them,
+ * its open elements closed. If the page changes the DOM between slices the copy may mix the two
+ * states; the HTML parser copes.
  */
-export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HTML_CHARS): Promise<string[] | null> {
+export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HTML_CHARS, maxElements = MAX_ELEMENTS): Promise<string[] | null> {
   const root = doc.documentElement;
   if (!root) return null;
   const out = new Pieces();
@@ -118,6 +119,7 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
   /** Nodes written since the clock was last checked. */
   let unchecked = 0;
   const maxSteps = 8 * MAX_ELEMENTS + maxChars / 8;
+  let elements = 0;
   let node: Node | null = root;
   let entering = true;
   while (node) {
@@ -126,12 +128,20 @@ export async function serialise(doc: Document, slicer: Slicer, maxChars = MAX_HT
       if (node.nodeType === 1) {
         const el = node as Element;
         const whole = el === root || leftOut(el) ? null : nativeCopy(el);
+        const size = whole === null ? 1 : 1 + el.getElementsByTagName('*').length;
+        if (elements + size > maxElements && el !== root) {
+          // The page's first part: what is open is closed, and the rest is left out.
+          for (let up = node.parentNode; up && up.nodeType === 1; up = up === root ? null : up.parentNode) put(`</${(up as Element).localName}>`);
+          return out.end();
+        }
         if (whole !== null) {
+          elements += size;
           put(whole);
           // A subtree is worth many nodes: the clock is checked right after it.
           unchecked = NODES_PER_CHECK;
         }
         else if (!leftOut(el)) {
+          elements++;
           put(startTag(el));
           const first = el.firstChild;
           if (!VOID.has(el.localName)) {
@@ -358,9 +368,9 @@ export function* pieces(chunks: string[], size = PIECE_CHARS): Generator<string>
 export async function snapshotDocument(doc: Document, minWords: number, slicer: Slicer): Promise<Snapshot> {
   const body = doc.body;
   if (!body) return { ok: false, reason: 'no body' };
-  const elements = body.getElementsByTagName('*').length;
-  if (elements > MAX_ELEMENTS) return { ok: false, reason: `too large (${elements} elements)` };
-  const composed = await hasShadowRoots(doc, slicer);
+  // A page of more elements than are copied is read in its first part (its shadow roots, if any, not entered).
+  const whole = body.getElementsByTagName('*').length <= MAX_ELEMENTS;
+  const composed = whole && (await hasShadowRoots(doc, slicer));
   if (!(await hasEnoughProse(body, minWords, slicer, composed ? composedNodes(body, leftOut) : undefined))) return { ok: false, reason: 'too little text' };
   const chunks = composed ? await serialiseComposed(doc, slicer, MAX_HTML_CHARS) : await serialise(doc, slicer);
   if (chunks === null) return { ok: false, reason: 'too large to copy' };

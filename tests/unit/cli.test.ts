@@ -54,6 +54,17 @@ describe('cli fingerprint and compare', () => {
     expect(r.out).toMatch(/language en/);
   });
 
+  it('reads a page of more than 60,000 elements in its first part, as the extension does', async () => {
+    const paragraphs = Array.from({ length: 16_000 }, (_, i) => `<p>Paragraph <a href="/p${i}">number ${i}</a> of <em>a</em> very <b>long</b> article.</p>`);
+    const r = await run('fingerprint', file('long.html', `<!DOCTYPE html><html><head><title>Long</title></head><body><article>${paragraphs.join('')}</article></body></html>`), '--json');
+    expect(r.code).toBe(0);
+    const read = JSON.parse(r.out) as { words: number; skipped?: string };
+    expect(read.skipped).toBeUndefined();
+    // Its first part: about 60,000 of its 80,000 elements, four to a paragraph.
+    expect(read.words).toBeGreaterThan(100_000);
+    expect(read.words).toBeLessThan(16_000 * 9);
+  }, 60_000);
+
   it('gives the verdict the extension would give', async () => {
     const same = JSON.parse((await run('compare', page('zhA'), page('zhB'), '--json')).out);
     expect(same.flagged).toBe(true);

@@ -113,6 +113,30 @@ describe('the copy of the page', () => {
     expect(await serialise(page, straight, 10_000)).toBeNull();
     expect(await serialise(page, straight, 100_000)).not.toBeNull();
   });
+
+  it('copies the first part of a page of more elements than it copies, every element it opened closed', async () => {
+    const page = doc(`<body><main><article>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph <b>${i}</b> of the article.</p>`).join('')}</article></main><footer><p>The end.</p></footer></body>`);
+    const copy = (await serialise(page, straight, 1_000_000, 100)) ?? [];
+    const parsed = new JSDOM(copy.join('')).window.document;
+    const paragraphs = [...parsed.querySelectorAll('article p')].map((p) => p.textContent);
+    expect(paragraphs.length).toBeGreaterThan(40);
+    expect(paragraphs.length).toBeLessThan(60);
+    expect(paragraphs.at(-1)).toBe(`Paragraph ${paragraphs.length - 1} of the article.`);
+    expect(parsed.querySelectorAll('*').length).toBeLessThanOrEqual(100);
+    expect(copy.join('').endsWith('</article></main></body></html>')).toBe(true);
+    expect(parsed.querySelector('footer')).toBeNull();
+  });
+
+  it('reads a page of more than 60,000 elements (a 10 MB article in ordinary markup) in its first part, not as a page without prose', async () => {
+    const page = doc(`<body><article>${'<p>An ordinary <a href="/a">paragraph</a> of <em>the</em> article, with <b>its</b> words.</p>'.repeat(16_000)}</article></body>`);
+    expect(page.body.getElementsByTagName('*').length).toBeGreaterThan(60_000);
+    const copy = await snapshotDocument(page, 30, straight);
+    expect(copy.ok).toBe(true);
+    const parsed = new JSDOM(copy.ok ? copy.chunks.join('') : '').window.document;
+    expect(parsed.body.getElementsByTagName('*').length).toBeLessThanOrEqual(60_000);
+    expect(parsed.querySelectorAll('article p').length).toBeGreaterThan(14_000);
+    expect(extractArticle(parsed, 30)).toMatchObject({ ok: true });
+  }, 60_000);
 });
 
 describe('a page built of web components', () => {
