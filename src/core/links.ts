@@ -14,6 +14,15 @@ const BING_HOST = /^(www\.|cn\.)?bing\.com$/;
 const DDG_HOST = /^(html\.|lite\.|www\.)?duckduckgo\.com$/;
 const BAIDU_HOST = /^(www\.|m\.)?baidu\.com$/;
 const SOGOU_HOST = /^(www\.|m\.|wap\.)?sogou\.com$/;
+/** Yahoo! (search.yahoo.com, Yahoo! JAPAN's search.yahoo.co.jp, Taiwan's tw.search.yahoo.com). */
+const YAHOO_HOST = /^([a-z]{2}\.)?search\.yahoo\.(com|co\.jp)$/;
+/** 360 搜索 (so.com) and 神马搜索 (sm.cn, its mobile hosts). */
+const SO360_HOST = /^(www\.|m\.)?so\.com$/;
+const SHENMA_HOST = /^([a-z0-9-]+\.)*sm\.cn$/;
+/** Yandex (its country domains) and ya.ru. */
+const YANDEX_HOST = /^(www\.)?(yandex\.[a-z]{2,3}(\.[a-z]{2})?|ya\.ru)$/;
+/** Other engines whose result pages are at /search: Naver, Daum, Ecosia, Brave, Startpage. */
+const AT_SEARCH = new Set(['search.naver.com', 'm.search.naver.com', 'search.daum.net', 'm.search.daum.net', 'www.ecosia.org', 'search.brave.com', 'www.startpage.com']);
 
 /** The value of a query parameter, decoded; undefined if absent. */
 const param = (u: URL, name: string) => u.searchParams.get(name) ?? undefined;
@@ -73,8 +82,10 @@ export function linkKey(href: string): string | null {
 }
 
 /**
- * Whether an address is a search engine's result page (Google, Bing, DuckDuckGo, Baidu, Sogou):
- * where "marks on search engines only" draws them.
+ * Whether an address is a search engine's result page (Google, Bing, DuckDuckGo, Baidu, Sogou,
+ * Yahoo!, 360, 神马, Yandex, Naver, Daum, Ecosia, Brave, Startpage): never read (a list of results
+ * is no article, and the reader's searches do not go into the history), and where "marks on
+ * search engines only" draws them.
  */
 export function isSearchResultPage(url: string): boolean {
   const u = parseWebUrl(url);
@@ -85,5 +96,9 @@ export function isSearchResultPage(url: string): boolean {
   if (DDG_HOST.test(host)) return path === '/' || path === '/html' || path === '/html/' || path === '/lite' || path === '/lite/';
   if (BAIDU_HOST.test(host)) return path === '/s';
   if (SOGOU_HOST.test(host)) return path === '/web' || path === '/sogou';
+  if (YAHOO_HOST.test(host)) return path === '/search';
+  if (SO360_HOST.test(host) || SHENMA_HOST.test(host)) return path === '/s';
+  if (YANDEX_HOST.test(host)) return path === '/search' || path === '/search/';
+  if (AT_SEARCH.has(host)) return path === '/search' || path === '/search.naver' || path === '/do/search' || path === '/sp/search';
   return false;
 }

@@ -106,12 +106,13 @@ const notSameText = (n: number) => (n === 1 ? t('popupNotSameHereOne') : t('popu
 
 function statusText(status: TabStatus, settings: Settings, pageUrl: string | undefined): string {
   if (settings.paused) return t('popupPausedEverywhere');
+  // Never read, paused or not (a search engine's result page is in the suggested exclusions too): that is what to say.
+  if (pageUrl && isSearchResultPage(pageUrl)) return t('popupSearchResults');
   if (pageUrl && isExcluded(pageUrl, settings.excludedSites)) {
     // Paused by paths of the site only ("example.com/reads"): the rest of the site is read.
     const byPath = settings.excludedSites.every((s) => !isExcluded(pageUrl, [s]) || s.includes('/'));
     return t(byPath ? 'popupPausedPart' : 'popupPausedHere');
   }
-  if (pageUrl && isSearchResultPage(pageUrl)) return t('popupSearchResults');
   if (status.state === 'unsupported') return t(status.loading ? 'popupStillLoading' : 'popupUnsupported');
   if (status.state === 'not-article') return status.checking ? t('popupChecking') : t('popupNotArticle');
   const n = status.matches.length;
@@ -258,7 +259,8 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   // Every exclusion that covers this page, as the list holds it: the site with or without "www.", a
   // domain above it, a path of it. Resume takes them all away, or the page would stay paused.
   const coversHere = (s: string) => url !== undefined && isExcluded(url, [s]);
-  pauseSite.hidden = !site;
+  // A search engine's result page is never read: pausing or resuming there would change nothing it says.
+  pauseSite.hidden = !site || (url !== undefined && isSearchResultPage(url));
   // Resume names what it takes away, as the list holds it ("google.com" on mail.google.com: every
   // site under it resumes too), so that it never widens silently.
   const covering = excludedHere ? settings.excludedSites.filter(coversHere) : [];

@@ -64,7 +64,7 @@ describe('link keys', () => {
   });
 
   it('tell search result pages from the rest of the engines and the web', () => {
-    for (const url of ['https://www.google.com/search?q=a', 'https://www.google.de/search?q=a', 'https://www.bing.com/search?q=a', 'https://duckduckgo.com/?q=a', 'https://html.duckduckgo.com/html/?q=a', 'https://www.baidu.com/s?wd=%E4%B9%A6', 'https://www.sogou.com/web?query=a']) expect(isSearchResultPage(url), url).toBe(true);
-    for (const url of ['https://www.google.com/maps', 'https://mail.google.com/', 'https://news.example/search?q=a', 'https://www.baidu.com/', 'https://baike.baidu.com/item/x', 'https://google.evil.example/search']) expect(isSearchResultPage(url), url).toBe(false);
+    for (const url of ['https://www.google.com/search?q=a', 'https://www.google.de/search?q=a', 'https://www.bing.com/search?q=a', 'https://duckduckgo.com/?q=a', 'https://html.duckduckgo.com/html/?q=a', 'https://www.baidu.com/s?wd=%E4%B9%A6', 'https://www.sogou.com/web?query=a', 'https://search.yahoo.co.jp/search?p=Wi-Fi', 'https://tw.search.yahoo.com/search?p=a', 'https://www.so.com/s?q=%E4%B9%A6', 'https://m.sm.cn/s?q=%E4%B9%A6', 'https://yandex.ru/search/?text=a', 'https://search.naver.com/search.naver?query=a', 'https://www.ecosia.org/search?q=a']) expect(isSearchResultPage(url), url).toBe(true);
+    for (const url of ['https://www.google.com/maps', 'https://mail.google.com/', 'https://news.example/search?q=a', 'https://www.baidu.com/', 'https://baike.baidu.com/item/x', 'https://google.evil.example/search', 'https://news.yahoo.co.jp/articles/x', 'https://www.so.com/', 'https://evil-sm.cn.example/s', 'https://www.ecosia.org/blog']) expect(isSearchResultPage(url), url).toBe(false);
   });
 });

@@ -382,6 +382,14 @@ describe('the popup', () => {
     await openPopup();
     expect(status()).toBe('Search result pages are never read: your searches stay out of the history.');
   });
+
+  it("says so too on a result page the suggested exclusions name (Baidu's), with no Resume that would change nothing", async () => {
+    const bg = makeBackground({ 7: { url: 'https://www.baidu.com/s?wd=%E5%AE%87%E8%88%AA%E5%91%98', page: null } });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(status()).toBe('Search result pages are never read: your searches stay out of the history.');
+    expect(button('pause-site').hidden).toBe(true);
+  });
 });
 
 function loadPopupHtmlOnly(): void {
