@@ -64,6 +64,8 @@ export interface ReadBefore {
   textHash?: string;
   /** The page recorded is the article the record held, changed or not (updateOf). */
   sameArticle?: true;
+  /** The id of the visit the tab recorded (a page brought back by Back or Forward is that visit). */
+  visitId?: string;
 }
 
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
@@ -237,7 +239,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
     },
 
     async 'content:pageRead'(req, sender) {
-      const report = reportFrom(req, sender);
+      let report = reportFrom(req, sender);
       const settings = await deps.settings();
       if (skipReason(settings, report.url, senderPage(sender)) || unrecordedPrivate(sender, settings)) return { recorded: false };
       const { digest } = report;
@@ -251,9 +253,16 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
       // Not for a visit sent again (its answer lost), whose record already holds it and this visit's read set.
       const tabId = sender.tab?.id;
+      // Back or Forward to a page this tab recorded, its text as recorded: the browser loaded it again
+      // (it keeps no page showing the notice in its cache), and it is the visit the tab recorded, not
+      // another (a page it brings back from its cache is not checked again at all).
+      if (report.backForward && tabId !== undefined && before?.textHash === digest.textHash) {
+        const earlier = await deps.readBefore?.get(tabId, pageIdentity(report.url)).catch(() => undefined);
+        if (earlier?.visitId) report = { ...report, visitId: earlier.visitId };
+      }
       const repeated = report.visitId !== undefined && before?.visitIds?.includes(report.visitId) === true;
       if (tabId !== undefined && !repeated) {
-        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(update ? { sameArticle: true as const } : {}) };
+        const kept: ReadBefore = { url: pageIdentity(report.url), ...(before?.readSet ? { readSet: before.readSet } : {}), ...(before?.textHash ? { textHash: before.textHash } : {}), ...(update ? { sameArticle: true as const } : {}), ...(report.visitId ? { visitId: report.visitId } : {}) };
         await deps.readBefore?.set(tabId, kept).catch(() => undefined);
       }
       const now = deps.now();

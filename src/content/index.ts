@@ -33,6 +33,10 @@ const pageAddress = (href: string) => {
   return hash < 0 || isRouteFragment(href.slice(hash)) ? href : href.slice(0, hash);
 };
 
+/** This page load came by Back or Forward, and the address it loaded (the browser's own record of the navigation). */
+const cameBack = (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward';
+const loadedAddress = pageAddress(location.href);
+
 let checked: CheckedPage | null = null;
 let checkedAddress = '';
 /** The hash of the article text being shown: a new address with the same text is the same article. */
@@ -145,9 +149,11 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   // Recorded once in a page load, and never once the reader forgot it from the popup.
   if (digest.textHash === recordedTextHash || leftUnread.has(checkedAddress) || siteLeftUnread) return 'new';
   const visitId = randomId();
+  // The page this load came to by Back or Forward (not a page the single-page app moved to since).
+  const backForward = cameBack && checkedAddress === loadedAddress ? { backForward: true as const } : {};
   const dwell = visibleTimer(document, settings.dwellSeconds, () => {
     recordedTextHash = digest.textHash;
-    void readAtLast(verdict, looked, { ...report, visitId }, locators);
+    void readAtLast(verdict, looked, { ...report, visitId, ...backForward }, locators);
   });
   pauseDwell = dwell.pause;
   resumeDwell = dwell.resume;

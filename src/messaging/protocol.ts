@@ -18,6 +18,12 @@ export interface PageReport {
   canonical?: string[];
   /** With `content:pageRead`: one id per visit, so a visit sent again (its answer lost) counts once. */
   visitId?: string;
+  /**
+   * With `content:pageRead`: the page load came by Back or Forward, the browser loading the page
+   * again rather than bringing it from its cache (which it does not for a page showing the notice).
+   * A page this tab recorded is then the visit it recorded, not another.
+   */
+  backForward?: true;
   /** The page's passages as hashes, in order, to tell which are new against an earlier page: packed (core's encodeSentPassages). */
   passages?: string;
 }

@@ -529,6 +529,15 @@ describe('"Forget this page" from the popup', () => {
     expect(reads()).toHaveLength(0);
   }, 30_000);
 
+  it('says the page load came by Back or Forward, for the page it loaded only', async () => {
+    const navigationEntries = vi.spyOn(performance, 'getEntriesByType').mockImplementation((type: string) => (type === 'navigation' ? [{ type: 'back_forward' } as unknown as PerformanceEntry] : []));
+    await bootAndRead();
+    expect(reads()[0].req).toMatchObject({ backForward: true });
+    navigationEntries.mockRestore();
+    await bootAndRead();
+    expect(reads()[0].req).not.toHaveProperty('backForward');
+  }, 30_000);
+
   it("takes down a notice naming this page's own earlier version", async () => {
     await boot({ settings: { dwellSeconds: 1 }, path: '/story' });
     fake.answer = async (m) => ({ ok: m.type === 'content:pageSeen' ? { fp: '0123456789abcdef', more: 0, match: { url: location.href, title: 'Story', kind: 'earlier-visit', when: '3 days ago', fresh: { read: 0.7, parts: [[1], [3]] } } } : { recorded: true } });

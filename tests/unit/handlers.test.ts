@@ -507,6 +507,25 @@ describe('one page over http and https: undo, "Not the same", link marks, import
   });
 });
 
+describe('Back and Forward', () => {
+  it('counts a page brought back by Back or Forward, loaded again by the browser, as the visit the tab recorded', async () => {
+    const bg = makeBackground();
+    const url = 'https://news.example/story';
+    const read = (visitId: string, extra: { backForward?: true } = {}, tab = 1, body = text(en)) => bg.handlers['content:pageRead']({ ...report(url, en, en.title, body), visitId, ...extra }, fromTab(tab, url));
+    expect(await read('visit-one-0001')).toEqual({ recorded: true });
+    // Back to it (a new page load, so a new visit id): the same visit.
+    expect(await read('visit-two-0002', { backForward: true })).toEqual({ recorded: true });
+    expect(await (await bg.repository).get(url)).toMatchObject({ visits: 1 });
+    // Opened again otherwise, it is another visit; by Back in another tab, which did not record it, too.
+    await read('visit-three-03');
+    await read('visit-four-0004', { backForward: true }, 2);
+    expect(await (await bg.repository).get(url)).toMatchObject({ visits: 3 });
+    // By Back to a page whose text changed since the tab recorded it: another visit, with its text.
+    await read('visit-five-0005', { backForward: true }, 2, `${text(en)}\n\nA paragraph added later, with something new to say about the story.`);
+    expect(await (await bg.repository).get(url)).toMatchObject({ visits: 4 });
+  });
+});
+
 describe('forgetting', () => {
   it('puts a page brought back by Undo where it was: an export under way does not meet it twice, and the history keeps its order', async () => {
     const bg = makeBackground();
