@@ -33,14 +33,15 @@ function either(a: ReadSet, b: ReadSet | null): ReadSet {
  * What is new in the current page against a record, when the record has a read set and the page its
  * passages; with `alsoRead`, what the reader read of this very page before counts as read too.
  * `elsewhere`: the record is of another site than the page (core's newParts: a repost's own lines
- * around what was read are nothing new).
+ * around what was read are nothing new); `partOf`: the page is a part of the record (a preview of
+ * what was read), whose own line before or after the part read is nothing new either.
  */
-export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null, elsewhere = false): Freshness | undefined {
+export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null, elsewhere = false, partOf = false): Freshness | undefined {
   const set = r.readSet && passages?.length ? decodeReadSet(r.readSet) : null;
   if (!set || !passages) return undefined;
   // The earlier page's title was read with it (core's titleRead).
   const w = whatsNewByHashes(either(either(set, titleRead(r.title)), alsoRead), passages);
-  return { read: w.read, parts: newParts(passages, w.passages, { elsewhere }), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
+  return { read: w.read, parts: newParts(passages, w.passages, { elsewhere, partOf }), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
 }
 
 export function signatureOf(r: PageRecord): PageSignature {
@@ -152,7 +153,7 @@ export async function lookUp(
     // Equally close pages in the order the reader first read them (the notice names where this was
     // read first), or, for the history's list, latest first as it lists pages.
     .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || (ties === 'latest' ? b.lastSeen - a.lastSeen : a.firstSeen - b.firstSeen))
-    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own, siteOf(r.url) !== siteOf(page.url))) : s));
+    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own, siteOf(r.url) !== siteOf(page.url), verdict.kind === 'part-of-earlier')) : s));
   return { ...(before ? { before } : {}), matches };
 }
 

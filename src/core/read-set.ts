@@ -544,14 +544,22 @@ function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: 
     read += verdicts[k].readChars;
   });
   if (!parts.length || !total || !(read >= WRAPPED_READ * total)) return false;
-  // The span of the part read: from either end, read passages are left out while they hold at most WRAPPED_EDGE of what was read.
+  const { first, last } = readSpan(verdicts, read);
+  const before = parts.some((part) => part[part.length - 1] < first);
+  const after = parts.some((part) => part[0] > last);
+  return before && after && parts.every((part) => part[part.length - 1] < first || part[0] > last);
+}
+
+/**
+ * The span of the part read, as the indices of its first and last passage: from either end, read
+ * passages are left out while they hold at most WRAPPED_EDGE of what was read (`read`: characters).
+ */
+function readSpan(verdicts: PassageVerdict[], read: number): { first: number; last: number } {
   let first = 0;
   for (let edge = 0; first < verdicts.length && edge + verdicts[first].readChars <= WRAPPED_EDGE * read; first++) edge += verdicts[first].readChars;
   let last = verdicts.length - 1;
   for (let edge = 0; last >= 0 && edge + verdicts[last].readChars <= WRAPPED_EDGE * read; last--) edge += verdicts[last].readChars;
-  const before = parts.some((part) => part[part.length - 1] < first);
-  const after = parts.some((part) => part[0] > last);
-  return before && after && parts.every((part) => part[part.length - 1] < first || part[0] > last);
+  return { first, last };
 }
 
 /**
@@ -561,7 +569,7 @@ function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: 
  * `elsewhere`: the page read was on another site; then a page that only wraps what was read in
  * lines of its own (wrapped()) has none: nothing new.
  */
-export function newParts(passages: Array<Pick<PagePassage, 'para' | 'words' | 'chars'>>, verdicts: PassageVerdict[], { elsewhere = false } = {}): number[][] {
+export function newParts(passages: Array<Pick<PagePassage, 'para' | 'words' | 'chars'>>, verdicts: PassageVerdict[], { elsewhere = false, partOf = false } = {}): number[][] {
   const parts: number[][] = [];
   let current: number[] | undefined;
   verdicts.forEach((v, k) => {
@@ -571,6 +579,13 @@ export function newParts(passages: Array<Pick<PagePassage, 'para' | 'words' | 'c
   });
   // A line of a few words ("Printed from example.com", a byline, "Advertisement", a dateline) is no
   // new reading matter: not counted or marked as a new part (its words still count as not read).
-  const kept = parts.filter((part) => part.reduce((n, k) => n + passages[k].words, 0) >= PASSAGE_MIN_WORDS);
+  let kept = parts.filter((part) => part.reduce((n, k) => n + passages[k].words, 0) >= PASSAGE_MIN_WORDS);
+  // An excerpt of what was read (a preview, a teaser: `partOf`) ends, or starts, with a line of its
+  // own: "Read the full story", "Subscribe to continue", 打开APP阅读全文. A part of one passage before
+  // or after the part read is that, not news: an update adds to the whole article, not to a part of it.
+  if (partOf && kept.length) {
+    const { first, last } = readSpan(verdicts, verdicts.reduce((n, v) => n + v.readChars, 0));
+    kept = kept.filter((part) => !(part.length === 1 && (part[0] < first || part[0] > last)));
+  }
   return elsewhere && wrapped(passages, verdicts, kept) ? [] : kept;
 }

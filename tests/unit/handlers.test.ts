@@ -672,6 +672,14 @@ describe("what's new since the reader read it", () => {
   /** A report with the page's passages, as the content script sends it since read sets exist. */
   const withPassages = (url: string, body: string) => ({ ...report(url, en, en.title, body), passages: encodeSentPassages(pagePassages(body)) });
 
+  it('tells a paywalled preview of an article read in full, with its "subscribe" line, as nothing new', async () => {
+    const bg = makeBackground();
+    await bg.read(withPassages('https://a.example/story', text(en)));
+    const preview = [...en.paragraphs.slice(0, Math.ceil(en.paragraphs.length * 0.4)), 'Subscribe to continue reading this story and every other story in our archive.'].join('\n\n');
+    const answer = await bg.handlers['content:pageSeen'](withPassages('https://paywall.example/p', preview), fromTab(2, 'https://paywall.example/p'));
+    expect(answer.match).toMatchObject({ url: 'https://a.example/story', kind: 'part-of-earlier', fresh: { parts: [] } });
+  });
+
   it('tells the content script the share read and the three new paragraphs of a revision at another URL', async () => {
     const bg = makeBackground();
     await bg.read(withPassages('https://a.example/story', text(en)));

@@ -384,6 +384,34 @@ describe('a repost that wraps what was read', () => {
   }
 });
 
+describe("an excerpt's own line", () => {
+  for (const [lang, base, extra, line] of [
+    ['en', 'en-library', 'en-ferry', 'Subscribe to continue reading the rest of this story and every story in our archive.'],
+    ['zh', 'zh-library', 'zh-balcony', '打开港湾日报APP，阅读全文，还有更多精彩内容等你发现。'],
+  ] as const) {
+    const old = paragraphs(base);
+    const preview = old.slice(0, Math.ceil(old.length * 0.4));
+    const set = decodeReadSet(readSetOf(old.join('\n\n')));
+    const parts = (text: string, partOf: boolean) => {
+      const passages = pagePassages(text);
+      return newParts(passages, whatsNewByHashes(set!, passages).passages, { partOf });
+    };
+
+    it(`is nothing new on a preview of an article read in full, at its end or its start (${lang})`, () => {
+      expect(parts([...preview, line].join('\n\n'), true)).toEqual([]);
+      expect(parts([line, ...preview].join('\n\n'), true)).toEqual([]);
+      // Not taken for a part of what was read, the line is one new paragraph, as before.
+      expect(parts([...preview, line].join('\n\n'), false)).toHaveLength(1);
+    });
+
+    it(`leaves a paragraph of several sentences, and anything inside the part read, new (${lang})`, () => {
+      const added = paragraphs(extra).slice(1, 3);
+      expect(parts([...preview, added.join(' ')].join('\n\n'), true).length).toBeGreaterThan(0);
+      expect(parts([preview[0], line, ...preview.slice(1)].join('\n\n'), true)).toHaveLength(1);
+    });
+  }
+});
+
 describe('a preview is told from a revision', () => {
   it('does not take a revision with new paragraphs inside the part read before for a preview', () => {
     const old = paragraphs('en-balcony');
