@@ -32,9 +32,17 @@ export function relativeTime(then: number, now: number, locale: string | undefin
   const elapsed = then - now;
   const format = formatter(relative, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(elapsed) >= ms) return format.format(Math.trunc(elapsed / ms), unit);
+    // Days as the calendar counts them where the reader is: two days ago is the day before yesterday
+    // (前天), however few hours past 24 it was (in whole 24-hour days elapsed, it said 昨天).
+    if (Math.abs(elapsed) >= ms) return unit === 'day' ? format.format(calendarDays(then, now), 'day') : format.format(Math.trunc(elapsed / ms), unit);
   }
   return justNow;
+}
+
+/** Calendar days from `now`'s to `then`'s, in local time (negative for the past). */
+function calendarDays(then: number, now: number): number {
+  const midnight = (t: number) => new Date(t).setHours(0, 0, 0, 0);
+  return Math.round((midnight(then) - midnight(now)) / (24 * 3600e3));
 }
 
 /** The date and time itself, for a tooltip and for `<time datetime>` ("22 Nov 2026, 10:06"). */
