@@ -1,7 +1,7 @@
 // The variants benchmark: copies harder than a corpus lists, made at run time from its documents,
 // to see whether the method holds on the principle rather than on the corpus's own kinds. From the
 // fullest document of each group it makes a shorter preview, a stretch from the middle, the end,
-// and the whole text inside a page two to four times as long (other groups' documents around it),
+// and the whole text inside a page two to sixteen times as long (other groups' documents around it),
 // and judges each against the document with the extension's decision (retrieval included), the
 // copy read after the document and before it. `noTerminals` removes sentence ends from every text
 // first, as scripts that do not mark them (Thai) or pages without punctuation would have it: the
@@ -76,6 +76,9 @@ export function variantsOf(text: string, filler: (chars: number, seed: number) =
     ['whole, inside a page 2 × as long', around(2)],
     ['whole, inside a page 3 × as long', around(3)],
     ['whole, inside a page 4 × as long', around(4)],
+    // An article inside a forum thread or a まとめ page many times its length.
+    ['whole, inside a page 8 × as long', around(8)],
+    ['whole, inside a page 16 × as long', around(16)],
     // Reposts re-punctuated: Chinese and Japanese full-width punctuation typed or converted half-width (no change elsewhere).
     ['preview, first 30 %, half-width punctuation', halfWidth(part(0, 0.3))],
     ['whole, inside a page 3 × as long, half-width punctuation', halfWidth(around(3))],

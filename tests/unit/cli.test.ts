@@ -215,7 +215,7 @@ describe('cli bench --variants', () => {
     expect(report.documents).toBe(6);
     expect(report.bases).toContain('en-ferry');
     expect(report.bases).not.toContain('ferry-embedded');
-    expect(Object.keys(report.kinds)).toHaveLength(11);
+    expect(Object.keys(report.kinds)).toHaveLength(13);
     for (const kind of Object.values(report.kinds)) {
       expect(kind.pairs).toBe(6);
       expect(kind.byScript.cjk.pairs).toBe(2);
