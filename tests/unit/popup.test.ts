@@ -84,6 +84,15 @@ afterEach(() => {
 });
 
 describe('the popup', () => {
+  it('puts the list of matches right under the sentence that introduces it, and the count of links read after it', async () => {
+    const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp }, linksRead: 2 } });
+    await bg.read(report('https://a.example/story', 'Story'));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    const shown = [...document.querySelectorAll<HTMLElement>('#status, #status ~ *')].filter((e) => !e.hidden).map((e) => e.id);
+    expect(shown.slice(0, 3)).toEqual(['status', 'matches', 'links-read']);
+  });
+
   it('says that a page just read went into the history, where nothing like it was read before', async () => {
     const bg = makeBackground({ 7: { url: copy.url, page: { ...copy, fp: copy.digest.fp }, recorded: true } });
     await bg.read(copy, fromTab(7, copy.url));
