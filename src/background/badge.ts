@@ -10,7 +10,7 @@ export function badgeFor(verdict: PageVerdict): { text: string; color: string; t
   const closest = verdict.matches[0];
   if (closest) return { text: String(n), color: '#6b4fbb', title: message('badgeReadBefore', isolate(closest.title || closest.url)) };
   if (verdict.visitedBefore) {
-    const title = verdict.lastVisit ? message('badgeVisitedBefore', new Date(verdict.lastVisit).toLocaleDateString(locale())) : message('badgeVisitedBeforeUndated');
+    const title = verdict.lastVisit ? message('badgeVisitedBefore', new Date(verdict.lastVisit).toLocaleDateString(locale(), { dateStyle: 'medium' })) : message('badgeVisitedBeforeUndated');
     return { text: '✓', color: '#6e6a7c', title };
   }
   return { text: '', color: '#6b4fbb', title: message('extName') };

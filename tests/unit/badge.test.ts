@@ -23,7 +23,7 @@ const browser = vi.hoisted(() => {
       action: { setBadgeText: set('text'), setBadgeBackgroundColor: set('color'), setTitle: set('title') },
       i18n: {
         getUILanguage: () => 'en',
-        getMessage: (key: string, subs: string[] = []) => (key === 'extName' ? 'Déjà Read' : key === 'badgeReadBefore' ? `read before: ${subs[0]}` : key),
+        getMessage: (key: string, subs: string[] = []) => (key === 'extName' ? 'Déjà Read' : key === 'badgeReadBefore' ? `read before: ${subs[0]}` : key === 'badgeVisitedBefore' ? `visited before (${subs[0]})` : key),
       },
     },
   };
@@ -70,6 +70,12 @@ describe('the toolbar button', () => {
       expect(button(tab)).toMatchObject({ text: '', title: 'Déjà Read' });
     });
   }
+
+  it('dates a visit before in its tooltip as the rest of the interface dates it (the date as words, not 11/28/2026)', async () => {
+    await showVerdictOnTab(31, { ...nothing, visitedBefore: true, lastVisit: new Date(2026, 10, 28, 9).getTime() });
+    expect(button(31).title).toBe(`visited before (${new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(2026, 10, 28, 9))})`);
+    expect(button(31).title).toBe('visited before (Nov 28, 2026)');
+  });
 
   it('costs no call for a page with nothing to show on a tab that shows nothing', async () => {
     await showVerdictOnTab(tab, read(1));
