@@ -315,6 +315,8 @@ export class PageRepository {
   private writesEnded = 0;
   /** The export's next chunk, read while the last one is written out (exportStored); dropped when a write begins. */
   private exportAhead: { after: number; limit: number; read: Promise<ExportChunk & { gen: number }> } | undefined;
+  /** Drops it if it is not asked for in time (the timer holds no chunk: one timer, the repository's). */
+  private exportAheadTimer: ReturnType<typeof setTimeout> | undefined;
   /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
   private dismissals: Promise<Set<string>> | undefined;
 
@@ -393,7 +395,7 @@ export class PageRepository {
    */
   private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
     this.writesBegun++;
-    this.exportAhead = undefined;
+    this.dropExportAhead();
     try {
       return await this.writeNow(extra, work);
     } finally {
@@ -800,7 +802,7 @@ export class PageRepository {
     // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
     this.writesBegun++;
-    this.exportAhead = undefined;
+    this.dropExportAhead();
     try {
       const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
       const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
@@ -876,7 +878,7 @@ export class PageRepository {
    */
   async exportStored(limit: number, after = -1): Promise<ExportChunk> {
     const ahead = this.exportAhead;
-    this.exportAhead = undefined;
+    this.dropExportAhead();
     // Read ahead for this very request, with no write since (this background's, which drop it, or
     // another's, which counts in the store's write count): as if read now.
     const usable = ahead !== undefined && ahead.after === after && ahead.limit === limit ? await ahead.read.catch(() => undefined) : undefined;
@@ -887,14 +889,17 @@ export class PageRepository {
     if (chunk.last !== undefined && this.writesEnded === this.writesBegun) {
       const read = this.readExportChunk(limit, chunk.last);
       read.catch(() => undefined);
-      const entry = { after: chunk.last, limit, read };
-      this.exportAhead = entry;
+      this.exportAhead = { after: chunk.last, limit, read };
       // An export left off (its page closed) does not keep a chunk of the history in memory.
-      setTimeout(() => {
-        if (this.exportAhead === entry) this.exportAhead = undefined;
-      }, EXPORT_AHEAD_MS);
+      this.exportAheadTimer = setTimeout(() => this.dropExportAhead(), EXPORT_AHEAD_MS);
     }
     return chunk;
+  }
+
+  private dropExportAhead(): void {
+    this.exportAhead = undefined;
+    clearTimeout(this.exportAheadTimer);
+    this.exportAheadTimer = undefined;
   }
 
   private async readExportChunk(limit: number, after: number): Promise<ExportChunk & { gen: number }> {

@@ -1,5 +1,5 @@
 import { openDB } from 'idb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { everyPage } from './helpers';
 import { ABANDONED_STAGING_MS, CHUNKS_PER_APPLY, DB_NAME, ImportIncompleteError, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
 import { StorageFullError } from '../../src/storage/errors';
@@ -259,6 +259,24 @@ describe('PageRepository: forgetting and listing', () => {
     await r.forget('https://a.example/');
     await r.clear();
     expect((r as unknown as { exportAhead?: unknown }).exportAhead).toBeUndefined();
+  });
+
+  it('holds one chunk read ahead at most, however many an export reads, and lets it go if it is not asked for', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const r = await repo();
+      for (let i = 0; i < 7; i++) await r.recordVisit(visit(`https://p${i}.example/`, '0123456789abcdef'), 1);
+      let chunk = await r.exportChunk(1);
+      while (chunk.last !== undefined) chunk = await r.exportChunk(1, chunk.last);
+      // One timer for the one chunk read ahead (each chunk's own timer held its chunk for 30 s: 168 MB after an export of 10^5 pages).
+      expect(vi.getTimerCount()).toBeLessThanOrEqual(1);
+      await r.exportChunk(1);
+      vi.advanceTimersByTime(60_000);
+      expect((r as unknown as { exportAhead?: unknown }).exportAhead).toBeUndefined();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('exports a page as a write under way while the chunk before it was read leaves it', async () => {
