@@ -15,8 +15,8 @@ export const PASSAGE_CAP = 96;
 /** The smallest this many hashes are always among the page's entries in the passage index: its anchors. */
 export const ANCHOR_COUNT = 12;
 /** Every hash below 1/2^ANCHOR_SHARE_BITS of the hash range is an anchor too (anchorCount), up to ANCHOR_CAP anchors. */
-export const ANCHOR_SHARE_BITS = 4;
-export const ANCHOR_CAP = 48;
+export const ANCHOR_SHARE_BITS = 2;
+export const ANCHOR_CAP = 36;
 /** A lookup asks the passage index for the page's smallest this many hashes (of its ANCHOR_COUNT). */
 export const PROBE_COUNT = 3;
 /** ...and compares every hash it keeps with each earlier page's smallest this many: the page's leads. */
@@ -127,14 +127,16 @@ function alike(a: PassageSignature, b: PassageSignature): [PassageSignature, Pas
 
 /**
  * How many of its smallest hashes are a page's anchors: its ANCHOR_COUNT smallest, and every hash
- * below 1/2^ANCHOR_SHARE_BITS of the range (a sixteenth of its passages, on average), up to
+ * below 1/2^ANCHOR_SHARE_BITS of the range (a quarter of its passages, on average), up to
  * ANCHOR_CAP. The ANCHOR_COUNT smallest alone find a part of a longer page from the part itself
  * (the part's smallest hash among the longer page's anchors) with chance 1 − (1 − f)^ANCHOR_COUNT for
  * a part holding a share f of the longer page's passages: 97 % for a quarter, 72 % for a tenth. A
  * hash below the threshold is an anchor of every page that holds it, whatever surrounds it, so a
- * part holding n passages is found with chance 1 − (15/16)^n (96 % from 50 passages), up to a
- * longer page of ANCHOR_CAP × 16 passages (about 15,000 words). A page of up to about 192 passages,
- * most articles, has ANCHOR_COUNT anchors as before.
+ * part holding n passages is found with chance 1 − (3/4)^n (99 % from 15 passages: a short news
+ * item inside a forum thread), up to a longer page of ANCHOR_CAP × 4 passages (about 2,500 words);
+ * beyond, its ANCHOR_CAP smallest. A page of up to 48 passages has ANCHOR_COUNT anchors.
+ * (Until 28 November 2026 the threshold was a sixteenth, the cap 48: a part of 15 passages was
+ * missed with chance (15/16)^15, 38 %.)
  */
 export function anchorCount(s: PassageSignature): number {
   const below = 2 ** (s.bits - ANCHOR_SHARE_BITS);
