@@ -223,7 +223,7 @@ export class PageWrite {
    * imported exports as it was), one it holds, at its address or over the other scheme, is merged
    * with (`join`: mergePage, as an import joins; under the address read last). How many of each; a
    * page numbered `ownFrom` or after was added by the same import (its records in the file far
-   * apart), and is counted once, where it was added. `numbers`: where a page (by its identity) was
+   * apart), and is counted once, where it was added. `numbers`: where a page (by `schemeFree`) was
    * before a forget, to put it back there if that slot is still empty (an undo: the history's order
    * stays as it was, and an export under way does not meet the page again further on).
    */
@@ -235,7 +235,7 @@ export class PageWrite {
     for (const page of incoming) {
       const before = existing.get(page.url) ?? existing.get(otherScheme(page.url) ?? page.url);
       if (!before) {
-        const n = numbers?.get(page.url);
+        const n = numbers?.get(schemeFree(page.url));
         if (n !== undefined && n < this.meta.next && !this.page(n)) {
           this.meta.count++;
           this.put(n, page, null);
@@ -393,11 +393,16 @@ export class PageRepository {
    * then writes blocks, columns, anchors and counters. The columns in memory are changed as the
    * pages are; if the transaction fails they are dropped and read again.
    */
-  private async write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
+  private write<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
+    return this.writing(() => this.writeNow(extra, work));
+  }
+
+  /** A write of any kind, counted from before its transaction exists until it ends (exportStored); a chunk read ahead is dropped. */
+  private async writing<T>(run: () => Promise<T>): Promise<T> {
     this.writesBegun++;
     this.dropExportAhead();
     try {
-      return await this.writeNow(extra, work);
+      return await run();
     } finally {
       this.writesEnded++;
     }
@@ -779,12 +784,11 @@ export class PageRepository {
   async restore(gone: Forgotten): Promise<number> {
     const pages = onePerPage(gone.pages);
     // Each page back where it was (the first of its records over both schemes).
-    const was = new Map<string, number>();
+    const numbers = new Map<string, number>();
     gone.numbers?.forEach((n, i) => {
       const key = schemeFree(gone.pages[i].url);
-      was.set(key, Math.min(n, was.get(key) ?? n));
+      numbers.set(key, Math.min(n, numbers.get(key) ?? n));
     });
-    const numbers = new Map(pages.flatMap((p): Array<[string, number]> => (was.has(schemeFree(p.url)) ? [[p.url, was.get(schemeFree(p.url)) as number]] : [])));
     await this.write(['dismissals', 'importRuns'], async (w) => {
       await w.merge(pages, restoredPage, Infinity, numbers);
       // A pair said again meanwhile keeps its later time.
@@ -801,15 +805,11 @@ export class PageRepository {
     const stores = ['blocks', 'columns', 'anchors', 'meta', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
     // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
-    this.writesBegun++;
-    this.dropExportAhead();
-    try {
+    await this.writing(async () => {
       const tx = (this.db as unknown as IDBPDatabase).transaction([...stores, ...old], 'readwrite');
       const meta = ((await tx.objectStore('meta').get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
       await Promise.all([...[...stores, ...old].map((name) => tx.objectStore(name).clear()), tx.objectStore('meta').put({ ...emptyMeta(), gen: meta.gen + 1, cleared: (meta.cleared ?? 0) + 1 }, META_KEY), tx.done]);
-    } finally {
-      this.writesEnded++;
-    }
+    });
     this.cache = undefined;
     this.dismissals = undefined;
   }
