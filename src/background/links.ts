@@ -2,10 +2,11 @@
 // store's indexes. Checked like a page report: a top frame's content script, on the page the
 // browser says it is on, where marks are allowed (settings, exclusions, pause, private windows).
 import { bothSchemes, MAX_URL_LENGTH, pageIdentity } from '../core';
-import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type Protocol } from '../messaging/protocol';
+import { MAX_LINK_KEY_CHARS, MAX_LINK_KEYS, type LinkMark, type Protocol } from '../messaging/protocol';
 import { linkMarksAllowed } from '../settings/settings';
 import type { Runtime } from 'webextension-polyfill';
 import { fromTopFrame } from '../messaging/router';
+import { calendarDays } from '../ui/relative-time';
 import { placeOf, siteName, siteOf } from '../ui/site';
 import type { BackgroundDeps } from './handlers';
 
@@ -62,12 +63,15 @@ export async function readLinksFor(req: unknown, sender: Runtime.MessageSender, 
     }
   }
   return {
-    read: [...latest].map(([key, f]) => ({ key, date: day.format(f.lastSeen), ...(sameDay(f.lastSeen, today) ? { today: true } : {}), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) })),
+    read: [...latest].map(([key, f]) => ({ key, date: day.format(f.lastSeen), ...readDay(f.lastSeen, today), ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}), ...(f.firstReadUrl ? { firstReadAt: whereBeside(f.firstReadUrl, f.key) } : {}) })),
   };
 }
 
-/** Whether two times fall on one calendar day where the reader is. */
-const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
+/** A read today or yesterday, as the reader's calendar counts days: the tip says so rather than the date. */
+function readDay(then: number, now: number): Pick<LinkMark, 'today' | 'yesterday'> {
+  const days = calendarDays(then, now);
+  return days === 0 ? { today: true } : days === -1 ? { yesterday: true } : {};
+}
 
 /** Where a page is, said beside another: its site, or its place (site and path) where the other is on the same site. */
 function whereBeside(url: string, other: string): string {

@@ -302,7 +302,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     if (!a || !overlay) return;
     const mark = read.get(keyOf.get(a) ?? '');
     const copyOf = mark?.copyOf ? ` · ${t('linkCopyOf', isolate(mark.copyOf))}` : mark?.firstReadAt ? ` · ${t('linkFirstReadAt', isolate(mark.firstReadAt))}` : '';
-    overlay.showTip(a, (mark?.today ? t('linkReadToday') : t('linkReadOn', mark?.date ?? '')) + copyOf, mark !== undefined);
+    overlay.showTip(a, (mark?.today ? t('linkReadToday') : mark?.yesterday ? t('linkReadYesterday') : t('linkReadOn', mark?.date ?? '')) + copyOf, mark !== undefined);
   };
   const hideTip = (e: Event) => {
     if (linkAt(e.target)) overlay?.hideTip();

@@ -93,6 +93,8 @@ export interface LinkMark {
   date: string;
   /** It was last read today (the tip says "Read today"). */
   today?: true;
+  /** It was last read yesterday, as the reader's calendar counts days (the tip says "Read yesterday"). */
+  yesterday?: true;
   /** The title of the page read elsewhere that this one is a known copy of (untrusted text). */
   copyOf?: string;
   /** For a page read at this very address: the site where its text was read first, elsewhere. */

@@ -40,7 +40,7 @@ export function relativeTime(then: number, now: number, locale: string | undefin
 }
 
 /** Calendar days from `now`'s to `then`'s, in local time (negative for the past). */
-function calendarDays(then: number, now: number): number {
+export function calendarDays(then: number, now: number): number {
   const midnight = (t: number) => new Date(t).setHours(0, 0, 0, 0);
   return Math.round((midnight(then) - midnight(now)) / (24 * 3600e3));
 }

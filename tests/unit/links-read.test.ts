@@ -31,10 +31,15 @@ describe('links read', () => {
       [B, undefined, 'a.example'],
     ]);
     expect(answer.read[0].date).toMatch(/^Nov 1[45], 2023$/); // the clock's day, in the machine's time zone
-    // Read today: the tip says so rather than the date; two days on, it gives the date.
+    // Read today: the tip says so rather than the date; the next day, "yesterday"; two days on, it gives the date.
     expect(answer.read[0].today).toBe(true);
-    bg.clock.now += 2 * 86_400_000;
-    expect((await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST))).read[0]).not.toHaveProperty('today');
+    expect(answer.read[0]).not.toHaveProperty('yesterday');
+    bg.clock.now += 86_400_000;
+    const nextDay = (await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST))).read[0];
+    expect([nextDay.today, nextDay.yesterday]).toEqual([undefined, true]);
+    bg.clock.now += 86_400_000;
+    const later = (await bg.handlers['content:linksRead']({ keys: asked }, fromTab(3, LIST))).read[0];
+    expect([later.today, later.yesterday]).toEqual([undefined, undefined]);
   });
 
   it('answers a list page first thing in a background started anew, and then a page, warm', async () => {
