@@ -60,6 +60,7 @@ export async function* readHistoryFile(file: Blob, now: number, chunk: number, p
   const digests: Array<Promise<ArrayBuffer>> = [];
   for (let start = 0; start < file.size || start === 0; start += DIGEST_SLICE) {
     const slice = await bytesOf(file, start, start + DIGEST_SLICE);
+    if (start === 0) notTextProblem(slice);
     digests.push(crypto.subtle.digest('SHA-256', slice));
     for (let i = 0; i < slice.length || i === 0; i += READ_SLICE) {
       const at = start + i;
@@ -88,6 +89,19 @@ export async function* readHistoryFile(file: Blob, now: number, chunk: number, p
   sums.forEach((d, k) => all.set(d, k * 32));
   return { ...read, digest: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all))) };
 }
+
+/**
+ * Refuses a file that is no UTF-8 text from its first bytes, saying what it is: UTF-16 (its byte
+ * order mark: what Excel's "Unicode Text" saves), or binary (a NUL among its first bytes: a
+ * picture, an archive; no text a history is written in holds one). Either would be told "not
+ * UTF-8 at line 1, maybe GBK", which names the wrong remedy.
+ */
+function notTextProblem(head: Uint8Array): void {
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) throw new FileProblemError(problem('importUtf16'));
+  if (head.subarray(0, BINARY_PROBE).includes(0)) throw new FileProblemError(problem('importBinary'));
+}
+/** Bytes at the start of a file looked at for a NUL. */
+const BINARY_PROBE = 4096;
 
 /** The problem a file has, if that is what went wrong. */
 export const fileProblem = (e: unknown): FileProblem | null => (e instanceof FileProblemError ? e.problem : null);

@@ -264,6 +264,20 @@ describe('a file read from its bytes: UTF-8', () => {
     expect(got instanceof FileProblemError && english(got.problem)).toMatch(/^The file is not UTF-8 text \(line 3 has bytes that are not UTF-8/);
   });
 
+  it('names UTF-16 (what Excel saves as "Unicode Text") and binary files as such, not as an older encoding', async () => {
+    const csv = 'url,title\r\nhttps://a.example/,\u6807\u9898\r\n';
+    const utf16le = new Uint8Array(2 + csv.length * 2);
+    utf16le.set([0xff, 0xfe]);
+    for (let i = 0; i < csv.length; i++) utf16le.set([csv.charCodeAt(i) & 0xff, csv.charCodeAt(i) >> 8], 2 + i * 2);
+    const utf16 = await read(utf16le);
+    expect(utf16 instanceof FileProblemError && english(utf16.problem)).toMatch(/^The file is UTF-16 text .*Save it as UTF-8/);
+    const png = await read(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52));
+    expect(png instanceof FileProblemError && english(png.problem)).toMatch(/^The file is not text .*Choose the file that Export saved/);
+    // A UTF-8 file with its byte order mark is read as before.
+    const text = exportText([page(1)]);
+    expect(await read(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]))).toHaveLength(1);
+  });
+
   it.each([
     ['a lone continuation byte', [0x61, 0x80]],
     ['a sequence cut short at the end', [0x61, 0xe4, 0xb8]],
