@@ -60,7 +60,32 @@ interface Shown {
 
 let shown: Shown | undefined;
 
+/**
+ * A notice taken off the page as the reader leaves it, to be put back if they come back to it.
+ * Chrome keeps no page holding an extension's frame in its back-forward cache ("EmbedderExtensionFrame"),
+ * so Back to a page showing the notice loaded it again, its scroll and state lost; its `pagehide`
+ * comes too late to change that, and `beforeunload` does not. The notice is shown again when the
+ * page comes back from the cache, or when the reader acts on the page again because it was not left
+ * after all (a download, a leave the page's own prompt turned back): a key, a click, a scroll.
+ */
+let away: AbortController | undefined;
+const COME_BACK = ['pageshow', 'pointerdown', 'keydown', 'wheel', 'scroll'] as const;
+
+function stepAway(win: Window, again: () => void): void {
+  removeNotice();
+  const back = new AbortController();
+  away = back;
+  const comeBack = (e: Event) => {
+    if (!e.isTrusted) return;
+    removeNotice();
+    again();
+  };
+  for (const type of COME_BACK) win.addEventListener(type, comeBack, { capture: true, passive: true, signal: back.signal });
+}
+
 export function removeNotice(): void {
+  away?.abort();
+  away = undefined;
   if (!shown) return;
   const { host, marks, port, stop } = shown;
   shown = undefined;
@@ -231,6 +256,13 @@ export function showNotice(match: NoticeMatch, more: number, actions: NoticeActi
     post({ type: 'show', data });
   };
   frame.addEventListener('load', handOver, { signal: stop.signal });
+  win.addEventListener(
+    'beforeunload',
+    (e) => {
+      if (e.isTrusted) stepAway(win, () => showNotice(match, more, actions, doc));
+    },
+    { signal: stop.signal },
+  );
 
   root.append(style, place, frame);
   // Not before the page has loaded: a frame holds up its page's load event until it has loaded

@@ -1384,3 +1384,44 @@ describe('Chromium, what a page may learn of the notice', () => {
     await page.close();
   });
 });
+
+describe("Chromium, Back and Forward through the browser's cache", () => {
+  it('keeps a page showing the notice in the cache, with the notice back on return; a leave the page turns back brings it back at the next key', async () => {
+    // Playwright turns the back-forward cache off by default; a reader's Chrome has it on.
+    const bfProfile = mkdtempSync(join(tmpdir(), 'deja-read-chromium-bf-'));
+    const bf = await chromium.launchPersistentContext(bfProfile, { executablePath: CHROMIUM_PATH, headless: true, ignoreDefaultArgs: ['--disable-back-forward-cache'], args: chromiumArgs(distDir('chrome')) });
+    try {
+      const sw = bf.serviceWorkers()[0] ?? (await bf.waitForEvent('serviceworker'));
+      await sw.evaluate(() => chrome.storage.sync.set({ settings: { dwellSeconds: 0 } }));
+      const page = await bf.newPage();
+      const cdp = await bf.newCDPSession(page);
+      await cdp.send('Page.enable');
+      const notKept: string[] = [];
+      cdp.on('Page.backForwardCacheNotUsed', (e) => notKept.push(...e.notRestoredExplanations.map((x) => x.reason)));
+      await openAndSettle(page, site.url('enA'));
+      await openAndSettle(page, site.url('enB'));
+      await expect.poll(() => noticeText(page)).toContain("You've read this before");
+      await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+      await openAndSettle(page, site.url('enC'));
+      await page.goBack({ waitUntil: 'commit' }); // a page from the cache fires no load event
+      // Brought back from the cache (the page's own state is still there), and the notice with it.
+      await expect.poll(() => noticeText(page)).toContain("You've read this before");
+      expect(notKept).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+      // The page asks before it is left, and the reader stays: the notice went as the page was being
+      // left, and comes back at the reader's next key.
+      await page.evaluate(() => addEventListener('beforeunload', (e) => e.preventDefault()));
+      await page.mouse.click(5, 5); // the user activation a page needs to ask
+      page.once('dialog', (d) => void d.dismiss());
+      await page.evaluate((url) => setTimeout(() => (location.href = url), 0), site.url('enC'));
+      await expect.poll(() => noticeShown(page)).toBe(false);
+      await page.waitForTimeout(500);
+      expect(page.url()).toBe(site.url('enB'));
+      await page.keyboard.press('Shift');
+      await expect.poll(() => noticeText(page)).toContain("You've read this before");
+    } finally {
+      await bf.close();
+      rmSync(bfProfile, { recursive: true, force: true });
+    }
+  });
+});
