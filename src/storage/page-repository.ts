@@ -512,9 +512,13 @@ export class PageRepository {
     return this.write([], async (w) => {
       const others = [...marks.keys()].filter((id) => id !== url);
       const all = await w.findAll([...addresses, ...others]);
-      const found = addresses.map((a) => all.get(a)).find((f) => f !== undefined);
-      const previous = found && fromStored(found.page);
+      const [found, twin] = addresses.map((a) => all.get(a)).filter((f) => f !== undefined);
+      // A history from before 28 November 2026 may hold the page under both schemes (an import
+      // joined none): the visit joins the two into the record it updates (mergePage: visits added,
+      // one visit counted once by its id), and the other goes.
+      const previous = found && (twin ? joinRecords(fromStored(found.page), fromStored(twin.page)) : fromStored(found.page));
       if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) return { record: previous, previous, repeated: true as const };
+      if (twin) w.remove(twin.n);
       for (const id of others) {
         const other = all.get(id);
         const changed = marks.get(id);

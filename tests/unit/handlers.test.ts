@@ -456,6 +456,21 @@ describe('one page over http and https', () => {
     const marks = await bg.handlers['content:linksRead']({ keys: [https, http] }, fromTab(3, 'https://list.example/today'));
     expect(marks.read).toEqual([]);
   });
+  it('joins a page a history holds under both schemes into one record at its next visit, every visit kept', async () => {
+    const bg = makeBackground();
+    const http = 'http://news.example/2026/11/joined';
+    const https = 'https://news.example/2026/11/joined';
+    await bg.read(report(https), fromTab(1, https));
+    // As an import before 28 November 2026 left it: a second record, over http, with two visits of its own.
+    const repo = await bg.repository;
+    const record = { url: http, canonicalUrl: http, site: 'news.example', title: en.title, fp: digestArticle(text(en)).fp, b0: 0, b1: 0, b2: 0, b3: 0, algo: 'dr2', textLength: 500, lang: 'en', firstSeen: 5, lastSeen: 6, visits: 2 };
+    await (repo as unknown as { write: (stores: never[], work: (w: PageWrite) => Promise<void>) => Promise<void> }).write([], (w) => w.addAll([toStored(record)]));
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => i.url).sort()).toEqual([http, https]);
+    await bg.read(report(http), fromTab(2, http));
+    const { items } = await bg.call('history:list', { limit: 10 });
+    expect(items.map((i) => [i.url, i.visits, i.firstSeen])).toEqual([[http, 4, 5]]);
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 1 });
+  });
 });
 
 describe('one page over http and https: undo, "Not the same", link marks, imports', () => {
