@@ -510,7 +510,8 @@ export class PageRepository {
     const addresses = bothSchemes(url);
     const marks = new Map(changes.map((c) => [pageIdentity(c.url), c.changed]));
     return this.write([], async (w) => {
-      const others = [...marks.keys()].filter((id) => id !== url);
+      // Marks of other pages; this page's, over either scheme, goes with the visit's own record.
+      const others = [...marks.keys()].filter((id) => !addresses.includes(id));
       const all = await w.findAll([...addresses, ...others]);
       const [found, twin] = addresses.map((a) => all.get(a)).filter((f) => f !== undefined);
       // A history from before 28 November 2026 may hold the page under both schemes (an import
@@ -526,7 +527,7 @@ export class PageRepository {
       }
       const { visitId, ...page } = visit;
       // The mark "changed since read" stays until the page changes again.
-      const changed = marks.get(url) ?? previous?.changed;
+      const changed = addresses.map((a) => marks.get(a)).find((m) => m !== undefined) ?? previous?.changed;
       const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
       const stored = toStored({
         ...page,
