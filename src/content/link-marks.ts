@@ -39,6 +39,8 @@ const MAX_MEMO = 20_000;
 export const MAX_ASKED = 20_000;
 /** The background asked again a few times (it may be starting); then the links wait for the next scan. */
 const ASK_RETRY: RetryOptions = { tries: 4, delayMs: 250, maxDelayMs: 2_000, timeoutMs: 10_000 };
+/** The least time from a question to the drawing of its answer (ask). */
+const ANSWER_FLOOR_MS = 100;
 /** A scan whose question was not answered is tried again after this long, if nothing on the page changed before. */
 const RESCAN_AFTER_FAILURE_MS = 10_000;
 
@@ -126,9 +128,13 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     if (!redraw && blocks.length === drawn.length && blocks.every((b, i) => b === drawn[i])) return;
     redraw = false;
     drawn = blocks;
+    // Every mark made anew and placed in this frame, whichever answers came: kept where its link's
+    // answer stayed the same and made anew where it changed, the work told a page that timed its
+    // frames whether the address it had just given its links was read (a privacy review).
     overlay.set(
       'links',
       blocks.flatMap((block) => [...(linksOf.get(block) ?? [])].map((anchor) => ({ anchor, boxClass: 'read-mark', shown: read.has(keyOf.get(anchor) ?? '') }))),
+      { anew: true },
     );
     overlay.placeNow();
   }
@@ -139,6 +145,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
    */
   async function ask(keys: string[]): Promise<boolean> {
     let found = false;
+    const began = performance.now();
     while (keys.length > 0 && !stopped) {
       const batch = linkKeysForOneMessage(keys);
       const asking = performance.now();
@@ -150,6 +157,11 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
       answered = true;
       keys.splice(0, batch.length);
     }
+    // The marks are drawn no sooner than ANSWER_FLOOR_MS after the question: an address read takes
+    // the background a read of its page more than one not read, which a page timing the drawing
+    // after it gave its links an address would see.
+    const wait = began + ANSWER_FLOOR_MS - performance.now();
+    if (wait > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, wait));
     return found;
   }
 
@@ -320,13 +332,27 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
    * never on the page's own timing.
    */
   let rechecking = false;
+  let recheckAgain = false;
   async function recheckUnread(): Promise<void> {
-    if (rechecking || stopped || !answered) return;
+    if (stopped || !answered) return;
+    if (rechecking) {
+      recheckAgain = true;
+      return;
+    }
     rechecking = true;
     try {
-      if (await ask([...asked].filter((key) => !read.has(key)))) drawSoon(true);
+      // Drawn again whatever the answer: only when a link was read since, it told the page, at each
+      // in-page navigation it made, that the reader had read one meanwhile.
+      const unread = [...asked].filter((key) => !read.has(key));
+      if (unread.length === 0) return;
+      await ask(unread);
+      drawSoon(true);
     } finally {
       rechecking = false;
+      if (recheckAgain && !stopped) {
+        recheckAgain = false;
+        recheckSafely();
+      }
     }
   }
   const recheckSafely = () => void recheckUnread().catch((e: unknown) => (e instanceof ExtensionGoneError ? marks.stop() : undefined));

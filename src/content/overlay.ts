@@ -37,8 +37,12 @@ export interface OverlayMark {
 }
 
 export interface Overlay {
-  /** Replaces the marks of `group` (each feature keeps its own group); an empty list removes them. */
-  set(group: string, marks: readonly OverlayMark[]): void;
+  /**
+   * Replaces the marks of `group` (each feature keeps its own group); an empty list removes them.
+   * A mark asked for again unchanged keeps its elements; with `anew`, every mark's elements are made
+   * anew, so that the work done (which the page can time) is the same whichever marks changed.
+   */
+  set(group: string, marks: readonly OverlayMark[], options?: { anew?: boolean }): void;
   /**
    * Shows a tip by `anchor` (untrusted text in it isolated, ui/bidi.ts `isolate`), of a fixed
    * size (three lines); it is announced politely. `shown: false` places it the same, transparent and silent.
@@ -233,11 +237,13 @@ export function createOverlay(doc: Document = document, options: OverlayOptions 
   const unwatch = watchPageMotion(doc, win, refresh, refresh);
 
   return {
-    set(group, marks) {
+    set(group, marks, { anew = false } = {}) {
       // Marks drawn already and asked for again keep their elements, where they are until the next
-      // frame places them: made anew, they would be hidden for a frame (a flicker at every change).
+      // frame places them: made anew, they would be hidden for a frame (a flicker at every change),
+      // unless placed at once (placeNow).
       const previous = new Map<OverlayAnchor, Placed>();
-      for (const p of groups.get(group) ?? []) previous.set(p.mark.anchor, p);
+      if (anew) removeElements(groups.get(group) ?? []);
+      else for (const p of groups.get(group) ?? []) previous.set(p.mark.anchor, p);
       const same = (a: OverlayMark, b: OverlayMark) =>
         a.boxClass === b.boxClass && a.label === b.label && a.labelClass === b.labelClass && (a.shown ?? true) === (b.shown ?? true);
       const placed = marks.map((mark): Placed => {
