@@ -146,6 +146,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
   async function ask(keys: string[]): Promise<boolean> {
     let found = false;
     const began = performance.now();
+    const asking = keys.length > 0;
     while (keys.length > 0 && !stopped) {
       const batch = linkKeysForOneMessage(keys);
       const asking = performance.now();
@@ -161,7 +162,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     // the background a read of its page more than one not read, which a page timing the drawing
     // after it gave its links an address would see.
     const wait = began + ANSWER_FLOOR_MS - performance.now();
-    if (wait > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (asking && wait > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, wait));
     return found;
   }
 
@@ -174,6 +175,8 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     scanning = true;
     clearTimeout(retry);
     const added: Array<HTMLAnchorElement | HTMLAreaElement> = [];
+    /** Links whose key was read (again): the page added them or gave them another address. */
+    let keyed = 0;
     try {
       // Links the page has removed since (an infinite list dropping what scrolled away) are let go.
       for (const a of tracked) {
@@ -195,6 +198,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
       for (let i = 0; i < links.length && !stopped; i++) {
         const a = links[i] as HTMLAnchorElement | HTMLAreaElement;
         if (!keyOf.has(a)) {
+          keyed++;
           const href = a.href;
           let key = keyOfHref.get(href);
           if (key === undefined) {
@@ -258,7 +262,8 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
         }
       }
       await near.track(blocks);
-      drawSoon(true);
+      // Drawn anew when the page's links changed (which the page knows), whatever the answers.
+      if (keyed > 0) drawSoon(true);
     } finally {
       scanning = false;
       if (scanAgain && !stopped) {
