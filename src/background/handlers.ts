@@ -6,6 +6,7 @@ import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, Freshness, MatchSummary, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { heldFromReading, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
+import type { UndoStore } from './undo-store';
 import { historyHandlers } from './history-handlers';
 import { freshness, lookUp, signatureOf } from './matching';
 import { parsePageReport, type CheckedReport } from './page-report';
@@ -46,6 +47,8 @@ export interface BackgroundDeps {
    * popup, asked once a visit replaced its record's read set, tells the notice's story with it.
    */
   readBefore?: ReadBeforeStore;
+  /** Where a forget's Undo is kept (undo-store.ts; the background's memory when absent). */
+  undo?: UndoStore;
 }
 
 /** Where each tab's ReadBefore is held. */
@@ -389,7 +392,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       return { state: 'checked', page, matches, visitedBefore, ...(since ? { sinceVisit: since } : {}), ...(record ? { recorded: true as const } : {}), ...(notSame ? { notSame } : {}), ...(forgotten ? { forgotten: true as const } : {}), ...extra };
     },
 
-    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs, deps.readBefore),
+    ...historyHandlers(deps.repository, deps.now, deps.settings, deps.bulk, deps.keepAwake, deps.commitBudgetMs, deps.readBefore, deps.undo),
   };
   return handlers;
 }

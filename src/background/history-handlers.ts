@@ -7,6 +7,7 @@ import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT
 import type { ReadBeforeStore } from './handlers';
 import { findMatches, signatureOf } from './matching';
 import type { BulkHandle } from '../messaging/bulk';
+import { memoryArea, undoStore, type UndoStore } from './undo-store';
 
 export type HistoryMessages = Pick<
   Protocol,
@@ -42,26 +43,26 @@ async function historyItem(repo: PageRepository, r: PageRecord, match: MatchSett
 
 /**
  * The most pages a forget may take and still be undone (UNDO_MS): what it took is kept in the
- * background's memory only, never written anywhere, and dropped after that time (or when the
- * background stops), so forgotten stays forgotten.
+ * browser's session storage (undo-store.ts: in memory, never written to disk) and dropped after
+ * that time, so forgotten stays forgotten.
  */
 export const UNDO_MAX_PAGES = 5_000;
 
-export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle, keepAwake?: () => void, commitBudgetMs = COMMIT_BUDGET_MS, readBefore?: Pick<ReadBeforeStore, 'drop'>): Handlers<HistoryMessages> {
+export function historyHandlers(repository: () => Promise<PageRepository>, now: () => number, settings: () => Promise<Settings>, bulk?: BulkHandle, keepAwake?: () => void, commitBudgetMs = COMMIT_BUDGET_MS, readBefore?: Pick<ReadBeforeStore, 'drop'>, undo: UndoStore = undoStore(memoryArea())): Handlers<HistoryMessages> {
   /** What the tabs hold of pages forgotten goes with them (a failure to drop it is no reason to fail the forget). */
   const dropReadBefore = (picked: (identity: string) => boolean) => readBefore?.drop(picked).catch(() => undefined);
-  /** The last forget, for its undo. */
-  let last: { token: string; gone: Forgotten; until: number; timer: ReturnType<typeof setTimeout> } | undefined;
-  const drop = () => {
-    if (last) clearTimeout(last.timer);
-    last = undefined;
-  };
   /** Keeps what a forget took for UNDO_MS; the token the page sends back to undo it. */
-  const keepForUndo = (gone: Forgotten): { undo?: string } => {
-    drop();
+  const keepForUndo = async (gone: Forgotten): Promise<{ undo?: string }> => {
     if (gone.pages.length === 0 || gone.pages.length > UNDO_MAX_PAGES) return {};
     const token = crypto.randomUUID();
-    last = { token, gone, until: now() + UNDO_MS, timer: setTimeout(drop, UNDO_MS) };
+    const at = now();
+    try {
+      await undo.keep(token, gone, at + UNDO_MS, at);
+    } catch (e) {
+      // Not kept (session storage full): the forget stands, without an Undo.
+      console.warn('Déjà Read: a forget cannot be undone:', e);
+      return {};
+    }
     return { undo: token };
   };
   return {
@@ -158,10 +159,10 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const name = site.toLowerCase().replace(/^www\./, '');
       const forgotten = await (await repository()).forgetSite(name, gone);
       await dropReadBefore((identity) => siteOfIdentity(identity) === name);
-      return { forgotten, ...keepForUndo(gone) };
+      return { forgotten, ...(await keepForUndo(gone)) };
     },
     async 'options:clear'() {
-      drop();
+      await undo.sweep(Infinity);
       await (await repository()).clear();
       await dropReadBefore(() => true);
       return {};
@@ -173,14 +174,19 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       // The page over both schemes, as the forget took it.
       const addresses = bothSchemes(pageIdentity(url));
       await dropReadBefore((id) => addresses.includes(id));
-      return { forgotten, ...keepForUndo(gone) };
+      return { forgotten, ...(await keepForUndo(gone)) };
     },
-    async 'history:undoForget'({ undo }) {
-      // Another forget since, the time past, or a background started anew: nothing to bring back.
-      if (!last || typeof undo !== 'string' || undo !== last.token || now() > last.until) return { restored: 0, expired: true };
-      const { gone } = last;
-      drop();
-      return { restored: await (await repository()).restore(gone) };
+    async 'history:undoForget'({ undo: token }) {
+      // The time past, undone already, or the history cleared since: nothing to bring back.
+      const kept = typeof token === 'string' ? await undo.take(token, now()) : undefined;
+      if (!kept) return { restored: 0, expired: true };
+      try {
+        return { restored: await (await repository()).restore(kept.gone) };
+      } catch (e) {
+        // Not brought back (the disk full, the store failing): the Undo can be tried again.
+        await undo.keep(token as string, kept.gone, kept.until, now()).catch(() => undefined);
+        throw e;
+      }
     },
   };
 }

@@ -13,6 +13,7 @@ import { serveExtractPort } from './extract-port';
 import { listenForShortcut } from './shortcut';
 import { createHandlers } from './handlers';
 import { readBeforeStore, type SessionArea } from './read-before';
+import { undoStore } from './undo-store';
 import { keepFromEviction } from './persistence';
 
 let repository: Promise<PageRepository> | undefined;
@@ -30,6 +31,11 @@ const tabLoads = new Map<number, number>();
 
 /** Where each tab's ReadBefore is kept: the browser's session storage, in memory, while the browser runs. */
 const readBefore = readBeforeStore(browser.storage.session as unknown as SessionArea);
+
+/** Where a forget's Undo is kept while its page offers it: the same session storage (undo-store.ts). */
+const undo = undoStore(browser.storage.session as unknown as SessionArea);
+// An Undo past its time, left by a background stopped before it was dropped, goes now.
+void undo.sweep(Date.now()).catch(() => undefined);
 
 /** An extension call: made between steps of long work, it keeps the browser from stopping the background as idle. */
 const keepAwake = () => void browser.runtime.getPlatformInfo();
@@ -49,6 +55,7 @@ const handlers = createHandlers({
   showMatches,
   keepAwake,
   readBefore,
+  undo,
 });
 
 /**

@@ -589,24 +589,27 @@ describe('forgetting', () => {
 
   it("leaves nothing of a forgotten page in what a tab holds of its visit before (the tab's session storage), nor after Clear history", async () => {
     const bg = makeBackground();
+    // What the tabs hold (each forget's Undo is kept in the same session storage, for a minute).
+    const tabs = () => [...bg.session.keys()].filter((k) => k.startsWith('readBefore:')).sort();
     const at = (url: string, tab: number) => bg.read(report(url, other), fromTab(tab, url)).then(() => bg.read(report(url, other), fromTab(tab, url)));
     // Each page read twice in its tab: the tab holds what the record held before the second visit.
     await at('https://clinic.example/results', 1);
     await at('https://clinic.example/other', 2);
     await at('https://news.example/story', 3);
     await at('https://blog.example/post', 4);
-    expect([...bg.session.keys()].sort()).toEqual(['readBefore:1', 'readBefore:2', 'readBefore:3', 'readBefore:4']);
+    expect(tabs()).toEqual(['readBefore:1', 'readBefore:2', 'readBefore:3', 'readBefore:4']);
     await bg.call('popup:forgetPage', { url: 'https://news.example/story?utm_source=feed' });
-    expect([...bg.session.keys()].sort()).toEqual(['readBefore:1', 'readBefore:2', 'readBefore:4']);
+    expect(tabs()).toEqual(['readBefore:1', 'readBefore:2', 'readBefore:4']);
     await bg.call('popup:forgetSite', { site: 'www.clinic.example' });
-    expect([...bg.session.keys()]).toEqual(['readBefore:4']);
+    expect(tabs()).toEqual(['readBefore:4']);
     await bg.call('options:clear', {});
+    // The Undo of each forget too.
     expect(bg.session.size).toBe(0);
     // A page read over http, forgotten over https: one page, forgotten over both.
     await at('http://plain.example/page', 5);
-    expect([...bg.session.keys()]).toEqual(['readBefore:5']);
+    expect(tabs()).toEqual(['readBefore:5']);
     await bg.call('popup:forgetPage', { url: 'https://plain.example/page' });
-    expect(bg.session.size).toBe(0);
+    expect(tabs()).toEqual([]);
   });
 
   it('forgets a page from the popup and a site from the options', async () => {
@@ -654,11 +657,12 @@ describe('forgetting', () => {
     expect((await repo.get('https://b.example/2'))?.visits).toBe(2);
   });
 
-  it('undoes only the last forget, within a minute, and not after a clear', async () => {
+  it('undoes each forget within a minute (an earlier one too, as another tab offers it), once, and not after a clear', async () => {
     const bg = makeBackground();
     for (const url of ['https://a.example/1', 'https://b.example/2', 'https://c.example/3']) await bg.read(report(url, other));
     const first = await bg.call('popup:forgetPage', { url: 'https://a.example/1' });
     const second = await bg.call('popup:forgetPage', { url: 'https://b.example/2' });
+    expect(await bg.call('history:undoForget', { undo: first.undo! })).toEqual({ restored: 1 });
     expect(await bg.call('history:undoForget', { undo: first.undo! })).toEqual({ restored: 0, expired: true });
     bg.clock.now += UNDO_MS;
     expect(await bg.call('history:undoForget', { undo: second.undo! })).toEqual({ restored: 0, expired: true });
@@ -666,8 +670,28 @@ describe('forgetting', () => {
     await bg.call('options:clear', {});
     expect(await bg.call('history:undoForget', { undo: third.undo! })).toEqual({ restored: 0, expired: true });
     expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
-    // Nothing forgotten, nothing to undo.
+    // Nothing forgotten, nothing to undo (a.example's page came back, and went with the clear).
     expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: false });
+  });
+
+  it('undoes a forget after the browser stopped the background (idle 30 s), which kept it in memory only', async () => {
+    const bg = makeBackground();
+    for (const url of ['https://a.example/1', 'https://a.example/2', 'https://b.example/3']) await bg.read(report(url, other));
+    const page = await bg.call('popup:forgetPage', { url: 'https://b.example/3' });
+    const site = await bg.call('popup:forgetSite', { site: 'a.example' });
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+    bg.restart();
+    bg.clock.now += 45_000;
+    expect(await bg.call('history:undoForget', { undo: site.undo! })).toEqual({ restored: 2 });
+    expect(await bg.call('history:undoForget', { undo: page.undo! })).toEqual({ restored: 1 });
+    expect((await bg.call('history:list', { limit: 10 })).items.map((i) => i.url).sort()).toEqual(['https://a.example/1', 'https://a.example/2', 'https://b.example/3']);
+    // Nothing of them is kept once undone, or once their time is past.
+    const again = await bg.call('popup:forgetPage', { url: 'https://b.example/3' });
+    expect([...bg.session.keys()].filter((k) => k.startsWith('undo:'))).toHaveLength(1);
+    bg.restart();
+    bg.clock.now += UNDO_MS;
+    expect(await bg.call('history:undoForget', { undo: again.undo! })).toEqual({ restored: 0, expired: true });
+    expect([...bg.session.keys()].filter((k) => k.startsWith('undo:'))).toEqual([]);
   });
 
   it('forgets the "not the same" pairs of a forgotten page or site, and only those', async () => {

@@ -1,7 +1,8 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
-import { readBeforeStore } from '../../src/background/read-before';
+import { readBeforeStore, type SessionArea } from '../../src/background/read-before';
+import { undoStore } from '../../src/background/undo-store';
 import type { BulkHandle } from '../../src/messaging/bulk';
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
@@ -22,10 +23,22 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   // Each background has a database of its own, as two browsers would.
   const database = openDejaReadDB(`deja-read-test-${++databases}`);
   let repository = database.then((db) => new PageRepository(db));
-  /** The background stopped and started anew: the same database, nothing of it in memory. */
-  const restart = () => void (repository = database.then((db) => new PageRepository(db)));
+  /** The background stopped and started anew: the same database and session storage, nothing of it in memory. */
+  const restart = () => {
+    repository = database.then((db) => new PageRepository(db));
+    handlers = createHandlers({ ...deps, readBefore: readBeforeStore(area), undo: undoStore(area) });
+  };
   /** The browser's session storage of what each tab's recorded visit left aside (handlers' readBefore). */
   const session = new Map<string, unknown>();
+  const area: SessionArea = {
+    get: async (key) => structuredClone(key === null ? Object.fromEntries(session) : session.has(key) ? { [key]: session.get(key) } : {}),
+    set: async (items) => {
+      for (const [key, value] of Object.entries(items)) session.set(key, structuredClone(value));
+    },
+    remove: async (keys) => {
+      for (const key of typeof keys === 'string' ? [keys] : keys) session.delete(key);
+    },
+  };
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
@@ -39,21 +52,14 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
       if (!(tabId in tabPages)) throw new Error('Could not establish connection. Receiving end does not exist.');
       return tabPages[tabId];
     },
-    // The real store, on a stand-in for the browser's session storage.
-    readBefore: readBeforeStore({
-      get: async (key) => structuredClone(key === null ? Object.fromEntries(session) : session.has(key) ? { [key]: session.get(key) } : {}),
-      set: async (items) => {
-        for (const [key, value] of Object.entries(items)) session.set(key, structuredClone(value));
-      },
-      remove: async (keys) => {
-        for (const key of typeof keys === 'string' ? [keys] : keys) session.delete(key);
-      },
-    }),
+    // The real stores, on a stand-in for the browser's session storage.
+    readBefore: readBeforeStore(area),
+    undo: undoStore(area),
     ...(bulk ? { bulk } : {}),
     ...(privateTab ? { tabIsPrivate: async (tabId: number) => privateTab(tabId) } : {}),
     ...more,
   };
-  const handlers = createHandlers(deps);
+  let handlers = createHandlers(deps);
   const page: Runtime.MessageSender = { id: 'ext', url: 'chrome-extension://ext/src/options/index.html' };
   // Messages go through JSON as they would between contexts.
   const call: Caller = async (type, req) => JSON.parse(JSON.stringify(await handlers[type](JSON.parse(JSON.stringify(req)) as never, page)));
@@ -66,7 +72,9 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
     return shown[before][1];
   };
   return {
-    handlers,
+    get handlers() {
+      return handlers;
+    },
     call,
     read,
     shown,
