@@ -11,7 +11,7 @@ import { memoryArea, undoStore, type UndoStore } from './undo-store';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -146,6 +146,10 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       // the page's next commit, or at that start.)
       if (!step.done) void imports.completeLater(now, keepAwake).catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
       return step;
+    },
+    async 'options:importOpen'({ importId: id }) {
+      await (await repository()).imports.open(importId(id), now());
+      return {};
     },
     async 'options:importHold'({ importId: id }) {
       return { held: await (await repository()).imports.hold(importId(id), now()) };

@@ -203,6 +203,8 @@ export interface Protocol {
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import (pairs sent here rather than staged are kept in the same transaction), and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
   'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number; notSame?: NotSamePair[] }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true } };
   /** options → background: the page still waits on the reader before this staged import's commit: not abandoned. */
+  /** Opens an import before its file is read (what is forgotten from then on stays forgotten). */
+  'options:importOpen': { req: { importId: string }; res: Empty };
   'options:importHold': { req: { importId: string }; res: { held: boolean } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };

@@ -175,6 +175,8 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   const sending: Array<Promise<unknown>> = [];
   try {
     report();
+    // Opened before the file is read: a page or site the reader forgets from now on stays forgotten.
+    await deliver(() => send('options:importOpen', { importId }), RELIABLY);
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
     // again: the one lost with a stopped background is gone). A parcel posted to a stopped
     // background is lost, so the background is woken first where it may be stopped: before the

@@ -53,6 +53,9 @@ function keptBy(run: ImportRun): (identity: string) => boolean {
 
 const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome, ...(run.alreadyImported ? { alreadyImported: true as const } : {}) });
 
+/** An import's run before any of its chunks is applied. */
+const newRun = (importId: string, now: number): ImportRun => ({ importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now });
+
 export class ImportStore {
   /** `dismissalsChanged` is told when a commit has written "Not the same" pairs (the repository keeps them in memory). */
   constructor(
@@ -60,6 +63,23 @@ export class ImportStore {
     private readonly write: HistoryWriter,
     private readonly dismissalsChanged: () => void = () => undefined,
   ) {}
+
+  /**
+   * Opens an import before its file is read (idempotent): from then on a page or site forgotten is
+   * noted on its run and left out when it is applied. Until 28 November 2026 the run began with its
+   * first chunk staged, and what the reader forgot in the moments before (the bar at "Importing…
+   * 4%") came back with the file (a data-safety review).
+   */
+  async open(importId: string, now: number): Promise<void> {
+    try {
+      const tx = this.db.transaction(['importRuns'], 'readwrite');
+      const runs = tx.objectStore('importRuns');
+      const run = await runs.get(importId);
+      await Promise.all([run ? undefined : runs.put(newRun(importId, now)), tx.done]);
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
 
   /** Parks one chunk (idempotent: the same `seq` again replaces it). The history is not touched. */
   stage(importId: string, seq: number, pages: PageRecord[], now: number): Promise<void> {
@@ -79,7 +99,7 @@ export class ImportStore {
       if (run && run.state !== 'staging') throw new ImportIncompleteError('this import is already being applied');
       await Promise.all([
         tx.objectStore('staging').put({ importId, seq, stored, ...(notSame ? { notSame } : {}) }),
-        runs.put(run ? { ...run, at: now } : { importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now }),
+        runs.put(run ? { ...run, at: now } : newRun(importId, now)),
         tx.done,
       ]);
     } catch (e) {

@@ -142,6 +142,27 @@ describe('forgetting', () => {
     expect(await fresh.notSamePairs()).toEqual([]);
   });
 
+  it('keeps a page and a site forgotten once the import is opened, before the first chunk of its file is staged', async () => {
+    const db = await openDejaReadDB();
+    const r = new PageRepository(db);
+    const mine = 'https://private.example/diagnosis';
+    await r.recordVisit({ ...visit(0), url: mine, title: 'Mine' }, 1000);
+    await r.recordVisit({ ...visit(1), url: 'https://clinic.example/a' }, 1000);
+    await r.imports.open('early-1', 1500);
+    await r.imports.open('early-1', 1600); // sent again (a lost answer): the same import
+    // The reader forgets them while the options page is still reading the file's first chunk.
+    expect(await r.forget(mine)).toBe(true);
+    expect(await r.forgetSite('clinic.example')).toBe(1);
+    await r.imports.stage('early-1', 0, [backupRecord(mine, 3, 5), backupRecord('https://clinic.example/b'), backupRecord('https://kept.example/c')], 2000);
+    let step = await r.imports.commit('early-1', 'e'.repeat(64), 1, 3, 2000, 0);
+    while (!step.done) step = await r.imports.commit('early-1', 'e'.repeat(64), 1, 3, 2000, 0);
+    const fresh = new PageRepository(db);
+    expect(await fresh.get(mine)).toBeUndefined();
+    expect(await fresh.get('https://clinic.example/b')).toBeUndefined();
+    expect(await fresh.get('https://kept.example/c')).toBeDefined();
+    expect(await fresh.count()).toBe(1);
+  });
+
   it('counts a page of the file once in what it imported when its records are far apart in the file (applied in two transactions)', async () => {
     const db = await openDejaReadDB();
     const r = new PageRepository(db);

@@ -287,6 +287,26 @@ describe('export and import through the background', () => {
     expect(await repo.notSamePairs()).toEqual([{ a: 'https://imp.example/3', b: 'https://imp.example/4', at: 500 }]);
   });
 
+  it('keeps a site forgotten in the moments after Import was chosen, before any of the file was sent', async () => {
+    const bg = await withHistory();
+    const { blob } = await exportHistory(bg.call, 'json', () => undefined);
+    const site = (await history(bg))[0].url.replace(/^https?:\/\/(www\.)?/, '').split('/')[0];
+    const before = (await history(bg)).filter((p) => !p.url.includes(`//${site}/`)).length;
+    let forgotten = false;
+    const send: typeof bg.call = async (type, req) => {
+      // The reader forgets the site (the popup) while the file's first chunk is still being read.
+      if (type === 'options:importChunk' && !forgotten) {
+        forgotten = true;
+        expect((await bg.call('popup:forgetSite', { site })).forgotten).toBeGreaterThan(0);
+      }
+      return bg.call(type, req);
+    };
+    expect(await importHistory(send, blob, () => undefined)).toMatchObject({ state: 'imported' });
+    expect(forgotten).toBe(true);
+    expect((await history(bg)).map((p) => p.url).filter((u) => u.includes(`//${site}/`))).toEqual([]);
+    expect((await history(bg)).length).toBe(before);
+  });
+
   it('makes no file when the history is cleared while it is being exported: after its first chunk of pages, or of pairs', async () => {
     // More pages than one chunk holds, and more pairs: a file cut at either would lack some.
     const bg = makeBackground();
