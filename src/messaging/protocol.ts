@@ -201,7 +201,7 @@ export interface Protocol {
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts); a chunk after the pages may hold the file's "Not the same" pairs instead (`notSame`). */
   'options:importChunk': { req: { importId: string; seq: number; pages?: StoredPage[]; parcel?: string; notSame?: NotSamePair[] }; res: { staged: number } };
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import (pairs sent here rather than staged are kept in the same transaction), and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
-  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number; notSame?: NotSamePair[] }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true } };
+  'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number; notSame?: NotSamePair[] }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true; again?: true } };
   /** options → background: the page still waits on the reader before this staged import's commit: not abandoned. */
   /** Opens an import before its file is read (what is forgotten from then on stays forgotten). */
   'options:importOpen': { req: { importId: string }; res: Empty };

@@ -205,13 +205,9 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       if (sending.length >= IN_FLIGHT) await sending.shift();
     }
     await Promise.all(sending);
-    // The file's digest comes with its end (it is read once): a file imported before is known
-    // only now, and what was staged of it is dropped.
+    // The file's digest comes with its end (it is read once). A file imported before is imported
+    // again for the pages the history no longer holds (the commit says so: `again`).
     const { digest } = next;
-    if ((await deliver(() => send('options:importCheck', { digest }), RELIABLY)).alreadyImported) {
-      await send('options:importRollback', { importId }).catch(() => undefined);
-      return { state: 'already-imported' };
-    }
     // Records left out: the reader says whether the others go in. Until the commit nothing has changed.
     const leftOut = next.firstLeft ? { left: next.left ?? 0, total: next.count, first: next.firstLeft } : undefined;
     if (leftOut && !(ask && (await holdWhile(send, importId, ask(leftOut))))) throw new FileProblemError(leftOut.first);
@@ -231,7 +227,7 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       read = 1;
       report();
       // Pages, not records: records of one page in the file count once (merged with each other).
-      if (step.alreadyImported) return { state: 'already-imported' };
+      if (step.alreadyImported || (step.done && step.again && step.outcome.added === 0)) return { state: 'already-imported' };
       if (step.done) return { state: 'imported', outcome: step.outcome, pages: step.outcome.added + step.outcome.merged + step.outcome.unchanged, ...(leftOut ? { leftOut } : {}) };
     }
   } catch (e) {

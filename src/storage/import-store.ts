@@ -39,8 +39,10 @@ export interface CommitProgress {
   applied: number;
   chunks: number;
   outcome: ImportOutcome;
-  /** The same file was imported already (another tab committed it first): nothing was applied. */
+  /** The same file is being imported by another tab (which committed it first): nothing was applied. */
   alreadyImported?: true;
+  /** The file was imported before: only the pages the history no longer holds were added. */
+  again?: true;
 }
 
 const chunkRange = (importId: string) => IDBKeyRange.bound([importId, 0], [importId, Number.MAX_SAFE_INTEGER]);
@@ -51,7 +53,9 @@ function keptBy(run: ImportRun): (identity: string) => boolean {
   return (identity) => !pages.has(identity) && !(sites.size > 0 && sites.has(siteOfIdentity(identity)));
 }
 
-const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome, ...(run.alreadyImported ? { alreadyImported: true as const } : {}) });
+const progressOf = (run: ImportRun): CommitProgress => ({ done: run.state === 'done', applied: run.applied, chunks: run.chunks, outcome: run.outcome, ...(run.alreadyImported ? { alreadyImported: true as const } : {}), ...(run.again ? { again: true as const } : {}) });
+/** How a file imported before joins a page the history holds: it leaves it as it is. */
+const keepStored = (stored: PageRecord) => stored;
 
 /** An import's run before any of its chunks is applied. */
 const newRun = (importId: string, now: number): ImportRun => ({ importId, state: 'staging', chunks: 0, applied: 0, pages: 0, outcome: { added: 0, merged: 0, unchanged: 0 }, at: now });
@@ -147,14 +151,18 @@ export class ImportStore {
       await tx.done.catch(() => undefined);
       throw new ImportIncompleteError(`the background holds ${keys.length} of the ${chunks} parts of this import; nothing was changed, please import the file again`);
     }
-    // The same file committed meanwhile by another tab (both passed the check before either
-    // committed): applied once, so this run drops what it staged and ends as a file imported before.
-    if (await tx.objectStore('imports').get(digest)) {
+    // The same file committed meanwhile by another tab, and still being applied: applied once, so
+    // this run drops what it staged and ends as a file imported already.
+    const before = await tx.objectStore('imports').get(digest);
+    if (before && (await runs.getAll()).some((r) => r.importId !== importId && r.digest === digest && r.state === 'applying')) {
       const skipped: ImportRun = { ...run, state: 'done', digest, chunks, pages, at: now, alreadyImported: true };
       await Promise.all([tx.objectStore('staging').delete(chunkRange(importId)), runs.put(skipped), tx.done]);
       return skipped;
     }
-    const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now };
+    // A file imported before is imported again for what the history no longer holds (a backup
+    // restoring pages forgotten since): until 28 November 2026 it was refused ("imported before;
+    // nothing changed"), and the backup could not bring them back (a data-safety review).
+    const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now, ...(before ? { again: true as const } : {}) };
     // The digest is remembered now: the import will complete, so the same file again changes nothing.
     // A pair naming a page forgotten while the file was staged would bring its address back: left out, as the page is.
     const kept = keptBy(run);
@@ -191,7 +199,7 @@ export class ImportStore {
       // The first number this import gives a page (numbers are never reused): a page of the file
       // met again in a later transaction is one it added, and is not counted again.
       const ownFrom = run.ownFrom ?? w.meta.next;
-      const { added, merged, unchanged } = await w.merge(incoming, undefined, ownFrom);
+      const { added, merged, unchanged } = await w.merge(incoming, run.again ? keepStored : undefined, ownFrom);
       const outcome = { added: run.outcome.added + added, merged: run.outcome.merged + merged, unchanged: run.outcome.unchanged + unchanged };
       // A pair naming a page forgotten meanwhile would bring its address back: left out, as the page is.
       const pairs = chunks.flatMap((c) => c.notSame ?? []).filter((p) => kept(p.a) && kept(p.b));

@@ -102,8 +102,13 @@ export interface ImportRun {
   outcome: ImportOutcome;
   /** When the run last changed: a `staging` run left alone for long was abandoned. */
   at: number;
-  /** Set when the commit found the same file imported already (by another tab): nothing was applied. */
+  /** Set when the commit found the same file being imported by another tab: nothing was applied. */
   alreadyImported?: true;
+  /**
+   * The file was imported before: only its pages the history no longer holds are added (forgotten
+   * since, or cleared), and the pages it holds are left as they are, their visits not counted again.
+   */
+  again?: true;
   /**
    * What the reader forgot while this import was under way, staged or applying (page identities, sites): its chunks
    * applied after that leave them out, so the import does not bring back what the reader took away.
