@@ -11,7 +11,7 @@ import { memoryArea, undoStore, type UndoStore } from './undo-store';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importCheck' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -114,10 +114,6 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const from = Array.isArray(after) && after.length === 2 && after.every((u) => typeof u === 'string') ? after : undefined;
       const { pairs, last, cleared } = await (await repository()).notSameChunk(n, from);
       return { pairs, ...(last ? { next: last } : {}), cleared };
-    },
-    async 'options:importCheck'({ digest }) {
-      if (typeof digest !== 'string' || !DIGEST.test(digest)) throw new TypeError('bad digest');
-      return { alreadyImported: await (await repository()).wasImported(digest) };
     },
     async 'options:importChunk'({ importId: id, seq, pages: sent, parcel, notSame }) {
       if (!Number.isInteger(seq) || seq < 0 || seq > MAX_CHUNKS) throw new TypeError('bad chunk number');

@@ -197,7 +197,6 @@ export interface Protocol {
   /** options → background: the next "Not the same" pairs (after the pair `after`, at most `limit`), for the end of a JSON export; `next` goes on from there, `cleared` as for exportChunk. */
   'options:exportNotSame': { req: { after?: [string, string]; limit?: number }; res: { pairs: NotSamePair[]; next?: [string, string]; cleared?: number } };
   /** options → background: has a file with this SHA-256 digest been imported already? */
-  'options:importCheck': { req: { digest: string }; res: { alreadyImported: boolean } };
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts); a chunk after the pages may hold the file's "Not the same" pairs instead (`notSame`). */
   'options:importChunk': { req: { importId: string; seq: number; pages?: StoredPage[]; parcel?: string; notSame?: NotSamePair[] }; res: { staged: number } };
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import (pairs sent here rather than staged are kept in the same transaction), and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
