@@ -196,14 +196,13 @@ export interface Protocol {
   'options:exportChunk': { req: { after?: number; limit: number; format: 'json' | 'csv'; first: boolean; parcel?: string }; res: { text: string; count: number; next?: number; cleared?: number } };
   /** options → background: the next "Not the same" pairs (after the pair `after`, at most `limit`), for the end of a JSON export; `next` goes on from there, `cleared` as for exportChunk. */
   'options:exportNotSame': { req: { after?: [string, string]; limit?: number }; res: { pairs: NotSamePair[]; next?: [string, string]; cleared?: number } };
-  /** options → background: has a file with this SHA-256 digest been imported already? */
   /** options → background: park chunk `seq` of validated records of an import (the history is not touched until the commit); sending it again replaces it. The records come in `pages`, or as the bulk parcel `parcel` (messaging/bulk.ts); a chunk after the pages may hold the file's "Not the same" pairs instead (`notSame`). */
   'options:importChunk': { req: { importId: string; seq: number; pages?: StoredPage[]; parcel?: string; notSame?: NotSamePair[] }; res: { staged: number } };
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import (pairs sent here rather than staged are kept in the same transaction), and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
   'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number; notSame?: NotSamePair[] }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true; again?: true } };
-  /** options → background: the page still waits on the reader before this staged import's commit: not abandoned. */
-  /** Opens an import before its file is read (what is forgotten from then on stays forgotten). */
+  /** options → background: opens an import before its file is read (what is forgotten from then on stays forgotten). */
   'options:importOpen': { req: { importId: string }; res: Empty };
+  /** options → background: the page still waits on the reader before this staged import's commit: not abandoned. */
   'options:importHold': { req: { importId: string }; res: { held: boolean } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };

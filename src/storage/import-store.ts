@@ -163,7 +163,7 @@ export class ImportStore {
     // restoring pages forgotten since): until 28 November 2026 it was refused ("imported before;
     // nothing changed"), and the backup could not bring them back (a data-safety review).
     const applying: ImportRun = { ...run, state: 'applying', digest, chunks, pages, at: now, ...(before ? { again: true as const } : {}) };
-    // The digest is remembered now: the import will complete, so the same file again changes nothing.
+    // The digest is remembered now: the import will complete, so the same file again adds only what is missing then.
     // A pair naming a page forgotten while the file was staged would bring its address back: left out, as the page is.
     const kept = keptBy(run);
     const pairs = notSame.filter((p) => kept(p.a) && kept(p.b));
