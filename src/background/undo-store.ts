@@ -79,9 +79,8 @@ export function undoStore(area: SessionArea): UndoStore {
   };
 }
 
-/** A session area held in this background's memory: where no browser's is at hand (tests, Node). */
-export function memoryArea(): SessionArea {
-  const kept = new Map<string, unknown>();
+/** A session area held in this background's memory (`kept`): where no browser's is at hand (tests, Node). */
+export function memoryArea(kept = new Map<string, unknown>()): SessionArea {
   return {
     get: async (key) => structuredClone(key === null ? Object.fromEntries(kept) : kept.has(key) ? { [key]: kept.get(key) } : {}),
     set: async (items) => {

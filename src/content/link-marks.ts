@@ -144,9 +144,9 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
    * answered leaves `keys` (so what is left of them was not answered). Whether any was read.
    */
   async function ask(keys: string[]): Promise<boolean> {
+    if (keys.length === 0) return false;
     let found = false;
     const began = performance.now();
-    const asking = keys.length > 0;
     while (keys.length > 0 && !stopped) {
       const batch = linkKeysForOneMessage(keys);
       const asking = performance.now();
@@ -162,7 +162,7 @@ export function startLinkMarks(doc: Document = document, maxAsked = MAX_ASKED): 
     // the background a read of its page more than one not read, which a page timing the drawing
     // after it gave its links an address would see.
     const wait = began + ANSWER_FLOOR_MS - performance.now();
-    if (asking && wait > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, wait));
     return found;
   }
 

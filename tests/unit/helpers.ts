@@ -1,8 +1,8 @@
 // A background wired to fake-indexeddb and fake tabs, and a direct caller for its messages.
 import type { Runtime } from 'webextension-polyfill';
 import { createHandlers, type BackgroundDeps } from '../../src/background/handlers';
-import { readBeforeStore, type SessionArea } from '../../src/background/read-before';
-import { undoStore } from '../../src/background/undo-store';
+import { readBeforeStore } from '../../src/background/read-before';
+import { memoryArea, undoStore } from '../../src/background/undo-store';
 import type { BulkHandle } from '../../src/messaging/bulk';
 import type { Caller, ContentProtocol, PageReport, PageVerdict } from '../../src/messaging/protocol';
 import { parseSettings, type Settings } from '../../src/settings/settings';
@@ -30,15 +30,7 @@ export function makeBackground(tabPages: TabPages = {}, settings: Partial<Settin
   };
   /** The browser's session storage of what each tab's recorded visit left aside (handlers' readBefore). */
   const session = new Map<string, unknown>();
-  const area: SessionArea = {
-    get: async (key) => structuredClone(key === null ? Object.fromEntries(session) : session.has(key) ? { [key]: session.get(key) } : {}),
-    set: async (items) => {
-      for (const [key, value] of Object.entries(items)) session.set(key, structuredClone(value));
-    },
-    remove: async (keys) => {
-      for (const key of typeof keys === 'string' ? [keys] : keys) session.delete(key);
-    },
-  };
+  const area = memoryArea(session);
   const deps: BackgroundDeps = {
     repository: () => repository,
     now: () => (clock.now += 1000),
