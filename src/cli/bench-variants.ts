@@ -6,7 +6,7 @@
 // copy read after the document and before it. `noTerminals` removes sentence ends from every text
 // first, as scripts that do not mark them (Thai) or pages without punctuation would have it: the
 // passages of such text are cut by content alone (core/passages.ts).
-import { judgePair, textStats, type MatchSettings } from '../core';
+import { cutPassages, judgePair, textStats, type MatchSettings } from '../core';
 import { textSignature as signature } from './documents';
 
 export interface VariantDoc {
@@ -84,6 +84,10 @@ export function variantsOf(text: string, filler: (chars: number, seed: number) =
     ['whole, inside a page 3 × as long, half-width punctuation', halfWidth(around(3))],
     // A repost that puts a line of its own (a caption, "Related: …", an ad) after every paragraph.
     ['whole, a line put after every paragraph', withLines(text, filler)],
+    // A revision that rewords sentences here and there: its fingerprint may move past 7 bits, and
+    // the passages it still shares are not the page's smallest.
+    ['revision, a word put in 4 sentences in 5', revised(text, 0.8, filler)],
+    ['revision, 1 sentence in 5 rewritten, a word put in 3 in 5', revised(text, 0.8, filler, 0.2)],
   ];
 }
 
@@ -96,6 +100,38 @@ export function withLines(text: string, filler: (chars: number, seed: number) =>
     .filter(Boolean)
     .map((p) => (/[\u3040-\u30ff\u3400-\u9fff]/.test(p) ? p.slice(0, 14) : p.split(' ').slice(0, 7).join(' ')));
   return paragraphs.map((p, k) => (lines.length ? `${p}\n\n${lines[k % lines.length]}` : p)).join('\n\n');
+}
+
+/**
+ * The text revised: of its passages (spread evenly: passage k when the fractional part of k × the
+ * golden ratio is below a share), a share `replaced` rewritten (other text of about its length in its
+ * place), and up to a share `edited` in all given a word of other text in their middle (two Han or
+ * kana characters in Chinese or Japanese, a word at the space nearest the middle elsewhere).
+ */
+export function revised(text: string, edited: number, filler: (chars: number, seed: number) => string, replaced = 0): string {
+  const other = filler(Math.max(4000, text.length), 6);
+  const words = other.split(/\s+/).filter((w) => /^[\p{L}]+$/u.test(w));
+  const han = other.replace(/[^\u3040-\u30ff\u3400-\u9fff]/g, '');
+  const sentences = cutPassages(other).map((p) => other.slice(p.start, p.end).trim());
+  let out = '';
+  let from = 0;
+  cutPassages(text).forEach((p, k) => {
+    const f = (k * 0.6180339887) % 1;
+    if (f < replaced && sentences.length) {
+      out += `${text.slice(from, p.start)}${sentences[k % sentences.length]}`;
+      from = p.end;
+      return;
+    }
+    if (f >= edited) return;
+    const mid = (p.start + p.end) >> 1;
+    const cjk = /[\u3040-\u30ff\u3400-\u9fff]/.test(text[mid] ?? '');
+    const at = cjk ? mid : text.lastIndexOf(' ', mid);
+    if (at <= p.start) return;
+    const h = (2 * k) % Math.max(1, han.length - 2);
+    out += text.slice(from, at) + (cjk ? han.slice(h, h + 2) : ` ${words[k % Math.max(1, words.length)] ?? 'also'}`);
+    from = at;
+  });
+  return out + text.slice(from);
 }
 
 /** Full-width punctuation as half-width: 。．→ . and ，、！？：；（）as , , ! ? : ; ( ) — no space after, as such reposts write it. */

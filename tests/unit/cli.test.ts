@@ -215,7 +215,7 @@ describe('cli bench --variants', () => {
     expect(report.documents).toBe(6);
     expect(report.bases).toContain('en-ferry');
     expect(report.bases).not.toContain('ferry-embedded');
-    expect(Object.keys(report.kinds)).toHaveLength(13);
+    expect(Object.keys(report.kinds)).toHaveLength(15);
     for (const kind of Object.values(report.kinds)) {
       expect(kind.pairs).toBe(6);
       expect(kind.byScript.cjk.pairs).toBe(2);
@@ -225,6 +225,8 @@ describe('cli bench --variants', () => {
     // Chinese and Japanese reposted with half-width punctuation are found as in full-width.
     expect(report.kinds['whole, inside a page 3 × as long, half-width punctuation'].byScript.cjk).toMatchObject({ later: 2 });
     expect(report.kinds['whole, a line put after every paragraph']).toMatchObject({ later: 6 });
+    // A revision that reworded four sentences in five is found, Chinese and Japanese too.
+    expect(report.kinds['revision, a word put in 4 sentences in 5']).toMatchObject({ later: 6, earlier: 6 });
 
     const table = await run('bench', '--corpus', corpus, '--variants', '--no-terminals');
     expect(table.code).toBe(0);
