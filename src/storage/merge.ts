@@ -31,9 +31,11 @@ export function combinePages(a: PageRecord, b: PageRecord): PageRecord {
  * incoming record is the same history (the reader's own export imported back), so re-importing
  * changes nothing; otherwise combinePages. Two records are one history at two moments (a backup
  * restored after more reading, or a later backup into an earlier restore) when they share a visit
- * (by its id: ids are kept in the order of the visits, the latest 16), or, both with ids but none
- * shared any more, when they began with the very same visit (the same first time, to the
- * millisecond): then only the incoming visits made after the last one both know are added.
+ * (by its id: ids are kept in the order of the visits, the latest 16): then only the incoming
+ * visits made after the last one both know are added; or, sharing no id (none in common any more,
+ * or a record without ids: a CSV file, an export made before them), when they began with the very
+ * same visit (the same first time, to the millisecond, which two browsers reading the page apart
+ * never give): then the one seen later holds the other's visits.
  */
 export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecord {
   if (incoming.firstSeen === existing.firstSeen && incoming.lastSeen === existing.lastSeen && incoming.visits === existing.visits) return existing;
@@ -48,10 +50,12 @@ export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecor
     if (later === 0 && incoming.lastSeen <= existing.lastSeen) return existing;
     return { ...combinePages(existing, incoming), visits: Math.min(existing.visits + later, MAX_VISITS) };
   }
-  // Both with visit ids, none shared any more (more than 16 visits since), and the same first
-  // visit: the one seen later holds the other's visits (a backup is an earlier moment of the
-  // history it was made from). Records without ids (older files, CSV) are added as before.
-  if (ids.length > 0 && known.size > 0 && incoming.firstSeen === existing.firstSeen) {
+  // No visit shared by id (more than 16 visits since, or ids missing on either side), and the same
+  // first visit: the one seen later holds the other's visits (a backup is an earlier moment of the
+  // history it was made from). Until 28 November 2026 records without ids were added, so a CSV
+  // backup restored after more reading counted its visits twice (a data-safety review); another
+  // browser's record of the page, begun at another time, still is.
+  if (incoming.firstSeen === existing.firstSeen) {
     if (incoming.lastSeen <= existing.lastSeen && incoming.visits <= existing.visits) return existing;
     return { ...combinePages(existing, incoming), visits: Math.max(existing.visits, incoming.visits) };
   }

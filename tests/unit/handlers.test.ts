@@ -471,7 +471,7 @@ describe('one page over http and https', () => {
     expect(items.map((i) => [i.url, i.visits, i.firstSeen])).toEqual([[http, 4, 5]]);
     expect(await bg.call('options:stats', {})).toMatchObject({ pages: 1 });
     // Again under both, and the visit marks the page over the other scheme "met again with new parts": one record, with the mark.
-    await (repo as unknown as { write: (stores: never[], work: (w: PageWrite) => Promise<void>) => Promise<void> }).write([], (w) => w.addAll([toStored({ ...record, url: https, canonicalUrl: https })]));
+    await (repo as unknown as { write: (stores: never[], work: (w: PageWrite) => Promise<void>) => Promise<void> }).write([], (w) => w.addAll([toStored({ ...record, url: https, canonicalUrl: https, firstSeen: 4 })]));
     const changed = { at: 7, parts: 2, read: 0.5 };
     await repo.recordVisit({ url: http, title: en.title, fp: record.fp, algo: 'dr2', textLength: 500, lang: 'en' }, 8, [{ url: https, changed }]);
     expect((await bg.call('history:list', { limit: 10 })).items.map((i) => [i.url, i.visits, i.changed])).toEqual([[http, 7, changed]]);

@@ -414,7 +414,9 @@ describe('PageRepository: imports', () => {
 
   it('applies each staged chunk exactly once when the commit and a restarted background race', async () => {
     const r = await repo();
-    const chunks = Array.from({ length: 6 }, (_, c) => [page(`https://x.example/${c}`, 10, 20, 1), page('https://x.example/shared', 10, 20 + c, 1)]);
+    // The shared page's six records begin at six times: six visits of their own (records that began
+    // with the same visit, to the millisecond, would be one history seen at six moments).
+    const chunks = Array.from({ length: 6 }, (_, c) => [page(`https://x.example/${c}`, 10, 20, 1), page('https://x.example/shared', 10 - c, 20 + c, 1)]);
     for (const [seq, pages] of chunks.entries()) await r.imports.stage('import-0006', seq, pages, 2000);
     await r.imports.commit('import-0006', 'f'.repeat(64), 6, 12, 2000, 0);
     await Promise.all([r.imports.recover(2001), r.imports.commit('import-0006', 'f'.repeat(64), 6, 12, 2001, 60_000), r.imports.recover(2002)]);

@@ -109,10 +109,20 @@ describe('export and import through the background', () => {
     await visit(elsewhere, 'visit-there-1');
     await importHistory(here.call, (await exportHistory(elsewhere.call, 'json', () => undefined)).blob, () => undefined);
     expect(await visits(here)).toBe(4);
-    // A file without visit ids (CSV, or a JSON export made before them) is added as before.
+    // A file without visit ids (CSV, or a JSON export made before them) from another browser is added.
     const csv = (await exportHistory(elsewhere.call, 'csv', () => undefined)).blob;
     await importHistory(restored.call, csv, () => undefined);
     expect(await visits(restored)).toBe(4);
+    // A CSV backup of this history, restored after more reading, counts nothing again: its record
+    // began with the same visit, to the millisecond (until 28 November 2026: 5 visits for 3).
+    const own = makeBackground();
+    await visit(own, 'visit-own-1');
+    await visit(own, 'visit-own-2');
+    const csvBackup = (await exportHistory(own.call, 'csv', () => undefined)).blob;
+    own.clock.now += 60_000;
+    await visit(own, 'visit-own-3');
+    await importHistory(own.call, csvBackup, () => undefined);
+    expect(await visits(own)).toBe(3);
   });
 
   it("counts a backup's visits once past the 16 ids a record keeps: a window slid on, or none left in common", async () => {
