@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, lookupWithoutFrame, newParts, passageSet, siteFrame, siteOf, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
+import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, lookupWithoutFrame, newParts, passageSet, registrableDomain, siteFrame, siteOf, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -124,14 +124,21 @@ export async function lookUp(
   const candidates = found.candidates.filter((r) => r.canonicalUrl !== page.canonicalUrl).map((r) => ({ r, s: signatureOf(r) }));
   const verdicts = candidates.map(({ s }) => judgePair(current, s, settings));
   // A page of its own site taken for this one may be taken on the lines the site puts around every
-  // article: the site's frame, learned from the site's pages among the candidates and the last it
-  // recorded (core's siteFrame). Those pages are judged again without it, on their passages alone.
+  // article: the site's frame, learned from the site's pages among the candidates and the last each
+  // of its hosts concerned recorded (core's siteFrame). Those pages are judged again without it, on
+  // their passages alone. A site is its registrable domain here: one publisher's news., finance. and
+  // m. hosts put the same lines under their articles (until 28 November 2026 each host was a site
+  // of its own, and a short article on one was taken for every article read on the others: review 50).
   const site = siteOf(page.url);
-  const suspect = (i: number) => verdicts[i].flagged && verdicts[i].kind !== 'same-text' && candidates[i].s.passages != null && siteOf(candidates[i].r.url) === site;
+  const domain = registrableDomain(site);
+  const ofDomain = (url: string) => registrableDomain(siteOf(url)) === domain;
+  const suspect = (i: number) => verdicts[i].flagged && verdicts[i].kind !== 'same-text' && candidates[i].s.passages != null && ofDomain(candidates[i].r.url);
   if (all && candidates.some((_, i) => suspect(i))) {
     const known = new Set(candidates.map(({ r }) => r.url));
-    const others = (await repo.pagesOfSite(site, SITE_FRAME_PAGES)).filter((r) => !known.has(r.url) && r.url !== page.url && r.canonicalUrl !== page.canonicalUrl && r.passages);
-    const ofSite = [...candidates.filter(({ r, s }) => s.passages && siteOf(r.url) === site).map(({ s }) => s.passages!), ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)];
+    const hosts = new Set([site, ...candidates.filter((_, i) => suspect(i)).map(({ r }) => siteOf(r.url))]);
+    const recorded = (await Promise.all([...hosts].map((host) => repo.pagesOfSite(host, SITE_FRAME_PAGES)))).flat();
+    const others = [...new Map(recorded.map((r) => [r.url, r])).values()].filter((r) => !known.has(r.url) && r.url !== page.url && r.canonicalUrl !== page.canonicalUrl && r.passages);
+    const ofSite = [...candidates.filter(({ r, s }) => s.passages && ofDomain(r.url)).map(({ s }) => s.passages!), ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)];
     const frame = siteFrame(all, ofSite, settings.minSharedPassages);
     if (frame.size) {
       const framedCurrent = { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), allPassages: lookupWithoutFrame(all, frame) };

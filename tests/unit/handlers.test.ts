@@ -397,6 +397,20 @@ describe("a site's frame", () => {
     expect(await seen(bg, page('https://news.example.cn/c', articles.c))).toBeUndefined();
   });
 
+  it("takes no short article on one of a publisher's hosts for another read on its other hosts, and still finds a copy there", async () => {
+    // news., finance. and m. of one registrable domain put the same lines under their articles: until
+    // 28 November 2026 each host was a site of its own, and the frame learned on one never applied to
+    // the others (review 50: every short item on finance. flagged against every one on news.).
+    const bg = makeBackground();
+    await bg.read(page('https://news.example.com.cn/a', articles.a));
+    await bg.read(page('https://news.example.com.cn/b', articles.b));
+    expect(await seen(bg, page('https://finance.example.com.cn/c', articles.c))).toBeUndefined();
+    expect(await seen(bg, page('https://m.example.com.cn/a', articles.a))).toBe('https://news.example.com.cn/a');
+    // Another publisher under the same public suffix is another site: its lines are not this one's.
+    await bg.read(page('https://finance.example.com.cn/c', articles.c));
+    expect(await seen(bg, page('https://other.com.cn/a', articles.a, ['本文转自新闻网，版权归原作者所有，如有侵权请联系删除。']))).toBe('https://news.example.com.cn/a');
+  });
+
   it("still finds an article of the site again at another of its addresses, and a repost of it on another site", async () => {
     const bg = makeBackground();
     await bg.read(page('https://news.example.cn/a', articles.a));
