@@ -151,7 +151,12 @@ export async function lookUp(
     if (verdicts[i].flagged) flagged.push([r, verdicts[i]]);
   });
   const dismissed = await repo.dismissedAmong(page.url, flagged.map(([r]) => r.url));
-  const before = found.own ?? found.sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+  // A page read at another address declaring the same canonical one is this page read before only
+  // where the text agrees (the same text, or taken for a copy of it): a site that declares its home
+  // page canonical for every article (a common misconfiguration) would make each article "visited
+  // before" (until 28 November 2026: review 50).
+  const sameCanonical = found.sameCanonical.filter((r) => (r.textHash !== undefined && r.textHash === signature.textHash) || judgePair(current, signatureOf(r), settings).flagged);
+  const before = found.own ?? sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
   const ownSet = before && flagged.length ? ownReadSet?.(before) : undefined;
   const own = ownSet ? decodeReadSet(ownSet) : null;
   const matches = flagged

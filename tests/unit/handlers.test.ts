@@ -996,6 +996,21 @@ describe("what's new since the reader read it", () => {
     expect(rows.get(amp.url)?.changed).toBeUndefined();
   });
 
+  it('takes no article for one visited before because its site declares its home page canonical for every article', async () => {
+    const bg = makeBackground({});
+    const home = ['https://blog.example/'];
+    await bg.read({ ...withPassages('https://blog.example/2026/library', text(en)), canonical: home }, fromTab(3, 'https://blog.example/2026/library'));
+    // Another article of the site, the same canonical declared: not this page read before (review 50: "You visited this page before").
+    const next = { ...withPassages('https://blog.example/2026/balcony', text(other)), title: other.title, canonical: home };
+    const answer = await bg.handlers['content:pageSeen'](next, fromTab(4, next.url));
+    expect(answer.match).toBeUndefined();
+    expect(bg.shown.at(-1)).toMatchObject([4, { visitedBefore: false, matches: [] }]);
+    // The first article again at another address of the site, declaring the same: it is.
+    const again = { ...withPassages('https://blog.example/amp/2026/library', text(en)), canonical: home };
+    await bg.handlers['content:pageSeen'](again, fromTab(5, again.url));
+    expect(bg.shown.at(-1)).toMatchObject([5, { visitedBefore: true, matches: [] }]);
+  });
+
   it('tells in the popup what is new since the visit before over a page brought back by Back after the tab recorded another page', async () => {
     const address = 'https://news.example/story';
     const tabs: TabPages = {};
