@@ -38,7 +38,7 @@ export function combinePages(a: PageRecord, b: PageRecord): PageRecord {
  * never give): then the one seen later holds the other's visits.
  */
 export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecord {
-  if (incoming.firstSeen === existing.firstSeen && incoming.lastSeen === existing.lastSeen && incoming.visits === existing.visits) return existing;
+  if (incoming.firstSeen === existing.firstSeen && incoming.lastSeen === existing.lastSeen && incoming.visits === existing.visits) return withWhatItLacks(existing, incoming);
   const known = new Set(existing.visitIds);
   const ids = incoming.visitIds ?? [];
   let lastShared = -1;
@@ -47,7 +47,7 @@ export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecor
   });
   if (lastShared >= 0) {
     const later = ids.slice(lastShared + 1).filter((id) => !known.has(id)).length;
-    if (later === 0 && incoming.lastSeen <= existing.lastSeen) return existing;
+    if (later === 0 && incoming.lastSeen <= existing.lastSeen) return withWhatItLacks(existing, incoming);
     return { ...combinePages(existing, incoming), visits: Math.min(existing.visits + later, MAX_VISITS) };
   }
   // No visit shared by id (more than 16 visits since, or ids missing on either side), and the same
@@ -56,10 +56,24 @@ export function mergePage(existing: PageRecord, incoming: PageRecord): PageRecor
   // backup restored after more reading counted its visits twice (a data-safety review); another
   // browser's record of the page, begun at another time, still is.
   if (incoming.firstSeen === existing.firstSeen) {
-    if (incoming.lastSeen <= existing.lastSeen && incoming.visits <= existing.visits) return existing;
+    if (incoming.lastSeen <= existing.lastSeen && incoming.visits <= existing.visits) return withWhatItLacks(existing, incoming);
     return { ...combinePages(existing, incoming), visits: Math.max(existing.visits, incoming.visits) };
   }
   return combinePages(existing, incoming);
+}
+
+/**
+ * The stored record of a history that the incoming one shows at the same or an earlier moment, with
+ * what only the incoming one kept: its visit ids where it has none (a CSV file keeps none), and the mark "met
+ * again with new parts" where it has none (nor does CSV). `existing` itself when there is nothing,
+ * so the page counts as up to date. Until 28 November 2026 a JSON backup imported after its CSV
+ * said every page was up to date and brought neither back (a Firefox review).
+ */
+function withWhatItLacks(existing: PageRecord, incoming: PageRecord): PageRecord {
+  const ids = existing.visitIds?.length ? undefined : incoming.visitIds?.slice(-KEPT_VISIT_IDS);
+  const mark = !existing.changed && incoming.changed;
+  if (!ids?.length && !mark) return existing;
+  return { ...existing, ...(ids?.length ? { visitIds: ids } : {}), ...(mark ? { changed: incoming.changed } : {}) };
 }
 
 /**

@@ -222,6 +222,14 @@ describe('export and import through the background', () => {
     const again = JSON.parse(await (await exportHistory(bg.call, 'json', () => undefined)).blob.text()) as { notSame: unknown[] };
     expect(again.notSame).toEqual(JSON.parse(await blob.text()).notSame);
     expect(again.notSame).toHaveLength(2);
+    // Restored from its CSV first (which keeps no marks), then from the JSON backup: the marks come
+    // back, and those pages are merged, not "already up to date" (until 28 November 2026 they were not).
+    const csv = (await exportHistory(bg.call, 'csv', () => undefined)).blob;
+    await bg.call('options:clear', {});
+    await importHistory(bg.call, csv, () => undefined);
+    expect((await history(bg)).find((p) => p.url === 'https://site1.example/a')?.changed).toBeUndefined();
+    expect(await importHistory(bg.call, blob, () => undefined)).toMatchObject({ state: 'imported', outcome: { added: 0, merged: 2, unchanged: 2 } });
+    expect(await history(bg)).toEqual(before);
   });
 
   it('carries a "Not the same" list of any size both ways, in messages of bounded size', async () => {
