@@ -77,6 +77,7 @@ function currentPage(report: CheckedReport) {
   return {
     url: report.url,
     canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
+    title: report.title,
     signature: { fp, words, textHash, sketch: decodeSketch(sketch), passages: decodePassages(passages) },
     ...(report.passages ? { passages: report.passages } : {}),
   };
@@ -126,7 +127,7 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
  * page, a page that replaced its article) is nothing "met again".
  */
 function changesOf(report: CheckedReport, before: PageRecord | undefined, update: boolean, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
-  const own = before && update ? freshness(before, report.passages) : undefined;
+  const own = before && update ? freshness(before, report.passages, { title: report.title }) : undefined;
   // The page met again: this page's record (the visit is written to it, under this address, where
   // it was read over the other scheme too), or the record at another address of the same page (its
   // canonical address) that the reader read, not the record this first visit here makes.
@@ -176,7 +177,7 @@ const updateOf = (current: ReturnType<typeof currentPage>, earlier: PageRecord, 
 function sinceVisit(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, closest: MatchSummary | undefined, report: CheckedReport): Freshness | undefined {
   if (!earlier?.readSet || earlier.textHash === report.digest.textHash) return undefined;
   // A copy whose record keeps no read set (from before read sets, or imported without) tells nothing of its own.
-  const fresh = closest?.fresh ?? freshness(earlier, report.passages);
+  const fresh = closest?.fresh ?? freshness(earlier, report.passages, { title: report.title });
   return fresh && fresh.parts.length > 0 ? fresh : undefined;
 }
 

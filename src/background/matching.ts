@@ -14,6 +14,8 @@ export interface CurrentPage {
   passages?: PagePassage[];
   /** Its read set, when it is a page of the history (which lists each page with its copies): its passages too. */
   readSet?: string;
+  /** Its title: its headline, where the text holds it, is no new part. */
+  title?: string;
 }
 
 /** What the reader read of two pages at once: a key read in either was read. */
@@ -36,11 +38,11 @@ function either(a: ReadSet, b: ReadSet | null): ReadSet {
  * around what was read are nothing new); `partOf`: the page is a part of the record (a preview of
  * what was read), whose own line before or after the part read is nothing new either.
  */
-export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, alsoRead: ReadSet | null = null, elsewhere = false, partOf = false): Freshness | undefined {
+export function freshness(r: Pick<PageRecord, 'readSet' | 'title'>, passages: PagePassage[] | undefined, { alsoRead = null, elsewhere = false, partOf = false, title = '' }: { alsoRead?: ReadSet | null; elsewhere?: boolean; partOf?: boolean; title?: string } = {}): Freshness | undefined {
   const set = r.readSet && passages?.length ? decodeReadSet(r.readSet) : null;
   if (!set || !passages) return undefined;
-  // The earlier page's title was read with it (core's titleRead).
-  const w = whatsNewByHashes(either(either(set, titleRead(r.title)), alsoRead), passages);
+  // The earlier page's title was read with it, and this page's own headline is none of its news (core's titleRead).
+  const w = whatsNewByHashes(either(either(set, titleRead(r.title, title)), alsoRead), passages);
   return { read: w.read, parts: newParts(passages, w.passages, { elsewhere, partOf }), ...(w.readUpTo !== undefined ? { readUpTo: w.readUpTo } : {}) };
 }
 
@@ -165,7 +167,7 @@ export async function lookUp(
     // Equally close pages in the order the reader first read them (the notice names where this was
     // read first), or, for the history's list, latest first as it lists pages.
     .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || (ties === 'latest' ? b.lastSeen - a.lastSeen : a.firstSeen - b.firstSeen))
-    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, own, siteOf(r.url) !== siteOf(page.url), verdict.kind === 'part-of-earlier')) : s));
+    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, { alsoRead: own, elsewhere: siteOf(r.url) !== siteOf(page.url), partOf: verdict.kind === 'part-of-earlier', ...(page.title ? { title: page.title } : {}) })) : s));
   return { ...(before ? { before } : {}), matches };
 }
 

@@ -386,14 +386,21 @@ export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
   };
 }
 
+/** Where a page's title joins its headline to the site's name: " | ", " - ", " – ", " — ", " · ", "｜", "_" (标题_网站名). */
+const TITLE_PARTS = /\s+[|\-–—·:]\s+|\s*[｜_]\s*/;
+
 /**
  * What the reader read of an earlier page besides its text: its title, which the extraction keeps
  * apart (Readability takes a headline that repeats the title out of the text). A copy that keeps the
  * headline in its text (a preview, a repost, a forum post quoting the article) would otherwise show
- * the article's own headline as its one new paragraph. Exact: the title's own passage hashes.
+ * the article's own headline as its one new paragraph. Exact: the passage hashes of each title, and
+ * of each of its parts, the headline without the site's name. Given the page's own title too, its
+ * headline is no new paragraph either: Readability keeps a Chinese or Japanese headline in the text
+ * (its test of a headline counts words between spaces), and an update's "（更新）" made one (until
+ * 28 November 2026: "有 3 段是新的" for two added paragraphs, a Firefox review).
  */
-export function titleRead(title: string): ReadSet {
-  const hashes = new Set(cutPassages(title).map((p) => p.hash));
+export function titleRead(...titles: string[]): ReadSet {
+  const hashes = new Set(titles.flatMap((title) => [title, ...title.split(TITLE_PARTS)]).flatMap((t) => cutPassages(t).map((p) => p.hash)));
   return { runSample: 0, runFalse: 0, paragraphs: true, has: (key24) => hashes.has(key24), hasRun: () => false };
 }
 

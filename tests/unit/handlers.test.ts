@@ -996,6 +996,20 @@ describe("what's new since the reader read it", () => {
     expect(rows.get(amp.url)?.changed).toBeUndefined();
   });
 
+  it("counts the paragraphs added to a Chinese article, not its headline marked as updated, which the text keeps", async () => {
+    // Readability keeps a Chinese headline in the text; "（更新）" after it made it a new part
+    // (until 28 November 2026: "有 3 段是新的" for two paragraphs added, a Firefox review).
+    const zh = loadArticle('zh-balcony');
+    const more = loadArticle('zh-library').paragraphs;
+    const page = (url: string, title: string, body: string[]) => ({ ...report(url, zh, title, body.join('\n\n')), lang: 'zh-CN', passages: encodeSentPassages(pagePassages(body.join('\n\n'))) });
+    const bg = makeBackground();
+    const headline = '阳台上的冬季菜园';
+    await bg.read(page('https://news.example.cn/tea', `${headline} – 山城日报`, [headline, ...zh.paragraphs]));
+    const revised = [`${headline}（更新）`, ...zh.paragraphs.slice(0, 2), more[0], ...zh.paragraphs.slice(2), more[1]];
+    const answer = await bg.handlers['content:pageSeen'](page('https://blog.example.org/tea', `${headline}（更新） – 早读`, revised), fromTab(2, 'https://blog.example.org/tea'));
+    expect(answer.match?.fresh?.parts).toHaveLength(2);
+  });
+
   it('takes no article for one visited before because its site declares its home page canonical for every article', async () => {
     const bg = makeBackground({});
     const home = ['https://blog.example/'];
