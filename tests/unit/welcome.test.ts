@@ -33,7 +33,7 @@ describe('the welcome page', () => {
     await openWelcome();
     expect(items()).toEqual([
       'A page counts as read once it has been in front of you for 5 seconds; pages opened and closed unseen are never recorded.',
-      'Mail, banking and search result pages are never read. Add any site you want left out in Options.',
+      'Search result pages are never read, and mail and banking sites are left out to begin with: Options lists them, to add any site you want left out or take one back.',
       'Pin Déjà Read’s button to the toolbar to see its number on every page.',
       'Alt+Shift+D opens Déjà Read for the page you are on; Alt+Shift+J moves to its notice on the page.',
     ]);
