@@ -1,5 +1,6 @@
 // The settings half of the options page: every change is saved at once to storage.sync.
 import { SENSITIVITY } from '../core';
+import ext from '../ext';
 import { isExcluded, LIMITS, normalizeSitePattern, SUGGESTED_EXCLUSIONS, type Settings } from '../settings/settings';
 import { loadSettings, onSettingsChanged, saveSettings } from '../settings/settings-store';
 import { isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
@@ -115,6 +116,11 @@ function wholeNumberIn(input: HTMLInputElement, max: number): number | null {
 
 export async function initSettingsForm(): Promise<void> {
   fill(await loadSettings());
+  // Firefox keeps an extension out of private windows until the reader allows it there (about:addons),
+  // Chrome until "Allow in Incognito": the option then does nothing, and says where to allow it.
+  void (async () => {
+    $('private-not-allowed').hidden = (await ext.extension?.isAllowedIncognitoAccess?.()) !== false;
+  })().catch(() => undefined);
   onSettingsChanged(fill);
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="sensitivity"]')) {
     radio.addEventListener('change', () => void save({ sensitivity: radio.value as Settings['sensitivity'] }));

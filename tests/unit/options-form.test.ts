@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { message } from './messages';
 
-const fake = vi.hoisted(() => ({ stored: {} as Record<string, unknown>, saves: [] as unknown[] }));
+const fake = vi.hoisted(() => ({ stored: {} as Record<string, unknown>, saves: [] as unknown[], privateAllowed: undefined as boolean | undefined }));
 
 vi.mock('../../src/ext', () => ({
   default: {
@@ -21,6 +21,7 @@ vi.mock('../../src/ext', () => ({
       },
       onChanged: { addListener: () => undefined },
     },
+    extension: { isAllowedIncognitoAccess: async () => fake.privateAllowed },
   },
 }));
 
@@ -30,6 +31,7 @@ beforeEach(() => {
   document.documentElement.replaceChildren(...[...parsed.documentElement.childNodes].map((n) => document.importNode(n, true)));
   fake.stored = {};
   fake.saves = [];
+  fake.privateAllowed = true;
   vi.resetModules();
 });
 afterEach(() => {
@@ -51,6 +53,19 @@ async function form() {
 }
 
 describe('the options form', () => {
+  it('says where to allow the extension in private windows while the browser keeps it out, and nothing once it is allowed', async () => {
+    fake.privateAllowed = false;
+    await form();
+    const note = document.getElementById('private-not-allowed') as HTMLElement;
+    await vi.waitFor(() => expect(note.hidden).toBe(false));
+    expect(message(note.getAttribute('data-i18n') ?? '')).toContain('“Run in Private Windows”');
+    expect(document.getElementById('record-private')?.getAttribute('aria-describedby')).toBe('private-not-allowed');
+    fake.privateAllowed = true;
+    await form();
+    await new Promise((r) => setTimeout(r, 0));
+    expect((document.getElementById('private-not-allowed') as HTMLElement).hidden).toBe(true);
+  });
+
   it.each(['-3', '1000', '', '2.5', '1e2'])('refuses %j as a dwell time, says what it takes, and saves nothing', async (value) => {
     const { status, type } = await form();
     const input = await type('dwell', value);
