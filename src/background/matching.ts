@@ -150,8 +150,17 @@ export async function lookUp(
     );
     if (frame.size) {
       const framedCurrent = { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), allPassages: lookupWithoutFrame(all, frame) };
-      candidates.forEach(({ s }, i) => {
-        if (suspect(i) && touchesFrame(s.passages!, frame)) verdicts[i] = judgePair(framedCurrent, { ...s, passages: withoutFrame(s.passages!, frame) }, settings, { framed: true });
+      // The page's own text, the frame left out, as its content script sent it (with its runs).
+      const ownText = page.passages?.filter((p) => !frame.has(p.hash));
+      candidates.forEach(({ r, s }, i) => {
+        if (!suspect(i) || !touchesFrame(s.passages!, frame)) return;
+        const framed = judgePair(framedCurrent, { ...s, passages: withoutFrame(s.passages!, frame) }, settings, { framed: true });
+        // Judged on whole passages, a light revision (a figure corrected in a sentence) keeps few of
+        // them: where the earlier page's read set says most of this page's own text was read there,
+        // run by run as "what's new" reads it, the verdict on the whole text stands (until 28
+        // November 2026 such a revision was missed once the site's frame was known: review 50).
+        const set = !framed.flagged && ownText?.length && r.readSet ? decodeReadSet(r.readSet) : null;
+        verdicts[i] = set && whatsNewByHashes(set, ownText!).read >= settings.minContainment ? verdicts[i] : framed;
       });
     }
   }
