@@ -140,14 +140,8 @@ export async function lookUp(
     const hosts = new Set([site, ...candidates.filter((_, i) => suspect(i)).map(({ r }) => siteOf(r.url))]);
     const recorded = (await Promise.all([...hosts].map((host) => repo.pagesOfSite(host, SITE_FRAME_PAGES)))).flat();
     const others = [...new Map(recorded.map((r) => [r.url, r])).values()].filter((r) => !known.has(r.url) && r.url !== page.url && r.canonicalUrl !== page.canonicalUrl && r.passages);
-    const teachers = [...candidates.filter(({ r, s }) => s.passages && ofDomain(r.url)).map(({ r, s }) => ({ title: r.title, passages: s.passages! })), ...others.map((r) => ({ title: r.title, passages: decodePassages(r.passages!) }))];
-    const ofSite = teachers.filter((t): t is { title: string; passages: NonNullable<typeof t.passages> } => t.passages !== null);
-    const frame = siteFrame(
-      all,
-      ofSite.map((t) => t.passages),
-      settings.minSharedPassages,
-      { ...(page.title ? { current: page.title } : {}), earlier: ofSite.map((t) => t.title) },
-    );
+    const ofSite = [...candidates.filter(({ r, s }) => s.passages && ofDomain(r.url)).map(({ s }) => s.passages!), ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)];
+    const frame = siteFrame(all, ofSite, settings.minSharedPassages);
     if (frame.size) {
       const framedCurrent = { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), allPassages: lookupWithoutFrame(all, frame) };
       // The page's own text, the frame left out, as its content script sent it (with its runs).

@@ -8,26 +8,12 @@
 // preview of an article read at two addresses of its site finds the rest of it in both, the same
 // rest). The history's own rule (a passage more than 24 pages share is no anchor) needs many pages
 // of a site; this one needs two.
-//
-// "Passages of its own" are `minOwn` at least, or one where the site titles the page apart from the
-// page judged and from the other page taught by: a feed of short items (快讯, a quake report, a
-// score) has one sentence of its own under the site's lines, and each item was taken for every
-// earlier one (until 28 November 2026: review 50). A site that titles every page alike keeps the
-// stricter rule, and three copies of one article, each with a line of its own (编者按), are still
-// no frame: one title.
 import type { PassageLookup, PassageSignature } from './passage-signature';
 
-/** Titles compared as the reader reads them: case, spacing and width aside. */
-const titleKey = (title: string | undefined) => title?.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim() || undefined;
-
-/**
- * The 24-bit keys of the passages that make the frame of `current`'s site, given earlier pages of
- * that site, and where known the current page's title and theirs (in the order of `earlier`).
- */
-export function siteFrame(current: PassageLookup, earlier: readonly PassageSignature[], minOwn: number, titles?: { current?: string; earlier: ReadonlyArray<string | undefined> }): Set<number> {
-  const here = titleKey(titles?.current);
-  const pages: Array<{ held: number[]; own: Set<number>; title: string | undefined }> = [];
-  earlier.forEach((e, k) => {
+/** The 24-bit keys of the passages that make the frame of `current`'s site, given earlier pages of that site. */
+export function siteFrame(current: PassageLookup, earlier: readonly PassageSignature[], minOwn: number): Set<number> {
+  const pages: Array<{ held: number[]; own: Set<number> }> = [];
+  for (const e of earlier) {
     const shift = e.bits === 32 ? 8 : 0;
     const held: number[] = [];
     const own = new Set<number>();
@@ -35,16 +21,12 @@ export function siteFrame(current: PassageLookup, earlier: readonly PassageSigna
       if (current.has(h >>> shift)) held.push(h >>> shift);
       else own.add(h >>> shift);
     }
-    const title = titleKey(titles?.earlier[k]);
-    const titledApart = here !== undefined && title !== undefined && title !== here;
-    if (own.size >= (titledApart ? 1 : minOwn) && held.length > 0) pages.push({ held, own, title });
-  });
+    if (own.size >= minOwn && held.length > 0) pages.push({ held, own });
+  }
   const frame = new Set<number>();
   for (let i = 0; i < pages.length; i++) {
     for (let j = i + 1; j < pages.length; j++) {
       const [a, b] = [pages[i], pages[j]];
-      // A page taught by for its one passage of its own must be titled apart from the other too.
-      if ((a.own.size < minOwn || b.own.size < minOwn) && a.title === b.title) continue;
       // Two other articles: what each has of its own, the other has little of.
       let common = 0;
       for (const k of a.own) if (b.own.has(k)) common++;

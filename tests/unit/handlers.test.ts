@@ -397,27 +397,6 @@ describe("a site's frame", () => {
     expect(await seen(bg, page('https://news.example.cn/c', articles.c))).toBeUndefined();
   });
 
-  it('takes no item of a feed of one-sentence items for another, titled apart, once two were read; copies titled alike teach nothing', async () => {
-    // 快讯: one sentence of its own under the site's lines. A page taught by needed three passages of
-    // its own, so every item was taken for every earlier one (until 28 November 2026: review 50).
-    const sentences = [...library, ...balcony].flatMap((p) => p.split(/(?<=。)/)).filter((x) => x.length >= 20);
-    const flash = (k: number, title = `快讯：${sentences[k].slice(0, 12)} – 新闻网`) => ({ ...page(`https://news.example.cn/flash/${k}`, [sentences[k]]), title });
-    const bg = makeBackground();
-    await bg.read(flash(0));
-    await bg.read(flash(1));
-    for (const k of [2, 3, 4]) expect(await seen(bg, flash(k)), `flash ${k}`).toBeUndefined();
-    // A site that titles every item alike keeps the stricter rule: items are not told apart by title.
-    const alike = makeBackground();
-    await alike.read(flash(0, '快讯 – 新闻网'));
-    await alike.read(flash(1, '快讯 – 新闻网'));
-    expect(await seen(alike, flash(2, '快讯 – 新闻网'))).toBeDefined();
-    // Three copies of one article, each with one line of its own and one title: no frame, and a fourth copy is found.
-    const copies = makeBackground();
-    const note = (k: number) => `编者按：${sentences[10 + k]}`;
-    for (const k of [0, 1, 2]) await copies.read({ ...page(`https://news.example.cn/copy/${k}`, [note(k), ...articles.c]), title: '阳台上的冬季菜园 – 新闻网' });
-    expect(await seen(copies, { ...page('https://news.example.cn/copy/3', [note(3), ...articles.c]), title: '阳台上的冬季菜园 – 新闻网' })).toMatch(/^https:\/\/news\.example\.cn\/copy\/[012]$/);
-  });
-
   it('still finds a light revision of a short article of the site at a new address once the frame is known', async () => {
     // Figures corrected in two sentences: the frame taken out, few passages are the same exactly,
     // but what they say was read (review 50, M-2: missed, from d=1 and a resemblance of 0.97).
