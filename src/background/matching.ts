@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, decodePassages, decodeReadSet, decodeSketch, judgePair, lookupWithoutFrame, newParts, passageSet, registrableDomain, siteFrame, siteOf, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
+import { ALGORITHM, bothSchemes, decodePassages, decodeReadSet, decodeSketch, judgePair, lookupWithoutFrame, newParts, pageIdentity, passageSet, registrableDomain, siteFrame, siteOf, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -165,8 +165,10 @@ export async function lookUp(
   // A page read at another address declaring the same canonical one is this page read before only
   // where the text agrees (the same text, or taken for a copy of it): a site that declares its home
   // page canonical for every article (a common misconfiguration) would make each article "visited
-  // before" (until 28 November 2026: review 50).
-  const sameCanonical = found.sameCanonical.filter((r) => (r.textHash !== undefined && r.textHash === signature.textHash) || judgePair(current, signatureOf(r), settings).flagged);
+  // before" (until 28 November 2026: review 50). The page's own address over the other scheme is
+  // this page, whatever its text now, as its own address is.
+  const ownAddress = bothSchemes(pageIdentity(page.url));
+  const sameCanonical = found.sameCanonical.filter((r) => ownAddress.includes(r.url) || (r.textHash !== undefined && r.textHash === signature.textHash) || judgePair(current, signatureOf(r), settings).flagged);
   const before = found.own ?? sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
   const ownSet = before && flagged.length ? ownReadSet?.(before) : undefined;
   const own = ownSet ? decodeReadSet(ownSet) : null;

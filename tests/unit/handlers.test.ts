@@ -455,6 +455,14 @@ describe("a site's frame", () => {
 });
 
 describe('one page over http and https', () => {
+  it('is the page visited before over the other scheme whatever its text now, as at its own address', async () => {
+    const bg = makeBackground();
+    const http = 'http://news.example/2026/11/rewritten';
+    await bg.read(report(http), fromTab(1, http));
+    await bg.handlers['content:pageSeen'](report(http.replace('http:', 'https:'), other), fromTab(2, http.replace('http:', 'https:')));
+    expect(bg.shown.at(-1)).toMatchObject([2, { visitedBefore: true }]);
+  });
+
   it('is one page: met again over https it is a visit before, not a copy; recorded once; forgotten whole', async () => {
     const bg = makeBackground();
     const http = 'http://news.example/2026/11/tool-library';
