@@ -492,12 +492,12 @@ describe('Chromium, what the reader sees', () => {
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/src/popup/index.html?tab=${tabId}`);
     await popup.getByRole('button', { name: 'Pause on 127.0.0.1' }).click();
-    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site.');
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site: it is on the list of sites Déjà Read never reads, in Options.');
     await openAndSettle(page, site.url('zhB'));
     expect(await noticeShown(page)).toBe(false);
     expect((await toolbarOf(page)).text).toBe('');
     await popup.reload();
-    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site.');
+    await expect.poll(() => popup.locator('#status').innerText()).toBe('Déjà Read is paused on this site: it is on the list of sites Déjà Read never reads, in Options.');
     await popup.getByRole('button', { name: 'Resume on 127.0.0.1' }).click();
     // Resumed: the page left unread in the tab is checked now, without a reload, and the popup
     // tells the story the badge tells.

@@ -354,7 +354,7 @@ describe('the popup', () => {
     fake.stored = { settings: { excludedSites: ['www.example.com', 'other.example'] } };
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
-    expect(status()).toBe('Déjà Read is paused on this site.');
+    expect(status()).toBe('Déjà Read is paused on this site: it is on the list of sites Déjà Read never reads, in Options.');
     expect(button('pause-site').hidden).toBe(false);
     expect(button('pause-site').textContent?.replace(/[\u2066-\u2069]/g, '')).toBe('Resume on www.example.com');
     button('pause-site').click();
@@ -367,13 +367,13 @@ describe('the popup', () => {
     fake.stored = { settings: { excludedSites: ['news.example.com/reads', 'example.com', 'news.example.com/sport', 'other.example'] } };
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
-    expect(status()).toBe('Déjà Read is paused on this site.');
+    expect(status()).toBe('Déjà Read is paused on this site: it is on the list of sites Déjà Read never reads, in Options.');
     expect(button('pause-site').hidden).toBe(false);
     // The button names both, so that resuming the whole of example.com is not a surprise.
     expect(button('pause-site').textContent?.replace(/[\u2066-\u2069]/g, '')).toBe('Resume on news.example.com/reads and example.com');
     button('pause-site').click();
     await vi.waitFor(() => expect((fake.stored.settings as { excludedSites: string[] }).excludedSites).toEqual(['news.example.com/sport', 'other.example']));
-    await vi.waitFor(() => expect(status()).not.toBe('Déjà Read is paused on this site.'));
+    await vi.waitFor(() => expect(status()).not.toBe('Déjà Read is paused on this site: it is on the list of sites Déjà Read never reads, in Options.'));
   });
 
   it('says "paused on this part of the site" where only a path of the site is excluded', async () => {
@@ -381,7 +381,7 @@ describe('the popup', () => {
     fake.stored = { settings: { excludedSites: ['news.example.com/reads', 'other.example'] } };
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
-    expect(status()).toBe('Déjà Read is paused on this part of the site.');
+    expect(status()).toBe('Déjà Read is paused on this part of the site: it is on the list of sites Déjà Read never reads, in Options.');
     expect(button('pause-site').textContent?.replace(/[\u2066-\u2069]/g, '')).toBe('Resume on news.example.com/reads');
   });
 
