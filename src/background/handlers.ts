@@ -3,7 +3,7 @@
 import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, bothSchemes, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
-import type { ContentProtocol, Freshness, MatchSummary, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
+import type { ContentProtocol, Freshness, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
 import { heldFromReading, matchSettingsOf, type Settings } from '../settings/settings';
 import { StorageFullError, type PageRecord, type PageRepository } from '../storage';
 import type { UndoStore } from './undo-store';
@@ -126,7 +126,7 @@ function reportFrom(req: unknown, sender: Runtime.MessageSender, options?: { rea
  * is its record's article, changed (updateOf); another article at the record's address (a front
  * page, a page that replaced its article) is nothing "met again".
  */
-function changesOf(report: CheckedReport, before: PageRecord | undefined, update: boolean, closest: MatchSummary | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
+function changesOf(report: CheckedReport, before: PageRecord | undefined, update: boolean, closest: { url: string; fresh: Freshness | undefined } | undefined, now: number): Array<{ url: string; changed: NonNullable<PageRecord['changed']> }> {
   const own = before && update ? freshness(before, report.passages, { title: report.title }) : undefined;
   // The page met again: this page's record (the visit is written to it, under this address, where
   // it was read over the other scheme too), or the record at another address of the same page (its
@@ -174,15 +174,18 @@ const updateOf = (current: ReturnType<typeof currentPage>, earlier: PageRecord, 
  * matches too, against both (the closest match's freshness counts this page's earlier reading:
  * lookUp); none when nothing is new.
  */
-function sinceVisit(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, closest: MatchSummary | undefined, report: CheckedReport): Freshness | undefined {
+function sinceVisit(earlier: Pick<PageRecord, 'readSet' | 'textHash' | 'title'> | undefined, closest: Freshness | undefined, report: CheckedReport): Freshness | undefined {
   if (!earlier?.readSet || earlier.textHash === report.digest.textHash) return undefined;
   // A copy whose record keeps no read set (from before read sets, or imported without) tells nothing of its own.
-  const fresh = closest?.fresh ?? freshness(earlier, report.passages, { title: report.title });
+  const fresh = closest ?? freshness(earlier, report.passages, { title: report.title });
   return fresh && fresh.parts.length > 0 ? fresh : undefined;
 }
 
-/** What a content script is told: what the notice shows, nothing more. */
-function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string, since?: SinceVisit): PageSeenAnswer {
+/**
+ * What a content script is told: what the notice shows, nothing more. `fresh`: what is new to the
+ * reader against the closest match and their own earlier reading (lookUp).
+ */
+function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: string, since?: SinceVisit, fresh?: Freshness): PageSeenAnswer {
   const [first] = verdict.matches;
   // This page itself, as read on the visit before, where it has been updated since with something new.
   const own: NoticeMatch | undefined = since && { url: since.record.url, title: since.record.title, kind: 'earlier-visit', when: relativeTime(since.record.lastSeen, now, locale, justNow), fresh: since.fresh };
@@ -193,7 +196,7 @@ function forNotice(verdict: PageVerdict, now: number, locale: string, justNow: s
     when: relativeTime(first.lastSeen, now, locale, justNow),
     ...(first.resemblance !== undefined ? { resemblance: first.resemblance } : {}),
     ...(first.containment !== undefined ? { containment: first.containment } : {}),
-    ...(first.fresh ? { fresh: first.fresh } : {}),
+    ...(fresh ? { fresh } : {}),
   });
   const more = own ? verdict.matches.length : Math.max(0, verdict.matches.length - 1);
   return { fp: verdict.fp, ...(match ? { match } : {}), more, ...(verdict.skipped ? { skipped: verdict.skipped } : {}) };
@@ -211,12 +214,14 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const current = currentPage(report);
       let verdict: PageVerdict = { fp: current.signature.fp, algo: ALGORITHM, matches: [], visitedBefore: false };
       let since: SinceVisit | undefined;
+      let told: Freshness | undefined;
       if (skipped) verdict = { ...verdict, skipped };
       else {
         const repo = await deps.repository();
         // The notice names the best match only, and tells what is new against it alone.
         // Asked before this view is recorded: `before` is an earlier visit, and what was read then is read.
-        const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
+        const { before, matches, fresh: newToReader } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
+        told = newToReader;
         // Asked again after this page load recorded its visit (back from the cache, the same article
         // at a changed address): the record holds this visit, which is no visit before it (as the popup counts it).
         const record = report.visitId !== undefined && before?.visitIds?.includes(report.visitId) ? before : undefined;
@@ -225,7 +230,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
         // An update of the article read here, with something new: the notice names this page's
         // earlier version (the reader came back to it), with what is new against all that was read,
         // here and in the closest copy elsewhere; pages elsewhere are "more".
-        const fresh = sinceVisit(before, matches[0], report);
+        const fresh = sinceVisit(before, newToReader, report);
         if (before && fresh && updateOf(current, before, settings)) since = { record: before, fresh };
       }
       // The badge is set after the answer, not before it: the notice need not wait for the toolbar.
@@ -235,8 +240,8 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       // In a private window that is not recorded, the page is told nothing of the history (no
       // notice): the badge and the popup, which the page cannot see, still tell the reader.
       const hidden = unrecordedPrivate(sender, settings);
-      const told = hidden ? { ...verdict, matches: [] } : verdict;
-      const answer = forNotice(told, deps.now(), deps.locale(), deps.message('timeJustNow'), hidden ? undefined : since);
+      const shown = hidden ? { ...verdict, matches: [] } : verdict;
+      const answer = forNotice(shown, deps.now(), deps.locale(), deps.message('timeJustNow'), hidden ? undefined : since, told);
       // What a background started anew did not read for this answer, it reads once the answer is on its way.
       if (!skipped) void deps.repository().then((repo) => repo.warmUp());
       return answer;
@@ -251,7 +256,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const repo = await deps.repository();
       // Before the visit replaces it: this page's own earlier record, and the closest copy read elsewhere.
       const current = currentPage(report);
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
+      const { before, matches, fresh: newToReader } = await lookUp(repo, current, matchSettingsOf(settings), { fresh: 'best', ownReadSet: (r) => r.readSet });
       // The page's record holds this article, changed since (not another article at its address).
       const update = before !== undefined && before.textHash !== digest.textHash && updateOf(current, before, settings);
       // Kept for the tab until its next recorded visit: the record's read set is about to be this visit's.
@@ -287,7 +292,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
             ...(report.visitId ? { visitId: report.visitId } : {}),
           },
           now,
-          changesOf(report, before, update, matches[0], now),
+          changesOf(report, before, update, matches[0] && { url: matches[0].url, fresh: newToReader }, now),
         );
         return { recorded: true };
       } catch (e) {
@@ -371,7 +376,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const thisVisit = (r: PageRecord) => answer.recorded === true && r.url === identity;
       const kept = answer.recorded === true ? await deps.readBefore?.get(tabId, identity).catch(() => undefined) : undefined;
       const readBefore = (r: PageRecord) => (!thisVisit(r) ? r.readSet : kept ? kept.readSet : r.visits > 1 ? r.readSet : undefined);
-      const { before, matches } = await lookUp(repo, current, matchSettingsOf(settings), { ownReadSet: readBefore });
+      const { before, matches, fresh: newToReader } = await lookUp(repo, current, matchSettingsOf(settings), { ownReadSet: readBefore });
       const record = before && thisVisit(before) ? before : undefined;
       // The record was updated by this very visit: an earlier visit shows as a second visit, or as
       // a record of the same page under another address.
@@ -386,7 +391,7 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const notSame = extra.unrecorded ? 0 : (await repo.notSameWith(report.url)).length;
       // What is new here since the visit before, as the notice tells it (before this visit was recorded, or as it left it aside).
       const earlier = !before ? undefined : !record ? before : kept?.sameArticle ? { ...kept, title: before.title } : undefined;
-      const fresh = sinceVisit(earlier, matches[0], report);
+      const fresh = sinceVisit(earlier, newToReader, report);
       const since = fresh && before && (record || updateOf(current, before, settings)) ? fresh : undefined;
       // Forgotten from a popup in this page load (and not brought back since): the popup opened again says so.
       const forgotten = answer.forgotten === true && !before;

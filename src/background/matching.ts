@@ -82,19 +82,24 @@ function summary(r: PageRecord, v: Verdict, fresh?: Freshness): MatchSummary {
 export interface LookUp {
   before?: PageRecord;
   matches: MatchSummary[];
+  /** What is new to the reader against the best match and their own earlier reading of this page (lookUp). */
+  fresh?: Freshness;
 }
 
 /**
  * Everything the history says about the current page, from one read (PageRepository.lookup): the
  * earlier record of this very page (its own, by any variant of its address, or one under the same
  * canonical address), and the earlier pages elsewhere whose content it repeats, best match first.
- * What is new against each match (`fresh`) is told for every match, or with `fresh: 'best'` for the
- * best one only: the notice and the history's mark show no other, and each costs a read set's
- * decoding and a pass over the page's passages (50-200 µs in Node for 60-250 passages).
- * With `ownReadSet`, what the reader read of this very page on an earlier visit is read too: a
- * revision read once has nothing new the next time, whatever its copy elsewhere lacks.
- * `ownReadSet` gives the read set of that reading, given `before` (its own, or, where `before`
- * already holds this visit, the one it held before it; none when there was no earlier visit).
+ * What is new to the reader (`fresh`) is told against the best match and, with `ownReadSet`, what
+ * they read of this very page on an earlier visit: a revision read once has nothing new the next
+ * time, whatever its copy elsewhere lacks. `ownReadSet` gives the read set of that reading, given
+ * `before` (its own, or, where `before` already holds this visit, the one it held before it; none
+ * when there was no earlier visit). With `fresh: 'all'` each match also tells what is new against
+ * it alone (the popup's list: a row's figure is about that row's page, and does not move when this
+ * page is forgotten or read again; until 28 November 2026 every row counted this page's own reading
+ * too: review 50); with `'best'` none does: the notice and the history's mark show no other, and
+ * each costs a read set's decoding and a pass over the page's passages (50-200 µs in Node for
+ * 60-250 passages).
  * Matches as close as each other come in the order they were first read (`ties: 'first'`: the
  * notice names where the reader read it first), or the latest read first (`'latest'`).
  */
@@ -172,14 +177,18 @@ export async function lookUp(
   const before = found.own ?? sameCanonical.sort((a, b) => b.lastSeen - a.lastSeen)[0];
   const ownSet = before && flagged.length ? ownReadSet?.(before) : undefined;
   const own = ownSet ? decodeReadSet(ownSet) : null;
-  const matches = flagged
+  const ranked = flagged
     .filter(([r]) => !dismissed.has(r.url))
     .map(([r, verdict]) => ({ r, verdict, s: summary(r, verdict) }))
     // Equally close pages in the order the reader first read them (the notice names where this was
     // read first), or, for the history's list, latest first as it lists pages.
-    .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || (ties === 'latest' ? b.lastSeen - a.lastSeen : a.firstSeen - b.firstSeen))
-    .map(({ r, verdict, s }, i) => (fresh === 'all' || i === 0 ? summary(r, verdict, freshness(r, page.passages, { alsoRead: own, elsewhere: siteOf(r.url) !== siteOf(page.url), partOf: verdict.kind === 'part-of-earlier', ...(page.title ? { title: page.title } : {}) })) : s));
-  return { ...(before ? { before } : {}), matches };
+    .sort(({ s: a }, { s: b }) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (b.resemblance ?? 0) - (a.resemblance ?? 0) || (ties === 'latest' ? b.lastSeen - a.lastSeen : a.firstSeen - b.firstSeen));
+  const newAgainst = (r: PageRecord, verdict: Verdict, alsoRead: ReadSet | null) =>
+    freshness(r, page.passages, { alsoRead, elsewhere: siteOf(r.url) !== siteOf(page.url), partOf: verdict.kind === 'part-of-earlier', ...(page.title ? { title: page.title } : {}) });
+  const matches = ranked.map(({ r, verdict, s }) => (fresh === 'all' ? summary(r, verdict, newAgainst(r, verdict, null)) : s));
+  const [best] = ranked;
+  const told = !best ? undefined : own || fresh !== 'all' ? newAgainst(best.r, best.verdict, own) : matches[0].fresh;
+  return { ...(before ? { before } : {}), matches, ...(told ? { fresh: told } : {}) };
 }
 
 /** Earlier pages elsewhere whose content the current page repeats, best match first (equal ones as `ties` says: lookUp). */
