@@ -83,6 +83,8 @@ export interface Verdict {
   containment?: number;
   /** Estimated share of the current page's text found in the earlier one (0..1), from shared passages. */
   read?: number;
+  /** Passages found in both (of the shorter page's, where the current page's were all at hand), when both had passages. */
+  shared?: number;
 }
 
 const ZERO = '0000000000000000';
@@ -114,11 +116,12 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
   let containment = sketchContainment;
   let read: number | undefined;
   let passageContained = false;
+  let shared: number | undefined;
   if (passages) {
     const o = passageOverlap(passages.a, passages.b);
     // Containment of the page with fewer passages in the other: exact below the cap, a consistent sample above.
     let passageContainment = passages.a.count <= passages.b.count ? o.aInB : o.bInA;
-    let shared = o.shared;
+    shared = o.shared;
     // An earlier page with fewer passages than this one is looked for among all of this one's where
     // they are at hand: an article whole inside a page many times as long shares every passage with
     // it, but only the one or two that both samples keep would be seen.
@@ -142,5 +145,5 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
   if (contained && Math.min(a, b) < PART_RATIO * Math.max(a, b)) kind = a > b ? 'contains-earlier' : 'part-of-earlier';
   else if (resemblance >= (distance <= settings.closeDistance ? settings.closeResemblance : settings.minResemblance)) kind = 'near-duplicate';
   else if (contained) kind = 'near-duplicate';
-  return { flagged: kind !== undefined, ...(kind ? { kind } : {}), distance, resemblance, containment, ...(read !== undefined ? { read } : {}) };
+  return { flagged: kind !== undefined, ...(kind ? { kind } : {}), distance, resemblance, containment, ...(read !== undefined ? { read } : {}), ...(shared !== undefined ? { shared } : {}) };
 }

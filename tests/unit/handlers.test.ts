@@ -435,6 +435,26 @@ describe("a site's frame", () => {
     expect(await seen(bg, page('https://news.example.cn/amp/a', articles.a))).toMatch(/^https:\/\/news\.example\.cn\/(print\/)?a$/);
   });
 
+  it("finds a short article reposted on another site under that site's own lines, and the article after its repost, once the frame is known", async () => {
+    // The article is a small share of either page: its site's lines under it, the other site's
+    // around it (until 28 November 2026 missed both ways: review 50, M-1).
+    const around = ['本文转载自新闻网，仅供学习交流。版权归原作者所有。如有侵权，请联系我们删除。', '更多本地资讯，请关注我们。每天为你精选城市热点、便民服务和生活小窍门。喜欢的话，请点击右上角分享给身边的朋友吧。'];
+    const repost = (url: string, body: string[]) => page(url, [around[0], ...body], [around[1]]);
+    const bg = makeBackground();
+    await bg.read(page('https://news.example.cn/a', articles.a));
+    await bg.read(page('https://news.example.cn/b', articles.b));
+    await bg.read(page('https://news.example.cn/c', articles.c));
+    expect(await seen(bg, repost('https://citylife.example.com/p/1', articles.a))).toBe('https://news.example.cn/a');
+    // The other way: the repost read first, then the article on its site.
+    const other = makeBackground();
+    await other.read(page('https://news.example.cn/b', articles.b));
+    await other.read(page('https://news.example.cn/c', articles.c));
+    await other.read(repost('https://citylife.example.com/p/1', articles.a));
+    expect(await seen(other, page('https://news.example.cn/a', articles.a))).toBe('https://citylife.example.com/p/1');
+    // Another article reposted there is none of these.
+    expect(await seen(bg, repost('https://citylife.example.com/p/2', [library[2]]))).toBeUndefined();
+  });
+
   it('still finds a preview of an article read whole at two addresses of the site (the rest of it is the same in both, no frame)', async () => {
     const bg = makeBackground();
     await bg.read(page('https://news.example.cn/b', articles.b));
