@@ -141,7 +141,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
 }
 
 /**
- * "met again with 3 parts you had not read, 2 days ago" on the page itself come back changed; on the
+ * "met again 2 days ago, with 3 parts you had not read" on the page itself come back changed; on the
  * closest copy of a page that held more than it, "a copy on example.org had 3 parts you had not
  * read, 2 days ago" (the reader did not open this address again, and this page may not have changed).
  */
