@@ -206,9 +206,14 @@ async function forgetPage(li: HTMLLIElement, { url, title }: HistoryItem, copies
 /** Whether the list holds every page the search matches ("Show more" has nothing more to find). */
 let searched = true;
 
+/** The history's newest page and its count when the list was drawn (or last counted): what tells that it changed behind it. */
+let drawnTop: Pick<HistoryItem, 'url' | 'lastSeen'> | undefined;
+let drawnTotal: number | undefined;
+
 /** What the list shows: every page on screen, or with a search, those that match it (so far, until the search has read everything). */
 async function showSummary(): Promise<void> {
   const { pages } = await send('options:stats', {});
+  drawnTotal = pages;
   const total = number.format(pages);
   if (!query.trim()) {
     summary.textContent = t('historyShowing', number.format(onScreen.size), total);
@@ -279,6 +284,7 @@ async function load(reset: boolean): Promise<void> {
   while (added < PAGE && !done) {
     const res = await send('history:list', { query, after: next, limit: PAGE });
     if (mine !== generation) return; // a newer search started
+    if (reset && next === undefined) drawnTop = res.items[0];
     const now = Date.now();
     for (const item of res.items) {
       // Shown already as a copy under another page: it matches the search all the same.
@@ -311,6 +317,24 @@ const loadOrSay = (reset: boolean) => {
   });
 };
 more.addEventListener('click', () => void loadOrSay(false));
+
+/**
+ * The history changes while this page waits in a tab behind: pages read, forgotten from a popup.
+ * When the reader comes back to it, the list is drawn anew where its newest page or its count
+ * moved (until 28 November 2026 it showed the history as it was when opened, until reloaded). Not
+ * during a search, a question or an Undo offer: the reader is in the middle of those.
+ */
+async function drawAgainIfChanged(): Promise<void> {
+  if (document.visibilityState === 'hidden' || query.trim() || !undoBar.hidden || list.querySelector('.confirm') || drawnTotal === undefined) return;
+  const asked = generation;
+  const [{ items }, { pages }] = await Promise.all([send('history:list', { limit: 1 }), send('options:stats', {})]);
+  if (asked !== generation) return; // drawn anew meanwhile
+  const [top] = items;
+  if (pages !== drawnTotal || top?.url !== drawnTop?.url || top?.lastSeen !== drawnTop?.lastSeen) await loadOrSay(true);
+}
+const whenBack = () => void drawAgainIfChanged().catch(() => undefined);
+document.addEventListener('visibilitychange', whenBack);
+window.addEventListener('focus', whenBack);
 let debounce: ReturnType<typeof setTimeout> | undefined;
 $<HTMLInputElement>('search').addEventListener('input', (e) => {
   clearTimeout(debounce);

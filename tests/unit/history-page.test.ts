@@ -23,6 +23,7 @@ vi.mock('../../src/ext', () => ({
 const loadArticle = (name: string) => JSON.parse(readFileSync(join(process.cwd(), 'tests/fixtures/articles', `${name}.json`), 'utf8')) as { title: string; paragraphs: string[] };
 const library = loadArticle('en-library');
 const balcony = loadArticle('en-balcony');
+const ferry = loadArticle('en-ferry');
 const text = (a: { paragraphs: string[] }) => a.paragraphs.join('\n\n');
 
 /** A background whose history holds one article at four addresses (read last at the original) and another article. */
@@ -73,6 +74,21 @@ describe('the history page', () => {
     await openHistory();
     expect(titles()).toEqual([['Shelves of Hammers and Saws', 'Reposted', 'Reposted', 'Mirror'], [balcony.title]]);
     expect(summary()).toBe('Showing 5 of 5 pages.');
+  });
+
+  it('draws the list anew when the reader comes back to it and the history changed behind it, and not otherwise', async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    const drawn = groups()[0];
+    // Back to the tab with nothing changed: the list stays as it was drawn.
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(groups()[0]).toBe(drawn);
+    // A page read in another tab meanwhile (until 28 November 2026 not shown until the page was reloaded).
+    await bg.read({ url: 'https://ferry.example/night', title: ferry.title, digest: digestArticle(text(ferry)), lang: 'en' });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(summary()).toBe('Showing 6 of 6 pages.'));
+    expect(titles()[0]).toEqual([ferry.title]);
   });
 
   it("counts, for a search, the pages that match it, not the copies shown with them", async () => {
