@@ -178,6 +178,8 @@ interface Cluster {
   /** The passage signature of the cluster's first text: its kept hashes and its count of passages. */
   hashes: number[];
   passages: number;
+  /** The verification sketch's bucket minima of the cluster's first text. */
+  mins: Uint8Array;
 }
 
 /** A stored record as the lookup queries start from: what a page's digest carries. */
@@ -215,6 +217,7 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
   const readSetUnit = readSets && (() => readSets.unit());
   const words = (lo: number, hi: number) => Array.from({ length: rnd.int(lo, hi) }, () => rnd.pick(WORDS));
   const unit = () => rnd.unit();
+  const randomMins = () => Uint8Array.from({ length: SKETCH_BUCKETS }, () => rnd.int(0, 255));
   const lang = () => {
     const u = rnd.unit();
     return u < 0.78 ? 'en' : u < 0.9 ? 'zh' : u < 0.95 ? 'ja' : '';
@@ -229,12 +232,13 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
     let language: string;
     let hashes: number[];
     let count: number;
+    let mins: Uint8Array | undefined;
     if (rnd.unit() < CLUSTER_SHARE) {
       if (open.length < OPEN_CLUSTERS) {
         const t = words(3, 9).join(' ');
         const length = 150 + Math.floor(rnd.unit() ** 2 * 6000);
         const count = passagesOf(length);
-        open.push({ fp: rnd.fp(), left: rnd.int(2, 20), title: t.charAt(0).toUpperCase() + t.slice(1), textHash: rnd.hex16(), textLength: length, lang: lang(), hashes: passages ? smallestHashes(count, PASSAGE_CAP, unit) : [], passages: count });
+        open.push({ fp: rnd.fp(), left: rnd.int(2, 20), title: t.charAt(0).toUpperCase() + t.slice(1), textHash: rnd.hex16(), textLength: length, lang: lang(), hashes: passages ? smallestHashes(count, PASSAGE_CAP, unit) : [], passages: count, mins: randomMins() });
       }
       const k = Math.floor(rnd.unit() * open.length);
       const c = open[k];
@@ -247,6 +251,8 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
       language = c.lang;
       count = c.passages;
       hashes = !passages || flips === 0 ? c.hashes : editHashes(c.hashes, 1 - 0.06 * flips, Math.round(0.06 * flips * count), PASSAGE_CAP, unit);
+      // Its sketch changed as its passages did: each bucket's minimum kept as a passage is.
+      mins = c.mins.map((m) => (flips > 0 && rnd.unit() < 0.06 * flips ? rnd.int(0, 255) : m));
       if (--c.left === 0) {
         open[k] = open[open.length - 1];
         open.pop();
@@ -277,8 +283,10 @@ function* syntheticHistory(n: number, chunkSize: number, rnd: Synth, now: number
     const lastSeen = visits > 1 ? firstSeen + Math.floor(rnd.unit() * (now - firstSeen)) : firstSeen;
     const hex = toHex(fp[0], fp[1]);
     const [b0, b1, b2, b3] = blocksOf(hex);
-    // A verification sketch of the real size (its content does not matter to the store).
-    const sketch = encodeSketch({ size: textLength, mins: Uint8Array.from({ length: SKETCH_BUCKETS }, () => rnd.int(0, 255)) });
+    // A verification sketch of the real size; a near-duplicate's like its cluster's, as a real
+    // text's would be (with sketches of random content, until 28 November 2026, the decision saw
+    // a cluster's members as unlike each other but for their passages).
+    const sketch = encodeSketch({ size: textLength, mins: mins ?? randomMins() });
     const signature = passages ? { passages: encodeHashes(hashes, count) } : {};
     const readSet = readSetUnit ? { readSet: syntheticReadSet(textLength, count, readSetUnit) } : {};
     chunk.push({ url, canonicalUrl: url, site: siteOf(url), title, fp: hex, b0, b1, b2, b3, algo: ALGORITHM, textHash, sketch, ...signature, ...readSet, textLength, lang: language, firstSeen, lastSeen, visits });
