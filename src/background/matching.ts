@@ -53,8 +53,12 @@ export function signatureOf(r: PageRecord): PageSignature {
 /** The last pages of a site a lookup reads, beside its candidates, to learn the site's frame. */
 const SITE_FRAME_PAGES = 8;
 
-/** At most this many pages of other sites are judged again without their sites' frames (each costs a read of its site's pages). */
-const DILUTED_JUDGED = 3;
+/**
+ * At most this many pages of other sites are judged again without their sites' frames, the closest
+ * first: each costs a read of its site's pages (in bench:store at 10^5, warm p95 +4 ms with 1, +15
+ * with 3, where heavily edited near-duplicates make such pages common).
+ */
+const DILUTED_JUDGED = 1;
 
 /**
  * Which matches come first: the same text; then copies and pages held whole, by their resemblance
@@ -133,12 +137,6 @@ export async function lookUp(
   // The same page at another address (its declared canonical) is a revisit, not a copy read elsewhere.
   const candidates = found.candidates.filter((r) => r.canonicalUrl !== page.canonicalUrl).map((r) => ({ r, s: signatureOf(r) }));
   const verdicts = candidates.map(({ s }) => judgePair(current, s, settings));
-  // A page of its own site taken for this one may be taken on the lines the site puts around every
-  // article: the site's frame, learned from the site's pages among the candidates and the last each
-  // of its hosts concerned recorded (core's siteFrame). Those pages are judged again without it, on
-  // their passages alone. A site is its registrable domain here: one publisher's news., finance. and
-  // m. hosts put the same lines under their articles (until 28 November 2026 each host was a site
-  // of its own, and a short article on one was taken for every article read on the others: review 50).
   const site = siteOf(page.url);
   const domain = registrableDomain(site);
   const domainOf = (url: string) => registrableDomain(siteOf(url));
@@ -197,25 +195,29 @@ export async function lookUp(
   // apart by the lines each site puts around its articles: a short article reposted under other
   // lines is a small share of either page (until 28 November 2026 a 188-character news item under
   // its site's 473 characters of lines was missed reposted elsewhere: review 50, M-1). The closest
-  // few are judged again with this site's frame (learned as above) and theirs (from their site's
-  // pages, as they hold it) taken out of both.
+  // is judged again with this site's frame (learned as above) and its own site's (from that site's
+  // pages, as it holds it) taken out of both. Such lines, two sites' different ones, hold the
+  // fingerprints apart too: a page near in fingerprint (mostly the same text, lines and all) was
+  // judged on what it shares already, and is not read for again.
   const diluted = !all
     ? []
     : candidates
         .map((_, i) => i)
-        .filter((i) => !verdicts[i].flagged && candidates[i].s.passages != null && (verdicts[i].shared ?? 0) >= settings.minSharedPassages && domainOf(candidates[i].r.url) !== domain)
-        .sort((i, j) => (verdicts[j].containment ?? 0) - (verdicts[i].containment ?? 0))
+        .filter((i) => !verdicts[i].flagged && verdicts[i].distance > settings.maxDistance && candidates[i].s.passages != null && (verdicts[i].shared ?? 0) >= settings.minSharedPassages && domainOf(candidates[i].r.url) !== domain)
+        // As close as each other: the one read first, as the notice names it.
+        .sort((i, j) => (verdicts[j].containment ?? 0) - (verdicts[i].containment ?? 0) || candidates[i].r.firstSeen - candidates[j].r.firstSeen)
         .slice(0, DILUTED_JUDGED);
   if (diluted.length) {
-    frameHere ??= await frameOf(all!, page.url, [site]);
-    for (const i of diluted) {
-      const { r, s } = candidates[i];
-      const theirs = r.readSet ? decodeReadSet(r.readSet) : null;
-      const frame = new Set([...frameHere, ...(await frameOf(theirs ?? passageSet(Array.from(s.passages!.hashes, (h) => (s.passages!.bits === 32 ? h >>> 8 : h))), r.url, [siteOf(r.url)]))]);
-      if (!touchesFrame(s.passages!, frame) && !(signature.passages && touchesFrame(signature.passages, frame))) continue;
+    // Their passages: all of them in their read sets, else those their signatures keep. The sites' pages are read at once.
+    const passagesOf = ({ r, s }: (typeof candidates)[number]): PassageLookup => (r.readSet && decodeReadSet(r.readSet)) || passageSet(Array.from(s.passages!.hashes, (h) => (s.passages!.bits === 32 ? h >>> 8 : h)));
+    const [here, ...theirs] = await Promise.all([frameHere ?? frameOf(all!, page.url, [site]), ...diluted.map((i) => frameOf(passagesOf(candidates[i]), candidates[i].r.url, [siteOf(candidates[i].r.url)]))]);
+    diluted.forEach((i, k) => {
+      const { s } = candidates[i];
+      const frame = new Set([...here, ...theirs[k]]);
+      if (!touchesFrame(s.passages!, frame) && !(signature.passages && touchesFrame(signature.passages, frame))) return;
       const framed = judgePair(...withoutFrames(s, frame), settings, { framed: true });
       if (framed.flagged) verdicts[i] = framed;
-    }
+    });
   }
   candidates.forEach(({ r }, i) => {
     if (verdicts[i].flagged) flagged.push([r, verdicts[i]]);
