@@ -140,7 +140,6 @@ export async function lookUp(
   const site = siteOf(page.url);
   const domain = registrableDomain(site);
   const domainOf = (url: string) => registrableDomain(siteOf(url));
-  const known = new Set(candidates.map(({ r }) => r.url));
   const recordedOf = new Map<string, Promise<PageRecord[]>>();
   /**
    * The frame of the site of `ref` (a page's passages, at `refUrl`): learned from the candidates of
@@ -156,6 +155,7 @@ export async function lookUp(
         }),
       )
     ).flat();
+    const known = new Set(candidates.map(({ r }) => r.url));
     const others = [...new Map(recorded.map((r) => [r.url, r])).values()].filter((r) => !known.has(r.url) && r.url !== page.url && r.url !== refUrl && r.canonicalUrl !== page.canonicalUrl && r.passages);
     const ofSite = candidates.filter(({ r, s }) => s.passages && r.url !== refUrl && domainOf(r.url) === domainOf(refUrl)).map(({ s }) => s.passages!);
     return siteFrame(ref, [...ofSite, ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)], settings.minSharedPassages);
