@@ -330,7 +330,11 @@ async function drawAgainIfChanged(): Promise<void> {
   const [{ items }, { pages }] = await Promise.all([send('history:list', { limit: 1 }), send('options:stats', {})]);
   if (asked !== generation) return; // drawn anew meanwhile
   const [top] = items;
-  if (pages !== drawnTotal || top?.url !== drawnTop?.url || top?.lastSeen !== drawnTop?.lastSeen) await loadOrSay(true);
+  if (pages === drawnTotal && top?.url === drawnTop?.url && top?.lastSeen === drawnTop?.lastSeen) return;
+  // A focus in the list would go with the rows drawn anew: it goes to the count, which says what the list shows now.
+  const focused = list.contains(document.activeElement);
+  await loadOrSay(true);
+  if (focused) summary.focus();
 }
 const whenBack = () => void drawAgainIfChanged().catch(() => undefined);
 document.addEventListener('visibilitychange', whenBack);
