@@ -2,7 +2,7 @@
 // URL (a revisit), the same text (exact), and near-duplicates found through the fingerprint's
 // block index or the passage index (a copy inside a longer page, a preview) and confirmed by the
 // sketch or the shared passages. The decision itself is core's judgePair.
-import { ALGORITHM, bothSchemes, decodePassages, decodeReadSet, decodeSketch, judgePair, lookupWithoutFrame, newParts, pageIdentity, passageSet, registrableDomain, siteFrame, siteOf, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type PassageLookup, type ReadSet, type Verdict } from '../core';
+import { ALGORITHM, bothSchemes, decodePassages, decodeReadSet, decodeSketch, frameAtEnds, judgePair, lookupWithoutFrame, newParts, pageIdentity, passageSet, registrableDomain, siteFrame, siteOf, titledApart, titleRead, touchesFrame, whatsNewByHashes, withoutFrame, type MatchSettings, type PagePassage, type PageSignature, type PassageLookup, type ReadSet, type Verdict } from '../core';
 import type { Freshness, MatchSummary } from '../messaging/protocol';
 import type { PageRecord, PageRepository } from '../storage';
 
@@ -146,7 +146,7 @@ export async function lookUp(
    * its registrable domain and the last pages each of `hosts` recorded, this page and `ref`'s own
    * excepted (core's siteFrame).
    */
-  const frameOf = async (ref: PassageLookup, refUrl: string, hosts: Iterable<string>): Promise<Set<number>> => {
+  const frameOf = async (ref: PassageLookup, refUrl: string, hosts: Iterable<string>): Promise<{ frame: Set<number>; taught: number }> => {
     const recorded = (
       await Promise.all(
         [...hosts].map((host) => {
@@ -158,8 +158,11 @@ export async function lookUp(
     const known = new Set(candidates.map(({ r }) => r.url));
     const others = [...new Map(recorded.map((r) => [r.url, r])).values()].filter((r) => !known.has(r.url) && r.url !== page.url && r.url !== refUrl && r.canonicalUrl !== page.canonicalUrl && r.passages);
     const ofSite = candidates.filter(({ r, s }) => s.passages && r.url !== refUrl && domainOf(r.url) === domainOf(refUrl)).map(({ s }) => s.passages!);
-    return siteFrame(ref, [...ofSite, ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)], settings.minSharedPassages);
+    const teachers = [...ofSite, ...others.map((r) => decodePassages(r.passages!)).filter((p) => p !== null)];
+    return { frame: siteFrame(ref, teachers, settings.minSharedPassages), taught: teachers.length };
   };
+  // A page's passages: all of them in its read set, else those its signature keeps.
+  const passagesOf = ({ r, s }: (typeof candidates)[number]): PassageLookup => (r.readSet && decodeReadSet(r.readSet)) || passageSet(Array.from(s.passages!.hashes, (h) => (s.passages!.bits === 32 ? h >>> 8 : h)));
   // This page and a page judged with both their sites' frames taken out.
   const withoutFrames = (s: PageSignature, frame: ReadonlySet<number>): [PageSignature, PageSignature] => [
     { ...signature, passages: signature.passages && withoutFrame(signature.passages, frame), ...(all ? { allPassages: lookupWithoutFrame(all, frame) } : {}) },
@@ -174,8 +177,8 @@ export async function lookUp(
   const suspect = (i: number) => verdicts[i].flagged && verdicts[i].kind !== 'same-text' && candidates[i].s.passages != null && domainOf(candidates[i].r.url) === domain;
   let frameHere: Set<number> | undefined;
   if (all && candidates.some((_, i) => suspect(i))) {
-    frameHere = await frameOf(all, page.url, new Set([site, ...candidates.filter((_, i) => suspect(i)).map(({ r }) => siteOf(r.url))]));
-    const frame = frameHere;
+    const learned = await frameOf(all, page.url, new Set([site, ...candidates.filter((_, i) => suspect(i)).map(({ r }) => siteOf(r.url))]));
+    const frame = (frameHere = learned.frame);
     if (frame.size) {
       // The page's own text, the frame left out, as its content script sent it (with its runs).
       const ownText = page.passages?.filter((p) => !frame.has(p.hash));
@@ -188,6 +191,22 @@ export async function lookUp(
         // November 2026 such a revision was missed once the site's frame was known: review 50).
         const set = !framed.flagged && ownText?.length && r.readSet ? decodeReadSet(r.readSet) : null;
         verdicts[i] = set && whatsNewByHashes(set, ownText!).read >= settings.minContainment ? verdicts[i] : framed;
+      });
+    } else if (learned.taught < 2 && page.passages?.length && page.title) {
+      // The site's second page read: no frame can be learned from one page, and around a short
+      // article the site's lines made the two pages one (until 28 November 2026 the second article
+      // of such a site was "read before": review 50, FP-2). Where the two are titled as two
+      // articles, and what they share stands only at this page's ends, it is taken for those lines
+      // (core's frameAtEnds); the page is judged without it, as above, and keeps its verdict where
+      // the earlier page's read set holds most of its own text (an update, its sentences edited).
+      const { passages, title } = page;
+      candidates.forEach((c, i) => {
+        if (!suspect(i) || !c.r.title || !titledApart(title, c.r.title)) return;
+        const ends = frameAtEnds(passages, passagesOf(c), c.s.passages!, settings.minSharedPassages);
+        if (!ends) return;
+        const framed = judgePair(...withoutFrames(c.s, ends), settings, { framed: true });
+        const set = !framed.flagged && c.r.readSet ? decodeReadSet(c.r.readSet) : null;
+        if (!framed.flagged && !(set && whatsNewByHashes(set, passages.filter((p) => !ends.has(p.hash))).read >= settings.minContainment)) verdicts[i] = framed;
       });
     }
   }
@@ -208,9 +227,8 @@ export async function lookUp(
         .sort((i, j) => (verdicts[j].containment ?? 0) - (verdicts[i].containment ?? 0) || candidates[i].r.firstSeen - candidates[j].r.firstSeen)
         .slice(0, DILUTED_JUDGED);
   if (diluted.length) {
-    // Their passages: all of them in their read sets, else those their signatures keep. The sites' pages are read at once.
-    const passagesOf = ({ r, s }: (typeof candidates)[number]): PassageLookup => (r.readSet && decodeReadSet(r.readSet)) || passageSet(Array.from(s.passages!.hashes, (h) => (s.passages!.bits === 32 ? h >>> 8 : h)));
-    const [here, ...theirs] = await Promise.all([frameHere ?? frameOf(all!, page.url, [site]), ...diluted.map((i) => frameOf(passagesOf(candidates[i]), candidates[i].r.url, [siteOf(candidates[i].r.url)]))]);
+    // The sites' pages are read at once.
+    const [here, ...theirs] = await Promise.all([frameHere ?? frameOf(all!, page.url, [site]).then((f) => f.frame), ...diluted.map((i) => frameOf(passagesOf(candidates[i]), candidates[i].r.url, [siteOf(candidates[i].r.url)]).then((f) => f.frame))]);
     diluted.forEach((i, k) => {
       const { s } = candidates[i];
       const frame = new Set([...here, ...theirs[k]]);

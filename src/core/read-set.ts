@@ -387,7 +387,7 @@ export function decodeReadSetBytes(bytes: Uint8Array): ReadSet | null {
 }
 
 /** Where a page's title joins its headline to the site's name: " | ", " - ", " – ", " — ", " · ", "｜", "_" (标题_网站名). */
-const TITLE_PARTS = /\s+[|\-–—·:]\s+|\s*[｜_]\s*/;
+export const TITLE_PARTS = /\s+[|\-–—·:]\s+|\s*[｜_]\s*/;
 
 /**
  * What the reader read of an earlier page besides its text: its title, which the extraction keeps

@@ -455,6 +455,28 @@ describe("a site's frame", () => {
     expect(await seen(bg, repost('https://citylife.example.com/p/2', [library[2]]))).toBeUndefined();
   });
 
+  it("takes no short article for the one article of its site read before, on the site's lines under both, where the two are titled as two articles", async () => {
+    // One page of the site teaches no frame (review 50, FP-2: until 28 November 2026 the second
+    // short article read on such a site was "read before"). Its own text here, the lines at its end.
+    const titled = (url: string, body: string[], title: string, lines = footer) => ({ ...page(url, body, lines), title });
+    const bg = makeBackground();
+    await bg.read(titled('https://news.example.cn/a', articles.a, '市图书馆延长夜间开放时间_新闻网'));
+    expect(await seen(bg, titled('https://news.example.cn/c', articles.c, '阳台种菜的几个小窍门_新闻网'))).toBeUndefined();
+    // Titled as the article read (an update), it is that article still, and so is a copy of it titled otherwise.
+    const more = [...articles.a, balcony[1]];
+    expect(await seen(bg, titled('https://news.example.cn/a-1', more, '市图书馆延长夜间开放时间（更新）_新闻网'))).toBe('https://news.example.cn/a');
+    expect(await seen(bg, titled('https://news.example.cn/a-2', articles.a, '图书馆开到晚上十点了_新闻网'))).toBe('https://news.example.cn/a');
+    // A page of the site titled otherwise that shares its start (a preview, its lines after it), or holds it whole.
+    const lead = library[0].split('。').slice(0, 2).join('。') + '。';
+    expect(await seen(bg, titled('https://news.example.cn/teaser', [lead, '订阅会员即可阅读全文。新用户首月免费，随时可以取消。已是会员？请登录后继续阅读。'], '会员专享：图书馆新规_新闻网', []))).toBe('https://news.example.cn/a');
+    expect(await seen(bg, titled('https://news.example.cn/week', [...balcony.slice(0, 3), ...articles.a], '一周要闻回顾_新闻网'))).toBe('https://news.example.cn/a');
+    // An update under a new headline, its first sentences edited, the rest as read: what they say was read.
+    const other = makeBackground();
+    await other.read(titled('https://news.example.cn/c', articles.c, '冬天阳台种菜要注意什么_新闻网'));
+    const edited = articles.c[0].replace('浇水是最常见的错误', '浇水是冬季最常见的错误').replace('冬天植物喝水少得多', '冬天植物喝的水要少得多').replace('最好在早上浇水', '最好在早上八九点浇水');
+    expect(await seen(other, titled('https://news.example.cn/c-update', [edited, articles.c[1]], '冬季阳台菜园：浇水比施肥更要紧_新闻网'))).toBe('https://news.example.cn/c');
+  });
+
   it('still finds a preview of an article read whole at two addresses of the site (the rest of it is the same in both, no frame)', async () => {
     const bg = makeBackground();
     await bg.read(page('https://news.example.cn/b', articles.b));

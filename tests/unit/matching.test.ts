@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pageIdentity, pickCanonicalUrl, registrableDomain, SENSITIVITY, sketchOf, textHash, textStats, fingerprint } from '../../src/core';
+import { canonicalizeUrl, digestArticle, decodeSketch, encodeSketch, judgePair, overlap, pageIdentity, pickCanonicalUrl, registrableDomain, SENSITIVITY, sketchOf, textHash, textStats, titledApart, fingerprint } from '../../src/core';
 import { loadArticle } from '../e2e/site';
 import { makeBackground } from './helpers';
 
@@ -80,6 +80,23 @@ describe('exact identity and the verification sketch', () => {
   it('keeps a page record within 512 bytes beyond its URL and title', () => {
     const record = { fp: fingerprint(zh), b0: 65535, b1: 65535, b2: 65535, b3: 65535, algo: 'dr1', textHash: textHash(zh), sketch: encodeSketch(sketchOf(zh)), site: 'news.example.com', textLength: 12345, lang: 'zh-cn', firstSeen: 1_800_000_000_000, lastSeen: 1_800_000_000_000, visits: 999 };
     expect(new TextEncoder().encode(JSON.stringify(record)).length).toBeLessThanOrEqual(512);
+  });
+});
+
+describe('titles of two pages of one site', () => {
+  it('are two articles where neither headline is in the other title', () => {
+    expect(titledApart('Storm closes the port - Harbor Ledger', 'Council votes on the budget - Harbor Ledger')).toBe(true);
+    expect(titledApart('市图书馆延长夜间开放时间_新闻网', '阳台种菜的几个小窍门_新闻网')).toBe(true);
+    expect(titledApart('駅前に新しいパン屋｜港北新聞', '秋祭りの日程が決まる｜港北新聞')).toBe(true);
+  });
+
+  it('are one article updated, under another name, or with words around its headline', () => {
+    expect(titledApart('A year of crossings | The Daily Courier', 'A year of crossings (updated) — Weekend Digest')).toBe(false);
+    expect(titledApart('Long thread: everything about A year of crossings — Commons Forum', 'A year of crossings | Preview')).toBe(false);
+    expect(titledApart('市图书馆延长夜间开放时间_新闻网', '【转载】市圖書館延長夜間開放時間（更新）')).toBe(false);
+    // A site that titles every page alike tells no two articles apart; nor does a missing title.
+    expect(titledApart('新闻网', '新闻网')).toBe(false);
+    expect(titledApart('', 'Council votes on the budget')).toBe(false);
   });
 });
 
