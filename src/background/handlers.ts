@@ -1,6 +1,6 @@
 // What the background does for each message. Browser APIs come in through `deps`, so the
 // handlers run in unit tests; nothing is kept in memory between events.
-import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, bothSchemes, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf } from '../core';
+import { ALGORITHM, decodePassages, decodeSketch, judgePair, MAX_STORED_URL_LENGTH, MIN_RECORDED_WORDS, bothSchemes, pageIdentity, parseWebUrl, pickCanonicalUrl, siteOf, withPassageChars, type PagePassage, type PassageSignature } from '../core';
 import { readLinksFor } from './links';
 import { fromTopFrame, type Handlers } from '../messaging/router';
 import type { ContentProtocol, Freshness, NoticeMatch, PageSeenAnswer, PageVerdict, Protocol } from '../messaging/protocol';
@@ -71,6 +71,8 @@ export interface ReadBefore {
   visitId?: string;
 }
 
+const withLengths = (s: PassageSignature | null, passages: PagePassage[] | undefined) => (s && passages?.length ? withPassageChars(s, passages) : s);
+
 /** The page a content script reported, as the matching layers take it (its digest decoded). */
 function currentPage(report: CheckedReport) {
   const { fp, words, textHash, sketch, passages } = report.digest;
@@ -78,7 +80,8 @@ function currentPage(report: CheckedReport) {
     url: report.url,
     canonicalUrl: pickCanonicalUrl(report.url, report.canonical ?? []),
     title: report.title,
-    signature: { fp, words, textHash, sketch: decodeSketch(sketch), passages: decodePassages(passages) },
+    // Its passages' lengths, as its content script sent them: a share of it held elsewhere is by characters, as core's text signature measures it.
+    signature: { fp, words, textHash, sketch: decodeSketch(sketch), passages: withLengths(decodePassages(passages), report.passages) },
     ...(report.passages ? { passages: report.passages } : {}),
   };
 }

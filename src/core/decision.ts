@@ -119,13 +119,17 @@ export function judgePair(current: PageSignature, earlier: PageSignature, settin
   let shared: number | undefined;
   if (passages) {
     const o = passageOverlap(passages.a, passages.b);
-    // Containment of the page with fewer passages in the other: exact below the cap, a consistent sample above.
+    // Containment of the page with fewer passages in the other: exact below the cap, a consistent
+    // sample above; by characters where `a` carries its passages' lengths (a text's signature, or
+    // the page being read, whose content script sends them: withPassageChars), else by passages.
     let passageContainment = passages.a.count <= passages.b.count ? o.aInB : o.bInA;
     shared = o.shared;
     // An earlier page with fewer passages than this one is looked for among all of this one's where
     // they are at hand: an article whole inside a page many times as long shares every passage with
-    // it, but only the one or two that both samples keep would be seen.
-    if (current.allPassages && passages.b.count <= passages.a.count) {
+    // it, but only the one or two that both samples keep would be seen. (As many passages as this
+    // one: its share held there, by characters, as above; until 28 November 2026 the earlier page's
+    // share held here, by passages, which a site's many short lines made most of a page: review 50.)
+    if (current.allPassages && passages.b.count < passages.a.count) {
       const held = heldIn(passages.b, current.allPassages);
       passageContainment = held.share;
       shared = held.found;

@@ -17,7 +17,7 @@ export { bothSchemes, canonicalizeUrl, isRouteFragment, MAX_STORED_URL_LENGTH, M
 export { decodePunycode, displayHost, displayUrl } from './idn';
 export { isSearchResultPage, linkKey, linkTarget } from './links';
 export { cutPassages, type Passage } from './passages';
-export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, decodePassages, encodePassages, heldIn, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSet, passageSignature, shareAnchor, type PassageLookup, type PassageOverlap, type PassageSignature } from './passage-signature';
+export { ANCHOR_CAP, ANCHOR_COUNT, anchorCount, LEAD_COUNT, PROBE_COUNT, anchorsOf, decodePassageBytes, decodePassages, encodePassages, heldIn, PASSAGE_CAP, PASSAGE_MIN_WORDS, passageOverlap, passageSet, passageSignature, shareAnchor, withPassageChars, type PassageLookup, type PassageOverlap, type PassageSignature } from './passage-signature';
 export { frameAtEnds, lookupWithoutFrame, siteFrame, titledApart, touchesFrame, withoutFrame } from './site-frame';
 export { whatsNew, type WhatsNew } from './whats-new';
 export { digestArticle, type ArticleDigest } from './digest';
