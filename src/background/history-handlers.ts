@@ -70,9 +70,9 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const n = Math.max(1, Math.min(200, Number(limit) | 0));
       const cursor = Array.isArray(after) && Number.isFinite(after[0]) && Number.isInteger(after[1]) ? ([after[0], after[1]] as [number, number]) : undefined;
       const [repo, s] = await Promise.all([repository(), settings()]);
-      const { items, next, done } = await repo.listRecent(n, cursor, typeof query === 'string' ? query.slice(0, 200) : '');
+      const { items, next, done, scanned } = await repo.listRecent(n, cursor, typeof query === 'string' ? query.slice(0, 200) : '');
       const match = matchSettingsOf(s);
-      return { items: await Promise.all(items.map((r) => historyItem(repo, r, match))), ...(next ? { next } : {}), done };
+      return { items: await Promise.all(items.map((r) => historyItem(repo, r, match))), ...(next ? { next } : {}), done, ...(scanned !== undefined ? { scanned } : {}) };
     },
     async 'history:items'({ urls }) {
       if (!Array.isArray(urls) || urls.length > 200 || !urls.every((u) => typeof u === 'string' && u.length <= MAX_STORED_URL_LENGTH)) throw new TypeError('urls must be at most 200 URLs');

@@ -266,12 +266,16 @@ function showError(e: unknown): void {
   summary.textContent = errorText(e);
 }
 
+/** How many pages of the history the search on screen has looked through so far. */
+let looked = 0;
+
 async function load(reset: boolean): Promise<void> {
   const mine = ++generation;
   if (reset) {
     list.replaceChildren();
     onScreen.clear();
     next = undefined;
+    looked = 0;
   }
   // "Show more", hidden while it loads, hands the focus to the first page it brings.
   const moreHadFocus = document.activeElement === more;
@@ -298,6 +302,15 @@ async function load(reset: boolean): Promise<void> {
     }
     next = res.next;
     done = res.done || !res.next;
+    looked += res.scanned ?? 0;
+    // A rare search through a large history takes several steps (seconds at 100,000 pages): it
+    // says how far it has looked, not only "Loading…" until a screenful is found.
+    if (!done && added < PAGE && query.trim()) {
+      drawnTotal ??= (await send('options:stats', {})).pages;
+      if (mine !== generation) return;
+      const found = [...onScreen.values()].filter(Boolean).length;
+      summary.textContent = t('historySearching', number.format(found), number.format(Math.min(looked, drawnTotal)), number.format(drawnTotal));
+    }
   }
   searched = done;
   await showSummary();

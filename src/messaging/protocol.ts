@@ -182,7 +182,8 @@ export interface Protocol {
   /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */
   'history:list': {
     req: { query?: string; after?: [number, number]; limit: number };
-    res: { items: HistoryItem[]; next?: [number, number]; done: boolean };
+    /** `scanned`: with a query, how many pages of the history this step looked through. */
+    res: { items: HistoryItem[]; next?: [number, number]; done: boolean; scanned?: number };
   };
   /** history → background: these recorded pages (at most 200; those not recorded are left out), each with its copies, as history:list gives them. */
   'history:items': { req: { urls: string[] }; res: { items: HistoryItem[] } };

@@ -831,8 +831,9 @@ export class PageRepository {
    * pages answers in steps; `done` says whether the history is exhausted. (Until 27 November 2026 a
    * search read pages by the number they were recorded under, and sorted each step's finds alone:
    * after an import, in the file's order, a page read this week came after pages read years ago.)
+   * With a query, `scanned` says how many pages this step looked through.
    */
-  async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean }> {
+  async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean; scanned?: number }> {
     const terms = searchTerms(query);
     // The last visits (extra) and which numbers hold a page (keys' flags).
     const columns = await this.columns(['fp', 'keys', 'extra']);
@@ -848,26 +849,27 @@ export class PageRepository {
     const items: PageRecord[] = [];
     const blocks = new Map<number, Block | undefined>();
     let cursor = after;
-    for (let scanned = 0; scanned < maxScan; ) {
+    let scanned = 0;
+    while (scanned < maxScan) {
       // One more than a batch tells whether any remain after it.
       const batch = Math.min(SEARCH_BATCH, maxScan - scanned);
       const numbers = columns.recent(batch + 1, cursor);
       const end = numbers.length <= batch;
       if (!end) numbers.pop();
       const pages = await this.pagesAmong(numbers, blocks);
-      for (const n of numbers) {
+      for (const [k, n] of numbers.entries()) {
         const p = pages.get(n);
         cursor = [columns.lastSeen(n), n];
         if (p && matchesSearch(terms, [p.title, p.url, displayUrl(p.url)])) {
           items.push(fromStored(p));
           // The last page asked for: the next step goes on after it (with none left after it, this is the last step).
-          if (items.length === limit) return { items, ...(end && n === numbers[numbers.length - 1] ? { done: true } : { next: cursor, done: false }) };
+          if (items.length === limit) return { items, ...(end && k === numbers.length - 1 ? { done: true } : { next: cursor, done: false }), scanned: scanned + k + 1 };
         }
       }
       scanned += numbers.length;
-      if (end) return { items, done: true };
+      if (end) return { items, done: true, scanned };
     }
-    return { items, ...(cursor ? { next: cursor } : {}), done: false };
+    return { items, ...(cursor ? { next: cursor } : {}), done: false, scanned };
   }
 
   /** Records in page-number order after number `after`, `limit` at a time: the export reads the history this way. */

@@ -307,3 +307,31 @@ describe('the history page, when the reader searches while it loads', () => {
     expect((document.getElementById('more') as HTMLButtonElement).hidden).toBe(true);
   });
 });
+
+describe('the history page, when a search takes several steps', () => {
+  it('says how far it has looked while it looks, then how many it found', async () => {
+    // A rare word in a large history: the background answers in steps of 20,000 pages (seconds at
+    // 100,000; until 28 November 2026 the page said only "Loading…" until it was done).
+    const bg = await historyWithCopies();
+    const steps: Array<(answer: unknown) => void> = [];
+    fake.call = async (type, req) => {
+      if (type === 'options:stats') return { ...((await bg.call('options:stats', {})) as object), pages: 100_000 };
+      const { query } = req as { query?: string };
+      if (type !== 'history:list' || !query) return bg.call(type as never, req as never);
+      return new Promise((resolve) => steps.push(resolve));
+    };
+    await openHistory();
+    const box = document.getElementById('search') as HTMLInputElement;
+    box.value = 'zeppelin';
+    box.dispatchEvent(new Event('input'));
+    await vi.waitFor(() => expect(steps).toHaveLength(1));
+    steps[0]({ items: [], next: [1, 80_000], done: false, scanned: 20_000 });
+    await vi.waitFor(() => expect(summary()).toBe('Searching: 0 found so far, 20,000 of 100,000 pages looked through…'));
+    await vi.waitFor(() => expect(steps).toHaveLength(2));
+    steps[1]({ items: [], next: [1, 60_000], done: false, scanned: 20_000 });
+    await vi.waitFor(() => expect(summary()).toBe('Searching: 0 found so far, 40,000 of 100,000 pages looked through…'));
+    await vi.waitFor(() => expect(steps).toHaveLength(3));
+    steps[2]({ items: [], done: true, scanned: 60_000 });
+    await vi.waitFor(() => expect(summary()).toBe('0 matching pages (of 100,000).'));
+  });
+});

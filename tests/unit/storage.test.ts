@@ -142,14 +142,20 @@ describe('PageRepository: forgetting and listing', () => {
     const found: string[] = [];
     let step = await r.listRecent(10, undefined, 'tool LIBRARY', 8);
     let calls = 1;
+    // Each step says how far it looked: the history page tells the reader so while a search goes on.
+    const looked = [step.scanned];
     for (;;) {
       found.push(...step.items.map((p) => p.title));
       if (step.done || !step.next) break;
       step = await r.listRecent(10, step.next, 'tool LIBRARY', 8);
+      looked.push(step.scanned);
       calls++;
     }
     expect(found).toEqual(['Tool Library 23', 'Tool Library 13', 'Tool Library 3']);
     expect(calls).toBe(4);
+    expect(looked).toEqual([8, 8, 8, 6]);
+    // A step that fills its page stops where it found the last: 2 found in the 17 most recent pages (29 … 13).
+    expect((await r.listRecent(2, undefined, 'tool library')).scanned).toBe(17);
     // In the order pages were last seen, as the history lists them, not the order they were recorded
     // (an import's is its file's): a page read again just now comes first.
     await r.recordVisit({ ...visit('https://a.example/3', '0123456789abcdef'), title: 'Tool Library 3' }, 5000);
