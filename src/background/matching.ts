@@ -174,6 +174,15 @@ export async function lookUp(
   // alone. A site is its registrable domain here: one publisher's news., finance. and m. hosts put
   // the same lines under their articles (until 28 November 2026 each host was a site of its own,
   // and a short article on one was taken for every article read on the others: review 50).
+  // Judged on whole passages, a light revision (a figure corrected in a sentence) keeps few of
+  // them: where the earlier page's read set says most of this page's own text (`ownText`, without
+  // the frame) was read there, run by run as "what's new" reads it, the verdict on the whole text
+  // stands (until 28 November 2026 such a revision was missed once the site's frame was known:
+  // review 50). An article of the site that only shares its frame has none of its own text read there.
+  const ownTextRead = (r: PageRecord, ownText: PagePassage[] | undefined) => {
+    const set = ownText?.length && r.readSet ? decodeReadSet(r.readSet) : null;
+    return set !== null && whatsNewByHashes(set, ownText!).read >= settings.minContainment;
+  };
   const suspect = (i: number) => verdicts[i].flagged && verdicts[i].kind !== 'same-text' && candidates[i].s.passages != null && domainOf(candidates[i].r.url) === domain;
   let frameHere: Set<number> | undefined;
   if (all && candidates.some((_, i) => suspect(i))) {
@@ -185,12 +194,7 @@ export async function lookUp(
       candidates.forEach(({ r, s }, i) => {
         if (!suspect(i) || !touchesFrame(s.passages!, frame)) return;
         const framed = judgePair(...withoutFrames(s, frame), settings, { framed: true });
-        // Judged on whole passages, a light revision (a figure corrected in a sentence) keeps few of
-        // them: where the earlier page's read set says most of this page's own text was read there,
-        // run by run as "what's new" reads it, the verdict on the whole text stands (until 28
-        // November 2026 such a revision was missed once the site's frame was known: review 50).
-        const set = !framed.flagged && ownText?.length && r.readSet ? decodeReadSet(r.readSet) : null;
-        verdicts[i] = set && whatsNewByHashes(set, ownText!).read >= settings.minContainment ? verdicts[i] : framed;
+        if (framed.flagged || !ownTextRead(r, ownText)) verdicts[i] = framed;
       });
     } else if (learned.taught < 2 && page.passages?.length && page.title) {
       // The site's second page read: no frame can be learned from one page, and around a short
@@ -198,15 +202,14 @@ export async function lookUp(
       // of such a site was "read before": review 50, FP-2). Where the two are titled as two
       // articles, and what they share stands only at this page's ends, it is taken for those lines
       // (core's frameAtEnds); the page is judged without it, as above, and keeps its verdict where
-      // the earlier page's read set holds most of its own text (an update, its sentences edited).
+      // its own text was read there (ownTextRead: an update, its sentences edited).
       const { passages, title } = page;
       candidates.forEach((c, i) => {
         if (!suspect(i) || !c.r.title || !titledApart(title, c.r.title)) return;
         const ends = frameAtEnds(passages, passagesOf(c), c.s.passages!, settings.minSharedPassages);
         if (!ends) return;
         const framed = judgePair(...withoutFrames(c.s, ends), settings, { framed: true });
-        const set = !framed.flagged && c.r.readSet ? decodeReadSet(c.r.readSet) : null;
-        if (!framed.flagged && !(set && whatsNewByHashes(set, passages.filter((p) => !ends.has(p.hash))).read >= settings.minContainment)) verdicts[i] = framed;
+        if (!framed.flagged && !ownTextRead(c.r, passages.filter((p) => !ends.has(p.hash)))) verdicts[i] = framed;
       });
     }
   }
