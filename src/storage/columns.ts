@@ -181,10 +181,14 @@ export class Columns {
     return a as ColumnArrays[K];
   }
 
-  /** Grows every column held so that page number n fits. */
+  /**
+   * Grows every column held so that page number n fits, to the end of its segment: by a segment at a
+   * time, a copy of 20 MB for every 524,288 pages at most (until 29 November 2026 by half the
+   * columns' size, so a history of 1,048,577 pages held columns for 2,097,152).
+   */
   private reserve(n: number): void {
     if (n < this.capacity) return;
-    const capacity = Math.max(SEGMENT_PAGES, Math.ceil(((n + 1) * 1.5) / SEGMENT_PAGES) * SEGMENT_PAGES);
+    const capacity = (Math.floor(n / SEGMENT_PAGES) + 1) * SEGMENT_PAGES;
     for (const name of Object.keys(this.arrays) as ColumnName[]) {
       const old = this.arrays[name] as Uint32Array;
       const grown = makeArray(name, capacity);
@@ -232,7 +236,9 @@ export class Columns {
     const state = (n: number) => this.column('flags')[n] & STATE;
     this.indexes ??= {
       url: new KeyIndex(() => this.column('url'), (n) => state(n) !== NO_PAGE),
-      canon: new KeyIndex(() => this.column('canon'), (n) => state(n) !== NO_PAGE),
+      // A page's canonical address is its own address unless it declares another: such pages are
+      // found through the address's index (byCanonical), and this one holds only the others.
+      canon: new KeyIndex(() => this.column('canon'), (n) => state(n) !== NO_PAGE && this.column('canon')[n] !== this.column('url')[n]),
       lead0: new KeyIndex(() => this.column('lead0'), (n) => state(n) === PAGE && (this.column('flags')[n] & LEAD0) !== 0),
       lead1: new KeyIndex(() => this.column('lead1'), (n) => state(n) === PAGE && (this.column('flags')[n] & LEAD1) !== 0),
       // All four count the same pages, and are touched together: one list of changed pages serves them.
@@ -342,20 +348,17 @@ export class Columns {
     const flags = this.column('flags');
     const indexes = this.indexes as NonNullable<Columns['indexes']>;
     const found: number[] = [];
-    const check = (pages: ArrayLike<number>) => {
-      for (let i = 0; i < pages.length; i++) {
-        const n = pages[i];
-        const d = popcount(his[n] ^ hi);
-        if (d <= maxDistance && d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) found.push(n);
-      }
+    const check = (n: number) => {
+      const d = popcount(his[n] ^ hi);
+      if (d <= maxDistance && d + popcount(los[n] ^ lo) <= maxDistance && (flags[n] & STATE) === PAGE) found.push(n);
     };
     for (const [name, column, shift] of FP_BLOCKS) {
       const block = ((column === 'hi' ? hi : lo) >>> shift) & 0xffff;
       const index = indexes[name];
-      check(index.under(block));
-      for (let bit = 0; bit < 16; bit++) check(index.under(block ^ (1 << bit)));
+      index.under(block, check);
+      for (let bit = 0; bit < 16; bit++) index.under(block ^ (1 << bit), check);
     }
-    check(indexes.fpHiTop.changed);
+    indexes.fpHiTop.changed.forEach(check);
     // A page near in more than one block is found more than once.
     return [...new Set(found)].sort((a, b) => a - b);
   }
@@ -399,10 +402,10 @@ export class Columns {
       }
     };
     if (this.indexed && this.indexes) {
-      const { url: urlIndex, canon: canonIndex, lead0: first, lead1: second } = this.indexes;
+      const { url: urlIndex, lead0: first, lead1: second } = this.indexes;
       byUrl.push(...urlIndex.find(url));
       if (otherUrl !== undefined && otherUrl !== url) byUrl.push(...urlIndex.find(otherUrl));
-      byCanon.push(...canonIndex.find(canon));
+      byCanon.push(...this.byCanonical(canon));
       // Leads with the anchors' top 24 bits (lead() then checks all 32 where both sides have them).
       for (const top of wanted) for (const [index, values] of [[first, lead0], [second, lead1]] as const) for (const n of index.findTop24(top)) lead(n, values[n], flags[n]);
       return { near: this.near(hi, lo, maxDistance), byUrl, byCanon, byLead: listed(leading) };
@@ -423,14 +426,19 @@ export class Columns {
     return { near, byUrl, byCanon, byLead: listed(leading) };
   }
 
+  /** Through the indexes (they must be built): the pages whose canonical address hashes to `h`, declared or their own. */
+  private byCanonical(h: number): number[] {
+    const canons = this.column('canon');
+    return [...this.indexes!.canon.find(h), ...this.indexes!.url.find(h).filter((n) => canons[n] === h)];
+  }
+
   /** Pages whose value in `column` is one of `hashes`: for each hash, the page numbers holding it. */
   find(column: 'url' | 'canon' | 'site', hashes: readonly number[]): Map<number, number[]> {
     const found = new Map<number, number[]>();
     if (hashes.length === 0) return found;
-    const index = column !== 'site' && this.indexed ? this.indexes?.[column] : undefined;
-    if (index) {
+    if (column !== 'site' && this.indexed) {
       for (const h of new Set(hashes)) {
-        const pages = index.find(h);
+        const pages = column === 'url' ? this.indexes!.url.find(h) : this.byCanonical(h);
         if (pages.length) found.set(h, pages);
       }
       return found;
