@@ -41,6 +41,12 @@ export const FIRST_GROUPS: readonly Group[] = ['fp'];
 export const LOOKUP_GROUPS: readonly Group[] = ['fp', 'keys', 'leads'];
 export const ALL_GROUPS: readonly Group[] = ['fp', 'keys', 'leads', 'extra'];
 const ALL_COLUMNS: readonly ColumnName[] = ALL_GROUPS.flatMap((g) => GROUPS[g]);
+/**
+ * How many page numbers the columns grow by when a page needs a new one: 0.6 MB of room, and a copy
+ * of the columns (37 bytes a page) for every 16,384 pages recorded, once at most in the life of a
+ * background that records a page or two.
+ */
+const GROWTH_PAGES = 16_384;
 /** Pages changed since their segments were written, at most: past this the segments are written. */
 export const DELTA_PAGES = 2048;
 const DELTA_KEY: [string, number] = ['delta', 0];
@@ -157,7 +163,8 @@ export class Columns {
       store.get(DELTA_KEY) as Promise<Delta | undefined>,
       ...missing.map((g) => Promise.all([store.getAllKeys(IDBKeyRange.bound([g, 0], [g, Infinity])), store.getAll(IDBKeyRange.bound([g, 0], [g, Infinity]))])),
     ]);
-    this.capacity = Math.max(this.capacity, Math.ceil(this.size / SEGMENT_PAGES) * SEGMENT_PAGES);
+    // As many pages as the store has: more come GROWTH_PAGES at a time (reserve).
+    this.capacity = Math.max(this.capacity, this.size);
     missing.forEach((group, i) => {
       const [keys, values] = read[i];
       for (const name of GROUPS[group]) {
@@ -182,13 +189,14 @@ export class Columns {
   }
 
   /**
-   * Grows every column held so that page number n fits, to the end of its segment: by a segment at a
-   * time, a copy of 20 MB for every 524,288 pages at most (until 29 November 2026 by half the
-   * columns' size, so a history of 1,048,577 pages held columns for 2,097,152).
+   * Grows every column held so that page number n fits, and GROWTH_PAGES more. Until 29 November
+   * 2026 the columns were read into whole segments (524,288 pages) and grew by half their size,
+   * rounded up to segments: a history of 524,289 pages held columns for 1,048,576, and a background
+   * that recorded the 1,048,577th page, for 2,097,152.
    */
   private reserve(n: number): void {
     if (n < this.capacity) return;
-    const capacity = (Math.floor(n / SEGMENT_PAGES) + 1) * SEGMENT_PAGES;
+    const capacity = n + 1 + GROWTH_PAGES;
     for (const name of Object.keys(this.arrays) as ColumnName[]) {
       const old = this.arrays[name] as Uint32Array;
       const grown = makeArray(name, capacity);

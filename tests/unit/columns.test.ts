@@ -131,13 +131,6 @@ describe('the memory the columns hold', () => {
     // Such a page is found by its canonical address all the same.
     expect(c.lookup(1, 2, 7, hashString('https://s5.example/5'), hashString('https://s5.example/5')).byCanon).toEqual([5]);
   });
-
-  it('grows a segment at a time', () => {
-    const c = Columns.empty();
-    c.set(2 * SEGMENT_PAGES, { url: 'https://a.example/', title: '', fp: '0123456789abcdef', algo: 'dr1', textLength: 500, lang: 'en', firstSeen: 1, lastSeen: 2, visits: 1 });
-    // Seven columns of 4 bytes a page, the flags of 1 and the last visits of 8: three segments, not four.
-    expect(c.bytes).toBe(3 * SEGMENT_PAGES * 37);
-  });
 });
 
 describe('the site of a page identity', () => {
@@ -239,5 +232,27 @@ describe('the columns on disk', () => {
     const read = await Columns.read(disk.tx, c.size, ['extra', 'fp']);
     expect(read.lastSeen(S)).toBe(5);
     expect(read.lastSeen(S + 1)).toBe(100 + S + 1);
+  });
+
+  it('holds as many pages as the store has, and grows by a little', async () => {
+    // Seven columns of 4 bytes a page, the flags of 1 and the last visits of 8.
+    const bytesAPage = 37;
+    const S = SEGMENT_PAGES;
+    const grown = Columns.empty();
+    grown.set(2 * S, stored(2 * S));
+    // Until 29 November 2026: room for four segments (2,097,152 pages).
+    expect(grown.bytes / bytesAPage).toBeLessThan(2 * S + 20_000);
+    // Read from the store, a history of a segment and a page holds that many (it held two segments).
+    const disk = fakeStore();
+    const c = Columns.empty();
+    for (const n of [0, S - 1, S]) c.set(n, stored(n));
+    disk.write(c.changes());
+    const read = await Columns.read(disk.tx, c.size, ['fp', 'keys', 'leads', 'extra']);
+    expect(read.bytes).toBe((S + 1) * bytesAPage);
+    expect(read.near(0, S + 1, 0)).toEqual([S]);
+    // The next page recorded fits.
+    read.set(S + 1, stored(S + 1));
+    expect(read.near(0, S + 2, 0)).toEqual([S + 1]);
+    expect(read.lastSeen(S)).toBe(100 + S);
   });
 });
