@@ -267,8 +267,9 @@ export function createHandlers(deps: BackgroundDeps): Handlers<Protocol> {
       const tabId = sender.tab?.id;
       // Back or Forward to a page this tab recorded, its text as recorded: the browser loaded it again
       // (it keeps no page showing the notice in its cache), and it is the visit the tab recorded, not
-      // another (a page it brings back from its cache is not checked again at all).
-      if (report.backForward && tabId !== undefined && before?.textHash === digest.textHash) {
+      // another (a page it brings back from its cache is not checked again at all). So is the page
+      // reloaded: until 29 November 2026 each reload counted a visit (review 50, Firefox, #7).
+      if (report.loadedAgain && tabId !== undefined && before?.textHash === digest.textHash) {
         const earlier = await deps.readBefore?.get(tabId, pageIdentity(report.url)).catch(() => undefined);
         if (earlier?.visitId) report = { ...report, visitId: earlier.visitId };
       }

@@ -56,7 +56,7 @@ function parseDigest(input: unknown, keepReadSet: boolean): ArticleDigest {
  */
 export function parsePageReport(input: unknown, { readSet = true } = {}): CheckedReport {
   if (!input || typeof input !== 'object') throw new TypeError('page report must be an object');
-  const { url, title, digest, lang, canonical, visitId, backForward, passages } = input as Record<string, unknown>;
+  const { url, title, digest, lang, canonical, visitId, loadedAgain, passages } = input as Record<string, unknown>;
   const pagePassages = parsePassages(passages);
   const parsed = parseWebUrl(url);
   if (!parsed) throw new TypeError('page report: only http(s) pages of a sane URL length are recorded');
@@ -67,7 +67,7 @@ export function parsePageReport(input: unknown, { readSet = true } = {}): Checke
     lang: langTag(lang, ''),
     canonical: Array.isArray(canonical) ? canonical.filter((c): c is string => typeof c === 'string' && c.length <= MAX_URL_LENGTH).slice(0, 4) : [],
     ...(typeof visitId === 'string' && VISIT_ID.test(visitId) ? { visitId } : {}),
-    ...(backForward === true ? { backForward: true as const } : {}),
+    ...(loadedAgain === true ? { loadedAgain: true as const } : {}),
     ...(pagePassages ? { passages: pagePassages } : {}),
   };
 }

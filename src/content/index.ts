@@ -33,8 +33,10 @@ const pageAddress = (href: string) => {
   return hash < 0 || isRouteFragment(href.slice(hash)) ? href : href.slice(0, hash);
 };
 
-/** This page load came by Back or Forward, and the address it loaded (the browser's own record of the navigation). */
-const cameBack = (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward';
+/** How this page load came (the browser's own record of the navigation), and the address it loaded. */
+const loadType = (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
+/** This page load is of a page the tab showed before: by Back or Forward, or reloaded. */
+const cameAgain = loadType === 'back_forward' || loadType === 'reload';
 const loadedAddress = pageAddress(location.href);
 
 let checked: CheckedPage | null = null;
@@ -149,11 +151,11 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   // Recorded once in a page load, and never once the reader forgot it from the popup.
   if (digest.textHash === recordedTextHash || leftUnread.has(checkedAddress) || siteLeftUnread) return 'new';
   const visitId = randomId();
-  // The page this load came to by Back or Forward (not a page the single-page app moved to since).
-  const backForward = cameBack && checkedAddress === loadedAddress ? { backForward: true as const } : {};
+  // The page this load came to by Back, Forward or a reload (not a page the single-page app moved to since).
+  const again = cameAgain && checkedAddress === loadedAddress ? { loadedAgain: true as const } : {};
   const dwell = visibleTimer(document, settings.dwellSeconds, () => {
     recordedTextHash = digest.textHash;
-    void readAtLast(verdict, looked, { ...report, visitId, ...backForward }, locators);
+    void readAtLast(verdict, looked, { ...report, visitId, ...again }, locators);
   });
   pauseDwell = dwell.pause;
   resumeDwell = dwell.resume;

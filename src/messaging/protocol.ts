@@ -20,10 +20,10 @@ export interface PageReport {
   visitId?: string;
   /**
    * With `content:pageRead`: the page load came by Back or Forward, the browser loading the page
-   * again rather than bringing it from its cache (which it does not for a page showing the notice).
-   * A page this tab recorded is then the visit it recorded, not another.
+   * again rather than bringing it from its cache (which it does not for a page showing the notice),
+   * or by a reload. A page this tab recorded is then the visit it recorded, not another.
    */
-  backForward?: true;
+  loadedAgain?: true;
   /** The page's passages as hashes, in order, to tell which are new against an earlier page: packed (core's encodeSentPassages). */
   passages?: string;
 }

@@ -309,7 +309,7 @@ describe('Chromium, matching layers', () => {
     expect((await recordedUrls()).filter((u) => u.startsWith(site.url('enC')))).toEqual([site.url('enC')]);
   });
 
-  it('counts no visit for a page the browser loads again by Back, and one for a reload', async () => {
+  it('counts no visit for a page the browser loads again by Back, or for a reload', async () => {
     // The page of the test before (read twice), then another page in the same tab, then Back.
     const revisited = `${site.url('enC')}?utm_source=newsletter&fbclid=abc#comments`;
     expect(page.url()).toBe(revisited);
@@ -320,9 +320,11 @@ describe('Chromium, matching layers', () => {
     // Loaded again (not brought from the browser's cache, which keeps no page with an extension's frame), by Back.
     expect(await page.evaluate(() => ({ again: !(window as unknown as { stillHere?: boolean }).stillHere, type: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type }))).toEqual({ again: true, type: 'back_forward' });
     expect(await historyRowsOf(site.url('enC'))).toEqual([{ href: site.url('enC'), meta: expect.stringContaining('2 visits') }]);
-    // A reload is a visit: the count moves.
+    // Nor a reload (until 29 November 2026 each reload counted a visit: review 50, Firefox, #7).
     await page.reload();
-    await expect.poll(() => historyRowsOf(site.url('enC')), { timeout: 15_000 }).toEqual([{ href: site.url('enC'), meta: expect.stringContaining('3 visits') }]);
+    await page.waitForTimeout(3000);
+    expect(await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type)).toBe('reload');
+    expect(await historyRowsOf(site.url('enC'))).toEqual([{ href: site.url('enC'), meta: expect.stringContaining('2 visits') }]);
   });
 
   it('flags a repost of a long read (a megabyte of text, extracted away from the page)', async () => {

@@ -529,13 +529,15 @@ describe('"Forget this page" from the popup', () => {
     expect(reads()).toHaveLength(0);
   }, 30_000);
 
-  it('says the page load came by Back or Forward, for the page it loaded only', async () => {
-    const navigationEntries = vi.spyOn(performance, 'getEntriesByType').mockImplementation((type: string) => (type === 'navigation' ? [{ type: 'back_forward' } as unknown as PerformanceEntry] : []));
+  it('says the page load came by Back, Forward or a reload, for the page it loaded only', async () => {
+    for (const type of ['back_forward', 'reload']) {
+      const navigationEntries = vi.spyOn(performance, 'getEntriesByType').mockImplementation((t: string) => (t === 'navigation' ? [{ type } as unknown as PerformanceEntry] : []));
+      await bootAndRead();
+      expect(reads()[0].req).toMatchObject({ loadedAgain: true });
+      navigationEntries.mockRestore();
+    }
     await bootAndRead();
-    expect(reads()[0].req).toMatchObject({ backForward: true });
-    navigationEntries.mockRestore();
-    await bootAndRead();
-    expect(reads()[0].req).not.toHaveProperty('backForward');
+    expect(reads()[0].req).not.toHaveProperty('loadedAgain');
   }, 30_000);
 
   it("takes down a notice naming this page's own earlier version", async () => {

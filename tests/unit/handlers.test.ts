@@ -652,21 +652,22 @@ describe('one page over http and https: undo, "Not the same", link marks, import
   });
 });
 
-describe('Back and Forward', () => {
-  it('counts a page brought back by Back or Forward, loaded again by the browser, as the visit the tab recorded', async () => {
+describe('Back, Forward and reload', () => {
+  it('counts a page brought back by Back or Forward, loaded again by the browser, or reloaded, as the visit the tab recorded', async () => {
     const bg = makeBackground();
     const url = 'https://news.example/story';
-    const read = (visitId: string, extra: { backForward?: true } = {}, tab = 1, body = text(en)) => bg.handlers['content:pageRead']({ ...report(url, en, en.title, body), visitId, ...extra }, fromTab(tab, url));
+    const read = (visitId: string, extra: { loadedAgain?: true } = {}, tab = 1, body = text(en)) => bg.handlers['content:pageRead']({ ...report(url, en, en.title, body), visitId, ...extra }, fromTab(tab, url));
     expect(await read('visit-one-0001')).toEqual({ recorded: true });
-    // Back to it (a new page load, so a new visit id): the same visit.
-    expect(await read('visit-two-0002', { backForward: true })).toEqual({ recorded: true });
+    // Back to it, or reloaded (a new page load, so a new visit id): the same visit.
+    expect(await read('visit-two-0002', { loadedAgain: true })).toEqual({ recorded: true });
+    expect(await read('visit-two-0022', { loadedAgain: true })).toEqual({ recorded: true });
     expect(await (await bg.repository).get(url)).toMatchObject({ visits: 1 });
     // Opened again otherwise, it is another visit; by Back in another tab, which did not record it, too.
     await read('visit-three-03');
-    await read('visit-four-0004', { backForward: true }, 2);
+    await read('visit-four-0004', { loadedAgain: true }, 2);
     expect(await (await bg.repository).get(url)).toMatchObject({ visits: 3 });
-    // By Back to a page whose text changed since the tab recorded it: another visit, with its text.
-    await read('visit-five-0005', { backForward: true }, 2, `${text(en)}\n\nA paragraph added later, with something new to say about the story.`);
+    // By Back to a page (or a reload of one) whose text changed since the tab recorded it: another visit, with its text.
+    await read('visit-five-0005', { loadedAgain: true }, 2, `${text(en)}\n\nA paragraph added later, with something new to say about the story.`);
     expect(await (await bg.repository).get(url)).toMatchObject({ visits: 4 });
   });
 });
