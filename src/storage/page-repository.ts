@@ -667,8 +667,7 @@ export class PageRepository {
     // The site column (extra), and the flags (keys) that say which numbers hold a page: a background
     // started anew holds only the fingerprints when its first lookup asks for a site's pages.
     const columns = await this.columns(['fp', 'keys', 'extra']);
-    const numbers = columns.find('site', [hashString(site)]).get(hashString(site)) ?? [];
-    const last = [...numbers].sort((a, b) => b - a).slice(0, limit);
+    const last = columns.lastOfSite(hashString(site), limit);
     return (await this.pagesAt(last)).filter(({ page }) => siteOfIdentity(page.url) === site).map(({ page }) => fromStored(page));
   }
 

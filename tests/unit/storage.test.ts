@@ -88,6 +88,9 @@ describe('PageRepository: the pages of a site', () => {
     expect((await r.pagesOfSite('a.example', 8)).map((p) => p.url)).toEqual(['https://a.example/3', 'https://www.a.example/2', 'https://a.example/1']);
     expect((await r.pagesOfSite('a.example', 2)).map((p) => p.url)).toEqual(['https://a.example/3', 'https://www.a.example/2']);
     expect(await r.pagesOfSite('c.example', 8)).toEqual([]);
+    // A page forgotten is none of them.
+    await r.forget('https://a.example/3');
+    expect((await r.pagesOfSite('a.example', 2)).map((p) => p.url)).toEqual(['https://www.a.example/2', 'https://a.example/1']);
   });
 });
 
