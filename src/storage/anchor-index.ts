@@ -14,7 +14,12 @@
 // derived data, like the columns: everything they say is in the blocks.
 import { fmix32 } from '../core';
 
-export const ANCHOR_BUCKET_BITS = 12;
+/**
+ * Anchors go in 16,384 buckets, 4,096 until database version 7 (29 November 2026): at 10^6 pages a
+ * bucket of 4,096 held about 5,500 entries, 44 KB, and a lookup that reads 12 buckets spent 20 ms
+ * and more reading 520 KB; a quarter of that takes about 4 ms (docs/storage.md).
+ */
+export const ANCHOR_BUCKET_BITS = 14;
 export const ANCHOR_BUCKETS = 1 << ANCHOR_BUCKET_BITS;
 /** What an entry's key is: a passage anchor, the hash of a page's address, of its canonical address. Each has its own buckets. */
 export const ANCHOR = 0;
@@ -27,8 +32,16 @@ export type Family = typeof ANCHOR | typeof ADDRESS | typeof CANONICAL;
  * many pages adds fewer runs (a value written each).
  */
 const FAMILY_BITS = [ANCHOR_BUCKET_BITS, 8, 8] as const;
-/** The bucket of a key of a family (by the key's top 24 bits); each family's buckets follow the anchors'. */
-const bucketOf = (family: Family, key: number) => family * ANCHOR_BUCKETS + (fmix32(key >>> 8) >>> (32 - FAMILY_BITS[family]));
+/**
+ * The first bucket number of each family. The addresses' are where version 6 put them; the anchors'
+ * follow every number version 6 used (its 4,096 anchor buckets were 0 to 4,095), so a store upgraded
+ * to 7 holds no run of the old layout under a number of the new (`rebucketAnchors`).
+ */
+const FAMILY_BASE = [1 << 14, 1 << 12, 2 << 12] as const;
+/** Anchor buckets of database version 6: numbers 0 to V6_ANCHOR_BUCKETS − 1. */
+const V6_ANCHOR_BUCKETS = 1 << 12;
+/** The bucket of a key of a family (by the key's top 24 bits). */
+const bucketOf = (family: Family, key: number) => FAMILY_BASE[family] + (fmix32(key >>> 8) >>> (32 - FAMILY_BITS[family]));
 /** A bucket is merged once it holds this many runs or more (8 to 15: buckets filled together are merged at different writes). */
 const mergeAt = (bucket: number) => 8 + (bucket & 7);
 
@@ -41,8 +54,8 @@ export interface Anchors {
 const NARROW = 0x80000000;
 const PAGE_BITS = 0x7fffffff;
 const top24 = (a: number, bits: 24 | 32) => (bits === 32 ? a >>> 8 : a);
-/** The bucket of an anchor (by its top 24 bits). */
-export const bucketOfAnchor = (anchor: number, bits: 24 | 32 = 32) => fmix32(top24(anchor, bits)) >>> (32 - ANCHOR_BUCKET_BITS);
+/** The bucket of an anchor (by its top 24 bits): the first number of its key in store `anchors`. */
+export const bucketOfAnchor = (anchor: number, bits: 24 | 32 = 32) => bucketOf(ANCHOR, (top24(anchor, bits) << 8) >>> 0);
 /** The page number an entry's second word holds. */
 export const entryPage = (word: number) => word & PAGE_BITS;
 
@@ -64,7 +77,7 @@ export interface AnchorStore {
 }
 export interface WritableAnchorStore extends AnchorStore {
   put(value: Uint32Array, key: [number, number]): Promise<unknown>;
-  delete(key: IDBValidKey): Promise<unknown>;
+  delete(key: IDBValidKey | IDBKeyRange): Promise<unknown>;
 }
 
 const bucketRange = (bucket: number) => IDBKeyRange.bound([bucket, 0], [bucket, Infinity]);
@@ -157,18 +170,10 @@ export async function addEntries(store: WritableAnchorStore, triples: ArrayLike<
 
 /** Merges a bucket's runs into one numbered `run`, without the entries of pages gone. */
 async function mergeBucket(store: WritableAnchorStore, bucket: number, run: number, alive: (n: number) => boolean): Promise<void> {
-  const [keys, values] = await Promise.all([store.getAllKeys(bucketRange(bucket)), store.getAll(bucketRange(bucket))]);
   const pairs: number[] = [];
-  for (const v of values as Uint32Array[]) for (let i = 0; i < v.length; i += 2) if (alive(entryPage(v[i + 1]))) pairs.push(v[i], v[i + 1]);
-  const merged = sortedRun(pairs);
-  // Entries repeated (a page recorded again with the same anchors) are kept once.
-  let w = 0;
-  for (let i = 0; i < merged.length; i += 2) {
-    if (w > 0 && merged[w - 2] === merged[i] && merged[w - 1] === merged[i + 1]) continue;
-    merged[w++] = merged[i];
-    merged[w++] = merged[i + 1];
-  }
-  await Promise.all([...keys.map((k) => store.delete(k)), store.put(merged.slice(0, w), [bucket, run])]);
+  for (const v of await store.getAll(bucketRange(bucket))) for (let i = 0; i < v.length; i += 2) if (alive(entryPage(v[i + 1]))) pairs.push(v[i], v[i + 1]);
+  // One request deletes the runs read (a delete per run made an import's merges a request per run more).
+  await Promise.all([store.delete(bucketRange(bucket)), store.put(withoutRepeats(sortedRun(pairs)), [bucket, run])]);
 }
 
 /**
@@ -213,4 +218,43 @@ export async function findKeys(store: AnchorStore, family: Family, keys: readonl
     found.set(k, [...pages]);
   }
   return found;
+}
+
+/** Old buckets read at a time by `rebucketAnchors` (at 10^6 pages, about 3 MB). */
+const REBUCKET_BATCH = 64;
+
+/**
+ * Upgrade of version 6 to 7: the runs of version 6's 4,096 anchor buckets (numbers 0 to 4,095)
+ * become one merged run in each of the buckets of this version (the same top bits of the same hash:
+ * each old bucket's entries go to four new ones), numbered from `nextRun`; the old runs are deleted.
+ * Entries repeated are kept once. Returns the next free run number.
+ */
+export async function rebucketAnchors(store: WritableAnchorStore, nextRun: number): Promise<number> {
+  for (let from = 0; from < V6_ANCHOR_BUCKETS; from += REBUCKET_BATCH) {
+    const old = IDBKeyRange.bound([from, 0], [from + REBUCKET_BATCH - 1, Infinity]);
+    const byBucket = new Map<number, number[]>();
+    for (const run of await store.getAll(old)) {
+      for (let i = 0; i < run.length; i += 2) {
+        const b = bucketOf(ANCHOR, run[i]);
+        const list = byBucket.get(b);
+        if (list) list.push(run[i], run[i + 1]);
+        else byBucket.set(b, [run[i], run[i + 1]]);
+      }
+    }
+    const writes: Array<Promise<unknown>> = [store.delete(old)];
+    for (const [bucket, pairs] of [...byBucket].sort((a, b) => a[0] - b[0])) writes.push(store.put(withoutRepeats(sortedRun(pairs)), [bucket, nextRun++]));
+    await Promise.all(writes);
+  }
+  return nextRun;
+}
+
+/** A sorted run without its repeated entries (a page recorded again with the same anchors). */
+function withoutRepeats(run: Uint32Array): Uint32Array {
+  let w = 0;
+  for (let i = 0; i < run.length; i += 2) {
+    if (w > 0 && run[w - 2] === run[i] && run[w - 1] === run[i + 1]) continue;
+    run[w++] = run[i];
+    run[w++] = run[i + 1];
+  }
+  return run.slice(0, w);
 }

@@ -3,12 +3,14 @@
 // tested by seeding a database as it was released (tests/unit/storage.test.ts,
 // passage-index.test.ts, page-identity-upgrade.test.ts). Version 6 replaced the store the
 // earlier steps built on, so they are now applied to each record as it is carried over
-// (carryPagesOver) rather than as steps of their own.
+// (carryPagesOver) rather than as steps of their own. Version 7 changed only how the passage index
+// is bucketed (rebucketAnchors; tests/unit/anchor-rebucket.test.ts).
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { DB_NAME, DB_VERSION, type DejaReadDB, type PageRecord } from './schema';
 import { pageIdentity, siteOf } from '../core';
 import { Columns } from './columns';
-import { emptyMeta, toStored } from './layout';
+import { emptyMeta, META_KEY, toStored, type StoreMeta } from './layout';
+import { rebucketAnchors, type WritableAnchorStore } from './anchor-index';
 import { dismissalKey, PageWrite, type WriteTx } from './page-repository';
 import { combinePages } from './merge';
 
@@ -18,6 +20,13 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
   return openDB<DejaReadDB>(name, DB_VERSION, {
     upgrade(db, oldVersion, _newVersion, tx) {
       const raw = db as unknown as IDBPDatabase;
+      const upgradeTx = tx as unknown as UpgradeTx;
+      // Version 7 put the passage anchors in four times as many buckets (anchor-index.ts); the rest
+      // is as version 6 left it.
+      if (oldVersion === 6) {
+        upgradeStep(upgradeTx, () => rebucketAnchors6To7(upgradeTx));
+        return;
+      }
       // Version 6: pages in blocks by page number, the columns a lookup scans, the passage index in
       // runs (layout.ts). Versions 1 to 5 kept one record per address (per page since 5) in store
       // `pages` with up to eight indexes; their records are carried over, with what the steps
@@ -36,9 +45,8 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
         db.createObjectStore('importRuns', { keyPath: 'importId' });
       }
       if (oldVersion < 1) return;
-      const upgradeTx = tx as unknown as UpgradeTx;
-      // Record by record, in order; a failure aborts the upgrade: the database stays as it was.
-      void (async () => {
+      // Record by record, in order.
+      upgradeStep(upgradeTx, async () => {
         // Version 3 replaced version 2's import journal: an import it had not committed is undone.
         if (oldVersion === 2) {
           await undoJournaledImports(upgradeTx);
@@ -50,16 +58,29 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
         // `pages` is emptied after the upgrade (dropOldPages), not deleted here: deleting a store of
         // 10^5 records with its indexes made this transaction's commit 6.3 s longer (the carrying
         // over itself took 2.6 s), and the first page the reader opens waits for it.
-      })().catch((e: unknown) => {
-        console.error('Déjà Read: could not upgrade the history; it is left as it was', e);
-        try {
-          upgradeTx.abort();
-        } catch {
-          /* already aborted */
-        }
       });
     },
   });
+}
+
+/** Runs an upgrade's work in its transaction; a failure aborts the upgrade: the database stays as it was. */
+function upgradeStep(tx: UpgradeTx, work: () => Promise<void>): void {
+  void work().catch((e: unknown) => {
+    console.error('Déjà Read: could not upgrade the history; it is left as it was', e);
+    try {
+      tx.abort();
+    } catch {
+      /* already aborted */
+    }
+  });
+}
+
+/** Version 6 to 7: the passage index's anchor runs into this version's buckets, the run counter moved on. */
+async function rebucketAnchors6To7(tx: UpgradeTx): Promise<void> {
+  const metaStore = tx.objectStore('meta');
+  const meta = ((await metaStore.get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
+  const runs = await rebucketAnchors(tx.objectStore('anchors') as unknown as WritableAnchorStore, meta.runs);
+  await metaStore.put({ ...meta, runs }, META_KEY);
 }
 
 /** Records read at a time from a store of an older version. */

@@ -6,7 +6,7 @@ import type { Block, StoredPage, StoreMeta } from './layout';
 import type { NotSamePair } from './history-file';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /** A page's record as the rest of the extension sees it (a block keeps it more compactly: layout.ts). */
 export interface PageRecord {

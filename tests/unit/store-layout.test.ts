@@ -1,11 +1,11 @@
-// The store's layout (version 6): pages in blocks, the columns a lookup scans, the passage index in
-// runs. What a reader would notice if it went wrong: a page not found again, a forgotten page
-// found, a history that differs after the background restarts, a write cut short that leaves half
-// of itself behind.
+// The store's layout (version 6, its passage index in more buckets since 7): pages in blocks, the
+// columns a lookup scans, the passage index in runs. What a reader would notice if it went wrong: a
+// page not found again, a forgotten page found, a history that differs after the background
+// restarts, a write cut short that leaves half of itself behind.
 import { describe, expect, it } from 'vitest';
 import { encodePassages } from '../../src/core';
 import { openDejaReadDB, PageRepository, type Visit } from '../../src/storage';
-import { ANCHOR_BUCKETS, bucketOfAnchor, sortedRun, sortedRunCompared } from '../../src/storage/anchor-index';
+import { bucketOfAnchor, sortedRun, sortedRunCompared } from '../../src/storage/anchor-index';
 import { DELTA_PAGES } from '../../src/storage/columns';
 import { PAGES_PER_BLOCK } from '../../src/storage/layout';
 import { CHUNKS_PER_APPLY } from '../../src/storage/import-store';
@@ -79,7 +79,9 @@ describe('forgetting', () => {
     const db = await openDejaReadDB();
     const r = new PageRepository(db);
     // Pages whose anchors all fall in one bucket: every visit adds a run there, so it is merged again and again.
-    const inBucket = Array.from({ length: 2_000_000 }, (_, k) => k).filter((a) => bucketOfAnchor(a) === 5).slice(0, 40);
+    const bucket = bucketOfAnchor(1);
+    const inBucket = Array.from({ length: 2_000_000 }, (_, k) => k).filter((a) => bucketOfAnchor(a) === bucket).slice(0, 40);
+    expect(inBucket).toHaveLength(40);
     for (let i = 0; i < inBucket.length; i++) await r.recordVisit(visit(i, { passages: sig([inBucket[i]]) }), 1000 + i);
     expect(await r.forget(visit(3).url)).toBe(true);
     expect(await r.findByAnchors([inBucket[3]], { algo: 'dr1' })).toEqual([]);
@@ -90,13 +92,12 @@ describe('forgetting', () => {
     expect(cold.candidates).toEqual([]);
     // More visits: the bucket is merged without the forgotten page's entry.
     for (let i = 40; i < 60; i++) await r.recordVisit(visit(i, { passages: sig([inBucket[i % 40]]) }), 1000 + i);
-    const runs = (await db.getAll('anchors', IDBKeyRange.bound([5, 0], [5, Infinity]))).flatMap((run) => [...run]);
+    const runs = (await db.getAll('anchors', IDBKeyRange.bound([bucket, 0], [bucket, Infinity]))).flatMap((run) => [...run]);
     expect(runs.length / 2).toBeLessThan(60);
     const fresh = new PageRepository(db);
     expect((await fresh.findByAnchors([inBucket[3]], { algo: 'dr1' })).map((p) => p.url)).toEqual([visit(43).url]);
     expect((await fresh.findByAnchors([inBucket[4]], { algo: 'dr1' })).map((p) => p.url).sort()).toEqual([visit(4).url, visit(44).url].sort());
     expect(await fresh.count()).toBe(59);
-    expect(ANCHOR_BUCKETS).toBeGreaterThan(5);
   });
 
   it('is not undone by an import applying meantime: a page or site forgotten stays so, whichever chunk holds it', async () => {
