@@ -170,10 +170,12 @@ export async function addEntries(store: WritableAnchorStore, triples: ArrayLike<
 
 /** Merges a bucket's runs into one numbered `run`, without the entries of pages gone. */
 async function mergeBucket(store: WritableAnchorStore, bucket: number, run: number, alive: (n: number) => boolean): Promise<void> {
+  const [keys, values] = await Promise.all([store.getAllKeys(bucketRange(bucket)), store.getAll(bucketRange(bucket))]);
   const pairs: number[] = [];
-  for (const v of await store.getAll(bucketRange(bucket))) for (let i = 0; i < v.length; i += 2) if (alive(entryPage(v[i + 1]))) pairs.push(v[i], v[i + 1]);
-  // One request deletes the runs read (a delete per run made an import's merges a request per run more).
-  await Promise.all([store.delete(bucketRange(bucket)), store.put(withoutRepeats(sortedRun(pairs)), [bucket, run])]);
+  for (const v of values) for (let i = 0; i < v.length; i += 2) if (alive(entryPage(v[i + 1]))) pairs.push(v[i], v[i + 1]);
+  // Each run deleted by its key: deleting the bucket's range in one request (tried 29 November 2026)
+  // left the database 2.6 GB rather than 1.6 after an import of 10^6 pages (docs/storage.md).
+  await Promise.all([...keys.map((k) => store.delete(k)), store.put(withoutRepeats(sortedRun(pairs)), [bucket, run])]);
 }
 
 /**
