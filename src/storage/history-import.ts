@@ -374,5 +374,38 @@ export function csvRecord(row: string[]): Record<string, unknown> {
     // number, and its record is refused like any other bad one.
     r[column] = NUMBER_COLUMNS.has(column) && /^\d{1,16}$/.test(cell) ? Number(cell) : cell;
   });
+  return undoSpreadsheetNumbers(r);
+}
+
+/** A cell as a spreadsheet writes a number: digits, perhaps a decimal point or comma, perhaps an exponent. */
+const SPREADSHEET_NUMBER = /^\d+(?:[.,]\d+)?(?:E[+-]?\d+)?$/i;
+
+/** The value of such a cell, or NaN. */
+const spreadsheetValue = (cell: unknown) => (typeof cell === 'string' && SPREADSHEET_NUMBER.test(cell) ? Number(cell.replace(',', '.')) : NaN);
+
+/**
+ * A fingerprint or text hash that a spreadsheet took for a number. Of 16 hex digits about one in
+ * 1,800 are all decimal digits, and a spreadsheet shows and saves them as a number:
+ * 0123456789012345 as 123456789012345 (its zero lost), or as 1.23457E+14 where the column is
+ * narrow; 1234567890123456 as 1.23457E+15, or 1234567890123460 (15 digits kept). The fingerprint is
+ * taken back from the four blocks of the same row (b0–b3, numbers under 65,536, which a
+ * spreadsheet keeps), when the cell's value is what the blocks' digits read as a number, to the six
+ * digits a spreadsheet shows at least (1234567890123460 is 16 hex digits too, which the blocks
+ * then contradict). A text hash has nothing to be taken back from; it only tells a page's text
+ * exactly, so a record whose text hash became a number keeps everything else (one saved as 15
+ * digits and a zero still reads as a text hash, of no text: the page is then found as any other).
+ * Before, such a page was left out of the import of a backup that had been opened in a spreadsheet
+ * and saved (a data-safety review, #6).
+ */
+function undoSpreadsheetNumbers(r: Record<string, unknown>): Record<string, unknown> {
+  const value = spreadsheetValue(r.fp);
+  const blocks = [r.b0, r.b1, r.b2, r.b3];
+  if (!Number.isNaN(value) && blocks.every((b) => Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 0xffff)) {
+    const hex = blocks.map((b) => (b as number).toString(16).padStart(4, '0')).join('');
+    const written = Number(hex);
+    // Only digits make a number (a spreadsheet leaves 12e4…, whose exponent is too large, as text).
+    if (hex !== r.fp && /^\d+$/.test(hex) && Math.abs(written - value) <= 5e-6 * Math.max(written, value)) r.fp = hex;
+  }
+  if (typeof r.textHash === 'string' && !isFingerprintHex(r.textHash) && !Number.isNaN(spreadsheetValue(r.textHash))) delete r.textHash;
   return r;
 }
