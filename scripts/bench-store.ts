@@ -514,14 +514,16 @@ async function serviceWorkerHeapMB(port: number, extensionId: string): Promise<n
 }
 
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   samples?: number[];
   timeDeltas?: number[];
 }
 
 /**
  * Where the worker's time went while `during` ran (--profile): V8's sampling profiler, every 50 µs,
- * self time by function, the busiest first, and how much of the time it was idle.
+ * self time by function, the busiest first (with, for the five busiest, the callers of most of their
+ * time: a native function's name alone seldom says whose work it is), and how much of the time it
+ * was idle.
  */
 async function profileWorker(port: number, extensionId: string, during: () => Promise<void>): Promise<string> {
   const devTools = await workerDevTools(port, extensionId);
@@ -532,18 +534,34 @@ async function profileWorker(port: number, extensionId: string, during: () => Pr
     await during();
     const { profile } = (await devTools.call('Profiler.stop')) as { profile: CpuProfile };
     const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const parentOf = new Map<number, number>();
+    for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+    const nameOf = (id: number | undefined) => {
+      const f = id === undefined ? undefined : byNode.get(id);
+      return f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}` : '?';
+    };
     const self = new Map<string, number>();
+    const callers = new Map<string, Map<string, number>>();
     let total = 0;
     (profile.samples ?? []).forEach((id, i) => {
-      const f = byNode.get(id);
       const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
-      const name = f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}` : '?';
+      const name = nameOf(id);
       self.set(name, (self.get(name) ?? 0) + ms);
+      const by = callers.get(name) ?? new Map<string, number>();
+      const caller = nameOf(parentOf.get(id));
+      by.set(caller, (by.get(caller) ?? 0) + ms);
+      callers.set(name, by);
       total += ms;
     });
     const idle = [...self].filter(([k]) => k.startsWith('(idle)')).reduce((n, [, v]) => n + v, 0);
     const busiest = [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25);
-    return [`${(total - idle).toFixed(0)} ms busy of ${total.toFixed(0)} ms sampled`, ...busiest.map(([k, v]) => `  ${v.toFixed(1).padStart(7)} ms  ${k}`)].join('\n');
+    const lines = busiest.map(([k, v], rank) => {
+      const line = `  ${v.toFixed(1).padStart(7)} ms  ${k}`;
+      if (rank >= 5) return line;
+      const top = [...(callers.get(k) ?? [])].sort((a, b) => b[1] - a[1]).slice(0, 3);
+      return [line, ...top.map(([c, ms]) => `             ${ms.toFixed(1).padStart(7)} ms from ${c}`)].join('\n');
+    });
+    return [`${(total - idle).toFixed(0)} ms busy of ${total.toFixed(0)} ms sampled`, ...lines].join('\n');
   } finally {
     devTools.close();
   }
