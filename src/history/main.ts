@@ -182,6 +182,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
  */
 async function forgetPage(li: HTMLLIElement, { url, title }: HistoryItem, copies: string[]): Promise<void> {
   const shown = generation;
+  const rows = list.childElementCount;
   const { undo } = await send('popup:forgetPage', { url });
   offerUndo(title || url, url, undo);
   onScreen.delete(url);
@@ -200,7 +201,11 @@ async function forgetPage(li: HTMLLIElement, { url, title }: HistoryItem, copies
   const after = groups[0] ?? li.nextElementSibling;
   li.replaceWith(...groups);
   (after?.querySelector<HTMLElement>('a, button') ?? $('search')).focus();
-  await showSummary();
+  // The list keeps its length while the history has more: the page that follows takes the place
+  // of the one forgotten (as "Show more" would bring it), and the focus stays where it went.
+  const short = rows - list.childElementCount;
+  if (short > 0 && !more.hidden) await loadOrSay(false, short);
+  else await showSummary();
 }
 
 /** Whether the list holds every page the search matches ("Show more" has nothing more to find). */
@@ -269,7 +274,8 @@ function showError(e: unknown): void {
 /** How many pages of the history the search on screen has looked through so far. */
 let looked = 0;
 
-async function load(reset: boolean): Promise<void> {
+/** Draws the list anew (`reset`) or adds to it `want` pages (a screenful unless said) of those not shown yet. */
+async function load(reset: boolean, want = PAGE): Promise<void> {
   const mine = ++generation;
   if (reset) {
     list.replaceChildren();
@@ -285,8 +291,8 @@ async function load(reset: boolean): Promise<void> {
   // A rare search may need several steps through a large history before a page fills.
   let done = false;
   let added = 0;
-  while (added < PAGE && !done) {
-    const res = await send('history:list', { query, after: next, limit: PAGE });
+  while (added < want && !done) {
+    const res = await send('history:list', { query, after: next, limit: want });
     if (mine !== generation) return; // a newer search started
     if (reset && next === undefined) drawnTop = res.items[0];
     const now = Date.now();
@@ -305,7 +311,7 @@ async function load(reset: boolean): Promise<void> {
     looked += res.scanned ?? 0;
     // A rare search through a large history takes several steps (seconds at 100,000 pages): it
     // says how far it has looked, not only "Loading…" until a screenful is found.
-    if (!done && added < PAGE && query.trim()) {
+    if (!done && added < want && query.trim()) {
       drawnTotal ??= (await send('options:stats', {})).pages;
       if (mine !== generation) return;
       const found = [...onScreen.values()].filter(Boolean).length;
@@ -321,9 +327,9 @@ async function load(reset: boolean): Promise<void> {
 
 localizePage();
 /** A load that failed says why, and leaves "Show more" to try again. */
-const loadOrSay = (reset: boolean) => {
+const loadOrSay = (reset: boolean, want = PAGE) => {
   const mine = generation + 1; // the number load() takes at once
-  return load(reset).catch((e: unknown) => {
+  return load(reset, want).catch((e: unknown) => {
     if (mine !== generation) return; // a newer search says how it went
     showError(e);
     more.hidden = false;

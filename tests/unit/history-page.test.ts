@@ -263,6 +263,31 @@ describe('the history page', () => {
     expect(more.hidden).toBe(true);
   });
 
+  it('keeps a screenful after a forget: the next page takes the place of the one forgotten', async () => {
+    const bg = makeBackground();
+    // 52 different articles: two more than a screenful.
+    const words = (i: number) => Array.from({ length: 120 }, (_, k) => `w${i}x${k} word${(i * 7 + k) % 97}`).join(' ');
+    for (let i = 0; i < 52; i++) await bg.read({ url: `https://many.example/${i}`, title: `Page ${i}`, digest: digestArticle(words(i)), lang: 'en' });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    expect(summary()).toBe('Showing 50 of 52 pages.');
+    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
+    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 50 of 51 pages.'));
+    const shown = titles().map(([t]) => t);
+    expect(shown).toHaveLength(50);
+    expect(shown[0]).toBe('Page 50');
+    expect(shown.at(-1)).toBe('Page 1');
+    // The focus went to the page after the one forgotten, and stays there.
+    expect(document.activeElement).toBe(groups()[0].querySelector('a'));
+    const more = document.getElementById('more') as HTMLButtonElement;
+    expect(more.hidden).toBe(false);
+    more.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 51 of 51 pages.'));
+    expect(titles().map(([t]) => t).at(-1)).toBe('Page 0');
+    expect(more.hidden).toBe(true);
+  });
+
   it('says why when the history cannot be read, and offers to try again', async () => {
     const bg = await historyWithCopies();
     let failing = true;
