@@ -1,6 +1,6 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
-import { UNDO_MS, type HistoryItem, type Protocol } from '../messaging/protocol';
+import { UNDO_MS, type HistoryItem, type Protocol, type UndoAbout } from '../messaging/protocol';
 import { ALGORITHM, bothSchemes, isFingerprintHex, MAX_STORED_URL_LENGTH, pageIdentity, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, siteOfIdentity, type Forgotten, type PageRecord, type PageRepository } from '../storage';
@@ -11,7 +11,7 @@ import { memoryArea, undoStore, type UndoStore } from './undo-store';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget' | 'history:pendingUndo'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -52,12 +52,12 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
   /** What the tabs hold of pages forgotten goes with them (a failure to drop it is no reason to fail the forget). */
   const dropReadBefore = (picked: (identity: string) => boolean) => readBefore?.drop(picked).catch(() => undefined);
   /** Keeps what a forget took for UNDO_MS; the token the page sends back to undo it. */
-  const keepForUndo = async (gone: Forgotten): Promise<{ undo?: string }> => {
+  const keepForUndo = async (gone: Forgotten, about: UndoAbout): Promise<{ undo?: string }> => {
     if (gone.pages.length === 0 || gone.pages.length > UNDO_MAX_PAGES) return {};
     const token = crypto.randomUUID();
     const at = now();
     try {
-      await undo.keep(token, gone, at + UNDO_MS, at);
+      await undo.keep(token, gone, at + UNDO_MS, at, about);
     } catch (e) {
       // Not kept (session storage full): the forget stands, without an Undo.
       console.warn('Déjà Read: a forget cannot be undone:', e);
@@ -159,7 +159,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       const name = site.toLowerCase().replace(/^www\./, '');
       const forgotten = await (await repository()).forgetSite(name, gone);
       await dropReadBefore((identity) => siteOfIdentity(identity) === name);
-      return { forgotten, ...(await keepForUndo(gone)) };
+      return { forgotten, ...(await keepForUndo(gone, { kind: 'site', site: name, pages: forgotten })) };
     },
     async 'options:clear'() {
       await undo.sweep(Infinity);
@@ -174,7 +174,8 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       // The page over both schemes, as the forget took it.
       const addresses = bothSchemes(pageIdentity(url));
       await dropReadBefore((id) => addresses.includes(id));
-      return { forgotten, ...(await keepForUndo(gone)) };
+      const page = gone.pages[0];
+      return { forgotten, ...(page ? await keepForUndo(gone, { kind: 'page', title: page.title, url: page.url }) : {}) };
     },
     async 'history:undoForget'({ undo: token }) {
       // The time past, undone already, or the history cleared since: nothing to bring back.
@@ -184,9 +185,13 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
         return { restored: await (await repository()).restore(kept.gone) };
       } catch (e) {
         // Not brought back (the disk full, the store failing): the Undo can be tried again.
-        await undo.keep(token as string, kept.gone, kept.until, now()).catch(() => undefined);
+        await undo.keep(token as string, kept.gone, kept.until, now(), kept.about).catch(() => undefined);
         throw e;
       }
+    },
+    async 'history:pendingUndo'() {
+      const pending = await undo.latest(now());
+      return pending ? { undo: pending } : {};
     },
   };
 }

@@ -5,6 +5,7 @@
 // that said "That can no longer be undone." while its button still showed, and the page stayed
 // forgotten (a data-safety review). Each forget keeps its own, so the Undo of each tab works (only
 // the last forget's did).
+import type { PendingUndo, UndoAbout } from '../messaging/protocol';
 import { fromStored, type Forgotten, type PageRecord } from '../storage';
 import { toStored } from '../storage/layout';
 import type { SessionArea } from './read-before';
@@ -18,6 +19,8 @@ const MAX_KEPT_CHARS = 4_000_000;
 
 interface Kept {
   until: number;
+  /** What the forget took, as a page that opens later names it (absent in what a build before kept). */
+  about?: UndoAbout;
   pages: PageRecord[];
   numbers?: number[];
   pairs: Forgotten['pairs'];
@@ -25,10 +28,12 @@ interface Kept {
 }
 
 export interface UndoStore {
-  /** Keeps what a forget took, under `token`, until `until` (`now` on the same clock). */
-  keep(token: string, gone: Forgotten, until: number, now: number): Promise<void>;
+  /** Keeps what a forget took, under `token`, until `until` (`now` on the same clock); `about` says what it was. */
+  keep(token: string, gone: Forgotten, until: number, now: number, about?: UndoAbout): Promise<void>;
+  /** The forget kept last that can still be undone (the one whose time ends last), if any is. */
+  latest(now: number): Promise<PendingUndo | undefined>;
   /** What was kept under `token` if it is still within its time, and no longer kept. */
-  take(token: string, now: number): Promise<{ gone: Forgotten; until: number } | undefined>;
+  take(token: string, now: number): Promise<{ gone: Forgotten; until: number; about?: UndoAbout } | undefined>;
   /** Drops every undo past its time (all of them, with Infinity: the history was cleared). */
   sweep(now: number): Promise<void>;
 }
@@ -37,7 +42,7 @@ const isKept = (v: unknown): v is Kept => !!v && typeof v === 'object' && typeof
 
 export function undoStore(area: SessionArea): UndoStore {
   /** Those too large for session storage. */
-  const memory = new Map<string, { gone: Forgotten; until: number }>();
+  const memory = new Map<string, { gone: Forgotten; until: number; about?: UndoAbout }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const drop = async (token: string) => {
     clearTimeout(timers.get(token));
@@ -46,9 +51,9 @@ export function undoStore(area: SessionArea): UndoStore {
     await area.remove(PREFIX + token);
   };
   return {
-    async keep(token, gone, until, now) {
-      const kept: Kept = { until, pages: gone.pages.map(fromStored), ...(gone.numbers ? { numbers: gone.numbers } : {}), pairs: gone.pairs, imports: gone.imports };
-      if (JSON.stringify(kept).length > MAX_KEPT_CHARS) memory.set(token, { gone, until });
+    async keep(token, gone, until, now, about) {
+      const kept: Kept = { until, ...(about ? { about } : {}), pages: gone.pages.map(fromStored), ...(gone.numbers ? { numbers: gone.numbers } : {}), pairs: gone.pairs, imports: gone.imports };
+      if (JSON.stringify(kept).length > MAX_KEPT_CHARS) memory.set(token, { gone, until, ...(about ? { about } : {}) });
       else await area.set({ [PREFIX + token]: kept });
       // Gone once its time is past: at that moment if the background runs, else at its next keep or take.
       timers.set(
@@ -66,7 +71,17 @@ export function undoStore(area: SessionArea): UndoStore {
       const value = (await area.get(PREFIX + token))[PREFIX + token];
       if (!isKept(value)) return undefined;
       await drop(token);
-      return { gone: { pages: value.pages.map(toStored), ...(value.numbers ? { numbers: value.numbers } : {}), pairs: value.pairs, imports: value.imports }, until: value.until };
+      return { gone: { pages: value.pages.map(toStored), ...(value.numbers ? { numbers: value.numbers } : {}), pairs: value.pairs, imports: value.imports }, until: value.until, ...(value.about ? { about: value.about } : {}) };
+    },
+    async latest(now) {
+      await this.sweep(now);
+      let found: PendingUndo | undefined;
+      const consider = (token: string, until: number, about: UndoAbout | undefined) => {
+        if (about && until >= now && (!found || until - now > found.left)) found = { token, left: until - now, about };
+      };
+      for (const [token, { until, about }] of memory) consider(token, until, about);
+      for (const [key, value] of Object.entries(await area.get(null))) if (key.startsWith(PREFIX) && isKept(value)) consider(key.slice(PREFIX.length), value.until, value.about);
+      return found;
     },
     async sweep(now) {
       for (const [token, { until }] of memory) if (until < now) await drop(token);

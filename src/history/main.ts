@@ -2,13 +2,13 @@
 // at a time (so 10^5+ records never stall it); near-duplicates are shown together under the page
 // listed first; any page can be forgotten from here.
 import { displayHost, displayUrl, matchesSearch, searchTerms, type SearchTerm } from '../core';
-import { UNDO_MS, type HistoryItem, type MatchSummary } from '../messaging/protocol';
+import { UNDO_MS, type HistoryItem, type MatchSummary, type UndoAbout } from '../messaging/protocol';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { errorText } from '../ui/error-text';
 import { describeMatch } from '../ui/similarity';
-import { isOpenableUrl, placeOf } from '../ui/site';
+import { isOpenableUrl, placeOf, sitePatternName } from '../ui/site';
 import { relativeTime } from '../ui/relative-time';
 import { timeAgo } from '../ui/time-ago';
 
@@ -125,7 +125,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
   forget.addEventListener('click', () =>
     confirmForget(forget, m.title || m.url, m.url, async () => {
       const { undo } = await send('popup:forgetPage', { url: m.url });
-      offerUndo(m.title || m.url, m.url, undo);
+      offerUndo({ kind: 'page', title: m.title, url: m.url }, undo);
       onScreen.delete(m.url);
       const group = li.parentElement;
       const next = li.nextElementSibling ?? li.previousElementSibling;
@@ -184,7 +184,7 @@ async function forgetPage(li: HTMLLIElement, { url, title }: HistoryItem, copies
   const shown = generation;
   const rows = list.childElementCount;
   const { undo } = await send('popup:forgetPage', { url });
-  offerUndo(title || url, url, undo);
+  offerUndo({ kind: 'page', title, url }, undo);
   onScreen.delete(url);
   for (const c of copies) onScreen.delete(c);
   const { items } = copies.length ? await send('history:items', { urls: copies }) : { items: [] };
@@ -236,22 +236,26 @@ let undoTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * After a page is forgotten: "“Title” (site) was forgotten. [Undo]", for as long as the background
- * keeps what it took (UNDO_MS). Undo brings it back and draws the list anew; a second forget
- * replaces the offer (only the last can be undone).
+ * keeps what it took (UNDO_MS, or `ms` left of it: a forget made before this page opened, here or
+ * in a popup, which names a page or a site's pages). Undo brings it back and draws the list anew; a
+ * second forget replaces the offer (only the last can be undone).
  */
-function offerUndo(title: string, url: string, token: string | undefined): void {
+function offerUndo(about: UndoAbout, token: string | undefined, ms = UNDO_MS): void {
   clearTimeout(undoTimer);
   undoBar.hidden = token === undefined;
   if (token === undefined) return;
-  undoText.textContent = t('historyForgotten', isolate(title), isolate(placeOf(url)));
+  undoText.textContent =
+    about.kind === 'page'
+      ? t('historyForgotten', isolate(about.title || about.url), isolate(placeOf(about.url)))
+      : t(about.pages === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', number.format(about.pages), isolate(sitePatternName(about.site)));
   undoButton.hidden = undoButton.disabled = false;
   undoButton.onclick = async () => {
     undoButton.disabled = true;
     clearTimeout(undoTimer);
     try {
-      const { expired } = await send('history:undoForget', { undo: token });
+      const { expired, restored } = await send('history:undoForget', { undo: token });
       undoButton.hidden = true;
-      undoText.textContent = t(expired ? 'forgetUndoExpired' : 'forgetUndone');
+      undoText.textContent = expired ? t('forgetUndoExpired') : about.kind === 'site' && restored !== 1 ? t('forgetUndoneMany', number.format(restored)) : t('forgetUndone');
       undoText.focus();
       if (!expired) await loadOrSay(true);
     } catch (e) {
@@ -264,7 +268,7 @@ function offerUndo(title: string, url: string, token: string | undefined): void 
     const focused = undoButton === document.activeElement;
     undoBar.hidden = true;
     if (focused) summary.focus();
-  }, UNDO_MS);
+  }, ms);
 }
 
 function showError(e: unknown): void {
@@ -368,4 +372,11 @@ $<HTMLInputElement>('search').addEventListener('input', (e) => {
   }, 250);
 });
 $<HTMLFormElement>('search-form').addEventListener('submit', (e) => e.preventDefault());
-void loadOrSay(true);
+// A forget made before this page opened (in a popup, which closes at any click outside it, or in
+// this page before a reload) is offered for Undo for the time it has left.
+void loadOrSay(true)
+  .then(() => send('history:pendingUndo', {}))
+  .then(({ undo: pending }) => {
+    if (pending && undoBar.hidden) offerUndo(pending.about, pending.token, pending.left);
+  })
+  .catch(() => undefined);

@@ -179,6 +179,12 @@ export interface Protocol {
   'popup:forgetPage': { req: { url: string }; res: { forgotten: boolean; undo?: string } };
   /** Brings back what the last forget took, given its token; `expired` when that can no longer be done. */
   'history:undoForget': { req: { undo: string }; res: { restored: number; expired?: true } };
+  /**
+   * popup/history → background: the latest forget that can still be undone, if any: its token, how
+   * long it still can be (ms), and what it took; for the popup or History page opened after the one
+   * that forgot was closed (a popup closes at any click outside it).
+   */
+  'history:pendingUndo': { req: Empty; res: { undo?: PendingUndo } };
   /** history → background: recorded pages, newest first, optionally only those whose title or URL holds `query`; each with the other pages it matches. */
   'history:list': {
     req: { query?: string; after?: [number, number]; limit: number };
@@ -260,7 +266,16 @@ export interface NoticeProtocol {
 }
 
 /**
- * How long a forget can be undone. What it took is kept in the background's memory only, never
- * written anywhere, and dropped after that time (or when the background stops).
+ * How long a forget can be undone. What it took is kept in the browser's session storage (in
+ * memory, never written to disk: background/undo-store.ts) and dropped after that time.
  */
 export const UNDO_MS = 60_000;
+
+/** What a forget that can still be undone took: a page (its title and address) or a site's pages. */
+export type UndoAbout = { kind: 'page'; title: string; url: string } | { kind: 'site'; site: string; pages: number };
+export interface PendingUndo {
+  token: string;
+  /** Milliseconds left to undo it. */
+  left: number;
+  about: UndoAbout;
+}

@@ -3,7 +3,7 @@
 // site or everywhere). `?tab=ID` shows another tab's status (the
 // popup opened as a page, as the tests do).
 import browser from '../ext';
-import { UNDO_MS, type MatchSummary, type TabStatus } from '../messaging/protocol';
+import { UNDO_MS, type MatchSummary, type PendingUndo, type TabStatus, type UndoAbout } from '../messaging/protocol';
 import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
@@ -140,13 +140,16 @@ let undoTimer: ReturnType<typeof setTimeout> | undefined;
 /**
  * After a forget: Undo under the status that says what was forgotten, while the background keeps
  * what it took (UNDO_MS). Undo brings the page, or the site's pages, back as they were; the page
- * open in the tab stays unrecorded for this visit, as the forget left it.
+ * open in the tab stays unrecorded for this visit, as the forget left it. A popup opened after the
+ * one that forgot had closed (it closes at any click outside it) offers the same Undo for the time
+ * left (`pending`), saying beside it what was forgotten.
  */
-function offerUndo(tabId: number, token: string | undefined, pages = 1): void {
+function offerUndo(tabId: number, token: string | undefined, pages = 1, pending?: PendingUndo): void {
   const bar = $('undo-forget-here');
   const button = $<HTMLButtonElement>('undo-forget');
   clearTimeout(undoTimer);
   bar.hidden = token === undefined;
+  $('undo-forget-text').replaceChildren(...(pending ? forgottenText(pending.about) : []));
   if (token === undefined) return;
   button.disabled = false;
   button.onclick = async () => {
@@ -164,11 +167,20 @@ function offerUndo(tabId: number, token: string | undefined, pages = 1): void {
     }
     statusEl.focus();
   };
-  undoTimer = setTimeout(() => {
-    const focused = button === document.activeElement;
-    bar.hidden = true;
-    if (focused) statusEl.focus();
-  }, UNDO_MS);
+  undoTimer = setTimeout(
+    () => {
+      const focused = button === document.activeElement;
+      bar.hidden = true;
+      if (focused) statusEl.focus();
+    },
+    pending ? pending.left : UNDO_MS,
+  );
+}
+
+/** What a forget took, as the History page and the popup after a site's forget say it. */
+function forgottenText(about: UndoAbout): Node[] {
+  if (about.kind === 'page') return localizedNodes('historyForgotten', [isolated(about.title || about.url), isolated(placeOf(about.url))]);
+  return localizedNodes(about.pages === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', [new Intl.NumberFormat(uiLocale()).format(about.pages), isolated(sitePatternName(about.site))]);
 }
 
 /** A page still being checked is asked about again this often, a few times (a page takes about a second). */
@@ -303,6 +315,9 @@ async function main(): Promise<void> {
     return;
   }
   await render(tabId);
+  // A forget made in a popup since closed, or in the History page, that can still be undone.
+  const { undo: pending } = await send('history:pendingUndo', {});
+  if (pending && $('undo-forget-here').hidden) offerUndo(tabId, pending.token, pending.about.kind === 'site' ? pending.about.pages : 1, pending);
 }
 
 main().catch((e: unknown) => {

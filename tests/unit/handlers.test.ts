@@ -799,6 +799,29 @@ describe('forgetting', () => {
     expect(await bg.call('popup:forgetPage', { url: 'https://a.example/1' })).toEqual({ forgotten: false });
   });
 
+  it('tells a page opened later which forget can still be undone, and what it took: the latest, until its time is past, it is undone or the history cleared', async () => {
+    const bg = makeBackground();
+    for (const url of ['https://a.example/1', 'https://a.example/2', 'https://b.example/3']) await bg.read(report(url, other));
+    expect(await bg.call('history:pendingUndo', {})).toEqual({});
+    const page = await bg.call('popup:forgetPage', { url: 'https://b.example/3#top' });
+    const pending = await bg.call('history:pendingUndo', {});
+    expect(pending.undo).toMatchObject({ token: page.undo, about: { kind: 'page', title: other.title, url: 'https://b.example/3' } });
+    expect(pending.undo!.left).toBeGreaterThan(UNDO_MS - 5_000);
+    expect(pending.undo!.left).toBeLessThanOrEqual(UNDO_MS);
+    const site = await bg.call('popup:forgetSite', { site: 'www.a.example' });
+    // Kept across the background's stop, as the forget itself is.
+    bg.restart();
+    expect((await bg.call('history:pendingUndo', {})).undo).toMatchObject({ token: site.undo, about: { kind: 'site', site: 'a.example', pages: 2 } });
+    expect(await bg.call('history:undoForget', { undo: site.undo! })).toEqual({ restored: 2 });
+    // The site's undone: the page's forget is the one left.
+    expect((await bg.call('history:pendingUndo', {})).undo?.token).toBe(page.undo);
+    bg.clock.now += UNDO_MS;
+    expect(await bg.call('history:pendingUndo', {})).toEqual({});
+    await bg.call('popup:forgetPage', { url: 'https://a.example/1' });
+    await bg.call('options:clear', {});
+    expect(await bg.call('history:pendingUndo', {})).toEqual({});
+  });
+
   it('undoes a forget after the browser stopped the background (idle 30 s), which kept it in memory only', async () => {
     const bg = makeBackground();
     for (const url of ['https://a.example/1', 'https://a.example/2', 'https://b.example/3']) await bg.read(report(url, other));

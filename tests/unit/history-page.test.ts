@@ -170,6 +170,31 @@ describe('the history page', () => {
     expect((await (await bg.repository).get('https://library.example/tools'))?.title).toBe('Shelves of Hammers and Saws');
   });
 
+  it('offers the Undo of a forget made before it opened (a reload, or a popup), for the time left', async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
+    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
+    // The page reloaded.
+    vi.resetModules();
+    await openHistory();
+    const bar = document.getElementById('undo-bar') as HTMLElement;
+    await vi.waitFor(() => expect(bar.hidden).toBe(false));
+    expect(bar.textContent).toBe('“\u2068Shelves of Hammers and Saws\u2069” (\u2068library.example/tools\u2069) was forgotten. Undo');
+    (document.getElementById('undo') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 5 of 5 pages.'));
+    // A site forgotten in a popup, then the History page opened.
+    await bg.call('popup:forgetSite', { site: 'reposts.example' });
+    vi.resetModules();
+    await openHistory();
+    await vi.waitFor(() => expect(document.getElementById('undo-text')?.textContent).toBe('2 pages of \u2068reposts.example\u2069 were forgotten.'));
+    expect(summary()).toBe('Showing 3 of 3 pages.');
+    (document.getElementById('undo') as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 5 of 5 pages.'));
+    expect(document.getElementById('undo-text')?.textContent).toBe('Undone: 2 pages are back in the history.');
+  });
+
   it('forgets a copy listed under another page by itself, after asking, and leaves the page', async () => {
     const bg = await historyWithCopies();
     await openHistory();

@@ -212,6 +212,35 @@ describe('the popup', () => {
     expect(document.querySelectorAll('#matches li')).toHaveLength(1);
   });
 
+  it('offers the Undo of a forget in the popup opened again (the first closed at a click outside it), saying what it undoes', async () => {
+    const tabs = inTab();
+    const bg = makeBackground(tabs);
+    await bg.read(report('https://b.example/story', 'Story on the same site'));
+    await bg.read(copy, fromTab(7, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(button('undo-forget').closest('p')?.hidden).toBe(true);
+    confirm('forget-site');
+    await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
+    // Closed, and opened again on the same tab.
+    tabs[7] = { ...tabs[7], forgotten: true };
+    vi.resetModules();
+    await openPopup();
+    const bar = () => document.getElementById('undo-forget-here') as HTMLElement;
+    await vi.waitFor(() => expect(bar().hidden).toBe(false));
+    expect(bar().textContent).toBe('2 pages of b.example were forgotten. Undo');
+    expect(bar().querySelector('bdi')?.textContent).toBe('b.example');
+    button('undo-forget').click();
+    await vi.waitFor(() => expect(status()).toMatch(/^Undone: 2 pages are back in the history\./));
+    expect(await bg.call('options:stats', {})).toEqual({ pages: 2 });
+    expect(bar().hidden).toBe(true);
+    // Opened once more: nothing left to undo.
+    vi.resetModules();
+    await openPopup();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(bar().hidden).toBe(true);
+  });
+
   it('says when a forget can no longer be undone', async () => {
     const bg = makeBackground(inTab());
     await bg.read(copy, fromTab(7, copy.url));
