@@ -92,7 +92,7 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       return {};
     },
     async 'options:stats'() {
-      return { pages: await (await repository()).count() };
+      return (await repository()).stats();
     },
     async 'options:exportChunk'({ after, limit, format, first, parcel }) {
       const n = Math.max(1, Math.min(MAX_CHUNK, Number(limit) | 0));
@@ -144,8 +144,11 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       return step;
     },
     async 'options:importOpen'({ importId: id }) {
-      await (await repository()).imports.open(importId(id), now());
-      return {};
+      const repo = await repository();
+      await repo.imports.open(importId(id), now());
+      // How many times the history was cleared: a clear in another tab before the commit drops
+      // what was staged, and the page tells the reader so rather than blaming the file.
+      return { cleared: (await repo.stats()).cleared };
     },
     async 'options:importHold'({ importId: id }) {
       return { held: await (await repository()).imports.hold(importId(id), now()) };

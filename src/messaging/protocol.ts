@@ -197,8 +197,8 @@ export interface Protocol {
   'history:findSimilar': { req: { fp: string; maxDistance: number }; res: { matches: MatchSummary[]; candidates: number } };
   /** options → background: nothing; answered once the background runs, so that a bulk parcel posted next reaches it (messaging/bulk.ts). */
   'options:wake': { req: Empty; res: Empty };
-  /** options → background: how many pages the history holds. */
-  'options:stats': { req: Empty; res: { pages: number } };
+  /** options → background: how many pages the history holds; `cleared`, how many times it has been cleared. */
+  'options:stats': { req: Empty; res: { pages: number; cleared?: number } };
   /** options → background: the next chunk of the history (after the page `after`, in the store's order), for export, already written as JSON array items or CSV rows; `next` goes on from there. With `parcel`, the text comes as a bulk parcel of that id (messaging/bulk.ts), and `text` is empty. `cleared` counts the history's clears: a change between two chunks means the export was cut by one. */
   'options:exportChunk': { req: { after?: number; limit: number; format: 'json' | 'csv'; first: boolean; parcel?: string }; res: { text: string; count: number; next?: number; cleared?: number } };
   /** options → background: the next "Not the same" pairs (after the pair `after`, at most `limit`), for the end of a JSON export; `next` goes on from there, `cleared` as for exportChunk. */
@@ -208,7 +208,7 @@ export interface Protocol {
   /** options → background: chunks 0 … chunks-1 are all sent: commit the import (pairs sent here rather than staged are kept in the same transaction), and apply it for a few seconds; send again until `done` (a repeat resumes, never applies twice). */
   'options:importCommit': { req: { importId: string; digest: string; chunks: number; pages: number; notSame?: NotSamePair[] }; res: { done: boolean; applied: number; chunks: number; outcome: ImportOutcome; alreadyImported?: true; again?: true } };
   /** options → background: opens an import before its file is read (what is forgotten from then on stays forgotten). */
-  'options:importOpen': { req: { importId: string }; res: Empty };
+  'options:importOpen': { req: { importId: string }; res: { cleared?: number } };
   /** options → background: the page still waits on the reader before this staged import's commit: not abandoned. */
   'options:importHold': { req: { importId: string }; res: { held: boolean } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */

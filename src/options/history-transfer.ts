@@ -121,6 +121,16 @@ export type ImportResult =
  * The import failed once its commit was sent: the background may have begun to apply it, and then
  * completes it whenever it can, so the history may have changed. `cause` says what went wrong.
  */
+/**
+ * The history was cleared (in another tab) while a file was being read and staged: the clear
+ * dropped what was staged, and nothing of the file is in the history. Told as such: before, the
+ * reader read that the file was cut short and that the history was not changed, just after it had
+ * been emptied (a review, 29 November 2026).
+ */
+export class ImportClearedError extends Error {
+  override name = 'ImportClearedError';
+}
+
 export class ImportInterruptedError extends Error {
   override name = 'ImportInterruptedError';
   constructor(override readonly cause: unknown) {
@@ -173,10 +183,11 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   let staging = true;
   let commitSent = false;
   const sending: Array<Promise<unknown>> = [];
+  let cleared: number | undefined;
   try {
     report();
     // Opened before the file is read: a page or site the reader forgets from now on stays forgotten.
-    await deliver(() => send('options:importOpen', { importId }), RELIABLY);
+    ({ cleared } = await deliver(() => send('options:importOpen', { importId }), RELIABLY));
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
     // again: the one lost with a stopped background is gone). A parcel posted to a stopped
     // background is lost, so the background is woken first where it may be stopped: before the
@@ -239,6 +250,14 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       );
       // A commit sent and not undone (the background refuses once it is applying): part may be in.
       if (commitSent && !rolledBack) throw new ImportInterruptedError(e);
+      // Cleared meanwhile (another tab): that is what stopped it, and the history was changed.
+      if (!(e instanceof FileProblemError) && cleared !== undefined) {
+        const now = await send('options:stats', {}).then(
+          (s) => s.cleared,
+          () => undefined,
+        );
+        if (now !== undefined && now !== cleared) throw new ImportClearedError();
+      }
     }
     if (e instanceof FileProblemError) return { state: 'invalid', error: e.problem };
     // After the commit was sent, "your history was not changed" may not be true.

@@ -7,7 +7,7 @@ import { errorText } from '../ui/error-text';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
-import { exportHistory, importHistory, ImportInterruptedError, type LeftOut, type Progress } from './history-transfer';
+import { exportHistory, importHistory, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from './history-transfer';
 import type { FileProblem } from '../storage/history-import';
 import { BulkPort } from '../messaging/bulk';
 
@@ -50,7 +50,8 @@ async function busy(label: string, failed: 'exportFailed' | 'importFailed' | 'cl
     if (typeof result === 'string') status.textContent = result;
     else status.replaceChildren(...result);
   } catch (e) {
-    status.textContent = e instanceof ImportInterruptedError ? t('importInterrupted', errorText(e.cause)) : t(failed, errorText(e));
+    // An import cut by a clear in another tab says so whole: "Import failed: … Your history was not changed" would not be true.
+    status.textContent = e instanceof ImportInterruptedError ? t('importInterrupted', errorText(e.cause)) : e instanceof ImportClearedError ? errorText(e) : t(failed, errorText(e));
   } finally {
     buttons.forEach((b) => (b.disabled = false));
     fileInput.disabled = false;

@@ -822,6 +822,12 @@ export class PageRepository {
     return ((await this.db.get('meta', META_KEY)) ?? emptyMeta()).count;
   }
 
+  /** How many pages the history holds, and how many times it has been cleared (a clear in another tab tells an import or export it was cut by one). */
+  async stats(): Promise<{ pages: number; cleared: number }> {
+    const meta = (await this.db.get('meta', META_KEY)) ?? emptyMeta();
+    return { pages: meta.count, cleared: meta.cleared ?? 0 };
+  }
+
   /**
    * Most recently seen first, `limit` at a time; pass `next` to go on. With a query, only pages
    * whose title or URL contains each of its terms (core's searchTerms: any case or width,

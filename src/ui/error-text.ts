@@ -9,6 +9,7 @@ const KNOWN: Record<string, string> = {
   StorageFullError: 'errorStorageFull',
   ImportIncompleteError: 'errorImportIncomplete',
   HistoryClearedError: 'errorHistoryCleared',
+  ImportClearedError: 'errorImportCleared',
   DeliveryError: 'errorNoAnswer',
   SettingsFullError: 'errorSettingsFull',
 };

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { checkPages, LIMITS, StorageFullError } from '../../src/storage';
 import { DeliveryError } from '../../src/messaging/retry';
-import { HistoryClearedError } from '../../src/options/history-transfer';
+import { HistoryClearedError, ImportClearedError } from '../../src/options/history-transfer';
 import { message } from './messages';
 
 vi.mock('../../src/ext', () => ({
@@ -25,6 +25,7 @@ describe('errorText', () => {
     expect(errorText(crossed(new StorageFullError()))).toBe(message('errorStorageFull', [], 'zh_CN'));
     expect(errorText(new DeliveryError('no answer in 20000 ms'))).toBe(message('errorNoAnswer', [], 'zh_CN'));
     expect(errorText(new HistoryClearedError())).toBe(message('errorHistoryCleared', [], 'zh_CN'));
+    expect(errorText(new ImportClearedError())).toBe('导入此文件期间，阅读记录在另一个标签页中被清除了，因此文件中的内容都没有导入。如需这些页面，请重新导入该文件。');
     expect(errorText(crossed(new TypeError('bad import id')))).toBe('出了点问题（TypeError），请再试一次。');
   });
 

@@ -6,7 +6,7 @@ import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHUNK, exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
+import { CHUNK, exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
 import { CHUNKS_PER_APPLY, NOT_SAME_CHUNK, parseCsv, type PageRecord } from '../../src/storage';
 import { jsonChunk, jsonHead, JSON_TAIL } from '../../src/storage/history-file';
@@ -945,6 +945,28 @@ describe('export and import through the background', () => {
     const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
     expect(await db.db.count('staging')).toBe(0);
     expect(await db.db.count('importRuns')).toBe(0);
+  });
+
+  it('says the history was cleared, not that the file was cut short, when a clear in another tab stops an import before its commit', async () => {
+    const bg = await withHistory();
+    bg.clock.now = Date.UTC(2026, 1, 1);
+    const file = new Blob([syntheticFile(7)]);
+    // "Clear history" in another options tab while this one was reading and staging the file.
+    const clearing: typeof bg.call = async (type, req) => {
+      if (type === 'options:importCommit') await bg.call('options:clear', {});
+      return bg.call(type, req);
+    };
+    const e = await importHistory(clearing, file, () => undefined).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ImportClearedError);
+    expect(english({ key: 'errorImportCleared', subs: [] })).toBe('The history was cleared in another tab while this file was being imported, so none of it was imported. Import the file again if you want its pages.');
+    expect(await history(bg)).toEqual([]);
+    const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
+    // Without a clear, a commit that finds parts missing still says so, once.
+    const missing: typeof bg.call = async (type, req) => (type === 'options:importCommit' ? bg.call(type, { ...(req as object), chunks: 2 } as never) : bg.call(type, req));
+    const cut = await importHistory(missing, file, () => undefined).catch((x: unknown) => x);
+    expect(cut).toMatchObject({ name: 'ImportIncompleteError' });
+    expect(english({ key: 'importFailed', subs: [english({ key: 'errorImportIncomplete', subs: [] })] })).toBe('Import failed: The import was cut short before the whole file was handed over. Import the file again. Your history was not changed.');
   });
 
   it('says the import was interrupted, not that nothing changed, when it fails once its commit was sent', async () => {
