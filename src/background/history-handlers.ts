@@ -1,5 +1,6 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
 import type { Handlers } from '../messaging/router';
+import { announceHistory } from '../messaging/history-events';
 import { UNDO_MS, type HistoryItem, type Protocol, type UndoAbout } from '../messaging/protocol';
 import { ALGORITHM, bothSchemes, isFingerprintHex, MAX_STORED_URL_LENGTH, pageIdentity, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
@@ -168,6 +169,8 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       await undo.sweep(Infinity);
       await (await repository()).clear();
       await dropReadBefore(() => true);
+      // A History page open in another tab or window lists nothing of it any more.
+      announceHistory({ type: 'cleared' });
       return {};
     },
     async 'popup:forgetPage'({ url }) {

@@ -3,6 +3,7 @@
 // listed first; any page can be forgotten from here.
 import { displayHost, displayUrl, matchesSearch, searchTerms, type SearchTerm } from '../core';
 import { UNDO_MS, type HistoryItem, type MatchSummary, type UndoAbout } from '../messaging/protocol';
+import { onHistoryEvent } from '../messaging/history-events';
 import { send } from '../messaging/send';
 import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
@@ -359,6 +360,12 @@ async function drawAgainIfChanged(): Promise<void> {
   await loadOrSay(true);
   if (focused) summary.focus();
 }
+// The history cleared in another tab or window: nothing of it stays on screen, nor its Undo (gone with it).
+onHistoryEvent(() => {
+  clearTimeout(undoTimer);
+  undoBar.hidden = true;
+  void loadOrSay(true);
+});
 const whenBack = () => void drawAgainIfChanged().catch(() => undefined);
 document.addEventListener('visibilitychange', whenBack);
 window.addEventListener('focus', whenBack);

@@ -195,6 +195,21 @@ describe('the history page', () => {
     expect(document.getElementById('undo-text')?.textContent).toBe('Undone: 2 pages are back in the history.');
   });
 
+  it('lists nothing once the history is cleared in another tab, and offers no Undo for what went with it', async () => {
+    const bg = await historyWithCopies();
+    await openHistory();
+    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
+    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
+    const bar = document.getElementById('undo-bar') as HTMLElement;
+    expect(bar.hidden).toBe(false);
+    // "Clear history" in an options tab: the background tells the extension's pages.
+    await bg.call('options:clear', {});
+    await vi.waitFor(() => expect(groups()).toHaveLength(0));
+    expect(document.body.textContent).not.toContain('Reposted');
+    expect(bar.hidden).toBe(true);
+  });
+
   it('forgets a copy listed under another page by itself, after asking, and leaves the page', async () => {
     const bg = await historyWithCopies();
     await openHistory();
