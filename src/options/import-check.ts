@@ -42,6 +42,8 @@ export interface FileRead {
   /** Records left out for a problem of their own (none of them given), and the first one's problem. */
   left?: number;
   firstLeft?: FileProblem | null;
+  /** The file ended early: inside a record (one of those left out) or between two. */
+  cut?: 'inside' | 'between' | null;
 }
 
 /**
@@ -82,8 +84,8 @@ export async function* readHistoryFile(file: Blob, now: number, chunk: number, p
   const { count } = reader.end();
   while (reader.records.length > 0) yield reader.take(chunk);
   const sums = (await Promise.all(digests)).map((d) => new Uint8Array(d));
-  const { notSame, left, firstLeft } = reader;
-  const read = { count, notSame, left, firstLeft };
+  const { notSame, left, firstLeft, cut } = reader;
+  const read = { count, notSame, left, firstLeft, cut };
   if (sums.length === 1) return { ...read, digest: hex(sums[0]) };
   const all = new Uint8Array(sums.length * 32);
   sums.forEach((d, k) => all.set(d, k * 32));

@@ -7,7 +7,7 @@ import { errorText } from '../ui/error-text';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
-import { exportHistory, importHistory, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from './history-transfer';
+import { afterLeftOut, exportHistory, importHistory, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from './history-transfer';
 import type { FileProblem } from '../storage/history-import';
 import { BulkPort } from '../messaging/bulk';
 
@@ -130,8 +130,7 @@ fileInput.addEventListener('change', () => {
     if (result.state === 'already-imported') return t('importAgain');
     const { added, merged, unchanged } = result.outcome;
     const done = t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));
-    if (!result.leftOut) return done;
-    return result.leftOut.left ? t('importLeftOut', done, pages(result.leftOut.left)) : t('importCutShort', done);
+    return result.leftOut ? afterLeftOut(done, result.leftOut, t, pages) : done;
   });
 });
 

@@ -102,6 +102,8 @@ export class HistoryReader<T = PageRecord> {
   /** Records left out for their problem (with `leaveOutBad`), and the first one's problem. */
   left = 0;
   firstLeft: FileProblem | null = null;
+  /** The file ended inside its list of pages: in a record (left out as cut off), or between two. */
+  cut: 'inside' | 'between' | null = null;
 
   /** `check` makes a checked record of record `n` (1-based), or throws its problem (history-import.ts: checkRecord, checkStoredRecord). */
   constructor(
@@ -220,6 +222,7 @@ export class HistoryReader<T = PageRecord> {
    * if any, is left out as cut off; those before it stay.
    */
   private cutShort(inRecord: boolean): void {
+    this.cut = inRecord ? 'inside' : 'between';
     if (!inRecord) {
       this.firstLeft ??= problem('importCutOffAfter', this.count);
       return;

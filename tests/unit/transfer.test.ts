@@ -6,7 +6,7 @@ import { DeliveryError } from '../../src/messaging/retry';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHUNK, exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
+import { afterLeftOut, CHUNK, exportHistory, HistoryClearedError, IMPORT_CHUNK, importHistory as importWith, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from '../../src/options/history-transfer';
 import { readOnThread } from '../../src/options/check-in-worker';
 import { CHUNKS_PER_APPLY, NOT_SAME_CHUNK, parseCsv, type PageRecord } from '../../src/storage';
 import { jsonChunk, jsonHead, JSON_TAIL } from '../../src/storage/history-file';
@@ -432,6 +432,9 @@ describe('export and import through the background', () => {
       expect(asked[0]).toMatchObject({ left: 1, total: 4 });
       expect(english(asked[0].first)).toMatch(kind === 'json' ? /^Page 1: "visits"/ : /^Page \d: the CSV line has \d+ fields/);
       expect(result).toMatchObject({ state: 'imported', pages: 3, outcome: { added: 3, merged: 0, unchanged: 0 }, leftOut: { left: 1, total: 4 } });
+      if (result.state !== 'imported' || !result.leftOut) throw new Error('not imported');
+      expect(result.leftOut.cut).toBeUndefined();
+      expect(afterLeftOut('Imported 3 pages.', result.leftOut, (key, ...subs) => english({ key, subs }), (n) => `${n} page`)).toBe('Imported 3 pages. Left out 1 page that could not be imported.');
       // The three others are back as they were; the damaged one is not half there.
       const after = await history(bg);
       expect(after).toHaveLength(3);
@@ -511,7 +514,10 @@ describe('export and import through the background', () => {
       const result = await importWith(bg.call, new Blob([c.cut]), () => undefined, readOnThread, undefined, async (left) => (asked.push(left), true));
       expect(asked).toMatchObject([{ left: c.left, total: c.total }]);
       expect(english(asked[0].first)).toMatch(c.says);
-      expect(result).toMatchObject({ state: 'imported', pages: 2, leftOut: { left: c.left } });
+      expect(result).toMatchObject({ state: 'imported', pages: 2, leftOut: { left: c.left, cut: c.left ? 'inside' : 'between' } });
+      // Told after the import as a file that ended early, not as one page left out.
+      if (result.state !== 'imported' || !result.leftOut) throw new Error('not imported');
+      expect(afterLeftOut('Imported 2 pages.', result.leftOut, (key, ...subs) => english({ key, subs }), (n) => `${n} pages`)).toBe('Imported 2 pages. The file ended early: whatever came after the cut was not in it.');
       const after = await history(bg);
       expect(after).toHaveLength(2);
       for (const page of after) expect(before).toContainEqual(page);
