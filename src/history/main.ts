@@ -9,7 +9,7 @@ import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { errorText } from '../ui/error-text';
 import { describeMatch } from '../ui/similarity';
-import { isOpenableUrl, placeOf, sitePatternName } from '../ui/site';
+import { isOpenableUrl, placeOf, siteOf, sitePatternName } from '../ui/site';
 import { relativeTime } from '../ui/relative-time';
 import { timeAgo } from '../ui/time-ago';
 
@@ -116,7 +116,7 @@ function describeCopy(m: MatchSummary): string {
   return describeMatch(m);
 }
 
-function copyItem(m: MatchSummary, now: number): HTMLLIElement {
+function copyItem(m: MatchSummary, now: number, readSince: (changed: NonNullable<HistoryItem['changed']>) => boolean): HTMLLIElement {
   const li = document.createElement('li');
   const label = document.createElement('span');
   label.className = 'label';
@@ -137,7 +137,7 @@ function copyItem(m: MatchSummary, now: number): HTMLLIElement {
     }),
   );
   li.append(link(m.url, m.title), label, ' ', forget);
-  if (m.changed) li.append(' ', changedMark(m.changed, now));
+  if (m.changed && !readSince(m.changed)) li.append(' ', changedMark(m.changed, now));
   return li;
 }
 
@@ -165,12 +165,17 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
   forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, item.url, () => forgetPage(li, item, copies.map((c) => c.url))));
   li.append(link(item.url, item.title), forget, meta);
-  if (item.changed) li.append(changedMark(item.changed, now));
+  // "A copy on example.org had 3 parts you had not read" is past once that copy is in the group,
+  // read at or after the moment it was met: the reader read those parts there (a review found the
+  // mark under a copy whose fuller version, read at that moment, headed the same group).
+  const group = [item, ...copies];
+  const readSince = (changed: NonNullable<HistoryItem['changed']>) => changed.where !== undefined && group.some((p) => p.lastSeen >= changed.at && siteOf(p.url) === changed.where);
+  if (item.changed && !readSince(item.changed)) li.append(changedMark(item.changed, now));
   if (copies.length) {
     const sub = document.createElement('ul');
     sub.className = 'copies';
     sub.setAttribute('aria-label', t('historyAlsoRead'));
-    sub.append(...copies.map((c) => copyItem(c, now)));
+    sub.append(...copies.map((c) => copyItem(c, now, readSince)));
     li.append(sub);
     for (const c of copies) onScreen.set(c.url, matchesQuery(c.url, c.title));
   }

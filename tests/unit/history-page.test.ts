@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { digestArticle } from '../../src/core';
-import { makeBackground } from './helpers';
+import { digestArticle, encodeSentPassages, pagePassages } from '../../src/core';
+import { fromTab, makeBackground } from './helpers';
 import { message } from './messages';
 
 const fake = vi.hoisted(() => ({ call: null as null | ((type: string, req: unknown) => Promise<unknown>) }));
@@ -254,6 +254,27 @@ describe('the history page', () => {
     // The copy's site as the reader knows it, isolated from the sentence around it.
     expect(marks['https://original.example/story']).toMatch(/^a copy on 例子\.example had 1 part you had not read, /);
     expect(document.querySelector('.changed bdi')?.textContent).toBe('例子.example');
+  });
+
+  it("says no more that a copy had parts not read once that copy, read then, heads the same group", async () => {
+    const bg = makeBackground();
+    const body = text(library);
+    const fuller = `${body}\n\n${text(ferry)}`;
+    const read = (url: string, t: string) => bg.read({ url, title: url, digest: digestArticle(t), lang: 'en', passages: encodeSentPassages(pagePassages(t)) }, fromTab(3, url));
+    await read('https://news.example/tides', body);
+    // The same article with more, on another site: read in full, at the moment the mark is written.
+    await read('https://science.example/tides-updated', fuller);
+    const stored = (await bg.call('history:list', { limit: 10 })).items.find((i) => i.url === 'https://news.example/tides');
+    expect(stored?.changed).toMatchObject({ where: 'science.example' });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    expect(titles()).toEqual([['https://science.example/tides-updated', 'https://news.example/tides']]);
+    expect(document.querySelectorAll('.changed')).toHaveLength(0);
+    // The fuller copy forgotten: the mark says again where the parts were.
+    await bg.call('popup:forgetPage', { url: 'https://science.example/tides-updated' });
+    vi.resetModules();
+    await openHistory();
+    expect(document.querySelector('.changed')?.textContent).toMatch(/^a copy on science\.example had \d+ parts you had not read, /);
   });
 
   it('tells two pages of one site apart by their paths', async () => {
