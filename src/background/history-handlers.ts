@@ -12,7 +12,7 @@ import { memoryArea, undoStore, type UndoStore } from './undo-store';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget' | 'history:pendingUndo'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget' | 'history:pendingUndo' | 'popup:siteRecorded'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -23,6 +23,9 @@ const COMMIT_BUDGET_MS = 5_000;
 const IMPORT_ID = /^[A-Za-z0-9-]{8,64}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
 const PARCEL = /^[0-9a-f-]{36}$/;
+
+/** A site as the popup names it, as pages keep it: lower case, without "www.". */
+const siteName = (site: string) => site.toLowerCase().replace(/^www\./, '');
 
 function importId(id: unknown): string {
   if (typeof id !== 'string' || !IMPORT_ID.test(id)) throw new TypeError('bad import id');
@@ -157,10 +160,14 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     async 'options:importRollback'({ importId: id }) {
       return { discarded: await (await repository()).imports.discard(importId(id)) };
     },
+    async 'popup:siteRecorded'({ site }) {
+      if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
+      return { recorded: (await (await repository()).pagesOfSite(siteName(site), 1)).length > 0 };
+    },
     async 'popup:forgetSite'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');
       const gone: Forgotten = { pages: [], numbers: [], pairs: [], imports: [] };
-      const name = site.toLowerCase().replace(/^www\./, '');
+      const name = siteName(site);
       const forgotten = await (await repository()).forgetSite(name, gone);
       await dropReadBefore((identity) => siteOfIdentity(identity) === name);
       return { forgotten, ...(await keepForUndo(gone, { kind: 'site', site: name, pages: forgotten })) };

@@ -213,6 +213,8 @@ export interface Protocol {
   'options:importHold': { req: { importId: string }; res: { held: boolean } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
+  /** popup → background: whether the history holds any page of a site (before "Forget all of <site>" asks to confirm). */
+  'popup:siteRecorded': { req: { site: string }; res: { recorded: boolean } };
   /** popup → background: forget every page of a site. */
   'popup:forgetSite': { req: { site: string }; res: { forgotten: number; undo?: string } };
   /** options → background: delete the whole history. */

@@ -253,8 +253,16 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   const forgetSite = $<HTMLButtonElement>('forget-site');
   forgetSite.hidden = !site;
   forgetSite.replaceChildren(...localizedNodes('popupForgetSite', [isolated(sitePatternName(site ?? ''))]));
-  forgetSite.onclick = () => {
+  forgetSite.onclick = async () => {
     if (!site) return;
+    // A site with no page in the history: nothing to forget, and no question that would end in "0 pages".
+    const { recorded } = await send('popup:siteRecorded', { site });
+    if (!recorded) {
+      forgetSite.hidden = true;
+      statusEl.replaceChildren(...localizedNodes('popupSiteNothing', [isolated(sitePatternName(site))]));
+      statusEl.focus();
+      return;
+    }
     confirmThen(forgetSite, localizedNodes('popupForgetSiteConfirm', [isolated(sitePatternName(site))]), t('popupForgetSiteYes'), async () => {
       const { forgotten, undo } = await send('popup:forgetSite', { site });
       await sendToTab(tabId, 'background:leaveUnread', { site }).catch(() => undefined);

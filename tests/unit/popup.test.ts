@@ -67,8 +67,10 @@ async function openPopup(): Promise<void> {
   await settled();
 }
 
-function confirm(id: string): void {
+/** Clicks `id`, then the question's Yes once it is asked ("Forget all of <site>" asks the background first). */
+async function confirm(id: string): Promise<void> {
   button(id).click();
+  await vi.waitFor(() => expect(document.getElementById('confirm')?.hidden).toBe(false));
   button('confirm-yes').click();
 }
 
@@ -138,7 +140,7 @@ describe('the popup', () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
-    confirm('forget');
+    await confirm('forget');
     await vi.waitFor(() => expect(status()).toMatch(/went wrong.*UnknownError/));
     process.off('unhandledRejection', onUnhandled);
     expect(unhandled).toEqual([]);
@@ -153,7 +155,7 @@ describe('the popup', () => {
     await openPopup();
     expect(document.querySelectorAll('#matches button.not-same')).toHaveLength(1);
     const shown = bg.shown.length;
-    confirm('forget');
+    await confirm('forget');
     await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
     // The page open in the tab is told to leave this visit unread.
     expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { url: copy.url } }]);
@@ -172,7 +174,7 @@ describe('the popup', () => {
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
     expect(document.querySelectorAll('#matches li')).toHaveLength(1);
-    confirm('forget-site');
+    await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
     expect(document.querySelectorAll('#matches li')).toHaveLength(0);
     expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { site: 'b.example' } }]);
@@ -186,6 +188,19 @@ describe('the popup', () => {
     expect(button('forget').hidden).toBe(true);
   });
 
+  it('says there is nothing to forget on a site none of whose pages is in the history, without asking', async () => {
+    const bg = makeBackground({ 7: { url: 'https://links.example/list', page: null } });
+    await bg.read(copy, fromTab(3, copy.url));
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openPopup();
+    expect(button('forget-site').hidden).toBe(false);
+    button('forget-site').click();
+    await vi.waitFor(() => expect(status()).toBe('No page of links.example is in your history: there is nothing to forget.'));
+    expect(document.getElementById('confirm')?.hidden).toBe(true);
+    expect(button('forget-site').hidden).toBe(true);
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 1 });
+  });
+
   it('brings the page and the site forgotten back with Undo, and says so', async () => {
     const bg = makeBackground(inTab());
     await bg.read(report('https://b.example/story', 'Story on the same site'));
@@ -194,21 +209,21 @@ describe('the popup', () => {
     await openPopup();
     const undo = button('undo-forget');
     expect(undo.closest('p')?.hidden).toBe(true);
-    confirm('forget');
+    await confirm('forget');
     await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
     expect(undo.closest('p')?.hidden).toBe(false);
     expect(undo.textContent).toBe('Undo');
     undo.click();
     await vi.waitFor(() => expect(status()).toMatch(/^Undone: it is back in the history\. You visited this page before\./));
     expect(undo.closest('p')?.hidden).toBe(true);
-    expect(await bg.call('options:stats', {})).toEqual({ pages: 2 });
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 2 });
     expect(button('forget').hidden).toBe(false);
-    confirm('forget-site');
+    await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
-    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 0 });
     undo.click();
     await vi.waitFor(() => expect(status()).toMatch(/^Undone: 2 pages are back in the history\./));
-    expect(await bg.call('options:stats', {})).toEqual({ pages: 2 });
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 2 });
     expect(document.querySelectorAll('#matches li')).toHaveLength(1);
   });
 
@@ -220,7 +235,7 @@ describe('the popup', () => {
     fake.call = (type, req) => bg.call(type as never, req as never);
     await openPopup();
     expect(button('undo-forget').closest('p')?.hidden).toBe(true);
-    confirm('forget-site');
+    await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
     // Closed, and opened again on the same tab.
     tabs[7] = { ...tabs[7], forgotten: true };
@@ -232,7 +247,7 @@ describe('the popup', () => {
     expect(bar().querySelector('bdi')?.textContent).toBe('b.example');
     button('undo-forget').click();
     await vi.waitFor(() => expect(status()).toMatch(/^Undone: 2 pages are back in the history\./));
-    expect(await bg.call('options:stats', {})).toEqual({ pages: 2 });
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 2 });
     expect(bar().hidden).toBe(true);
     // Opened once more: nothing left to undo.
     vi.resetModules();
@@ -246,11 +261,11 @@ describe('the popup', () => {
     await bg.read(copy, fromTab(7, copy.url));
     fake.call = (type, req) => (type === 'history:undoForget' ? Promise.resolve({ restored: 0, expired: true }) : bg.call(type as never, req as never));
     await openPopup();
-    confirm('forget');
+    await confirm('forget');
     await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
     button('undo-forget').click();
     await vi.waitFor(() => expect(status()).toMatch(/^That can no longer be undone\./));
-    expect(await bg.call('options:stats', {})).toEqual({ pages: 0 });
+    expect(await bg.call('options:stats', {})).toMatchObject({ pages: 0 });
   });
 
   it('writes a large number of pages forgotten as numbers are written elsewhere ("1,335 pages")', async () => {
@@ -262,7 +277,7 @@ describe('the popup', () => {
       return type === 'popup:forgetSite' ? { ...(answer as object), forgotten: 1335 } : answer;
     };
     await openPopup();
-    confirm('forget-site');
+    await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('1,335 pages of b.example were forgotten.'));
   });
 
@@ -281,7 +296,7 @@ describe('the popup', () => {
     expect(a?.href).toBe('http://xn--fsqu00a.example/story');
     expect(button('forget-site').textContent).toBe('Forget all of 例子.example');
     expect(button('pause-site').textContent).toBe('Pause on 例子.example');
-    confirm('forget-site');
+    await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of 例子.example were forgotten.'));
     expect(fake.toTabs).toEqual([{ tabId: 7, type: 'background:leaveUnread', req: { site: 'xn--fsqu00a.example' } }]);
   });
