@@ -39,6 +39,15 @@ async function historyWithCopies() {
   return bg;
 }
 
+/** A background whose history holds `n` different articles, "Page 0" read first. */
+async function historyOfMany(n: number) {
+  const bg = makeBackground();
+  const words = (i: number) => Array.from({ length: 120 }, (_, k) => `w${i}x${k} word${(i * 7 + k) % 97}`).join(' ');
+  for (let i = 0; i < n; i++) await bg.read({ url: `https://many.example/${i}`, title: `Page ${i}`, digest: digestArticle(words(i)), lang: 'en' });
+  fake.call = (type, req) => bg.call(type as never, req as never);
+  return bg;
+}
+
 async function openHistory() {
   const html = readFileSync(join(process.cwd(), 'src/history/index.html'), 'utf8');
   const parsed = new DOMParser().parseFromString(html, 'text/html');
@@ -309,11 +318,8 @@ describe('the history page', () => {
   });
 
   it('hands the keyboard focus from "Show more" to the first page it brings', async () => {
-    const bg = makeBackground();
     // 51 different articles: one more than a screenful.
-    const words = (i: number) => Array.from({ length: 120 }, (_, k) => `w${i}x${k} word${(i * 7 + k) % 97}`).join(' ');
-    for (let i = 0; i < 51; i++) await bg.read({ url: `https://many.example/${i}`, title: `Page ${i}`, digest: digestArticle(words(i)), lang: 'en' });
-    fake.call = (type, req) => bg.call(type as never, req as never);
+    await historyOfMany(51);
     await openHistory();
     const more = document.getElementById('more') as HTMLButtonElement;
     expect(more.hidden).toBe(false);
@@ -325,11 +331,8 @@ describe('the history page', () => {
   });
 
   it('keeps a screenful after a forget: the next page takes the place of the one forgotten', async () => {
-    const bg = makeBackground();
     // 52 different articles: two more than a screenful.
-    const words = (i: number) => Array.from({ length: 120 }, (_, k) => `w${i}x${k} word${(i * 7 + k) % 97}`).join(' ');
-    for (let i = 0; i < 52; i++) await bg.read({ url: `https://many.example/${i}`, title: `Page ${i}`, digest: digestArticle(words(i)), lang: 'en' });
-    fake.call = (type, req) => bg.call(type as never, req as never);
+    await historyOfMany(52);
     await openHistory();
     expect(summary()).toBe('Showing 50 of 52 pages.');
     groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();

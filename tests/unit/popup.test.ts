@@ -67,6 +67,16 @@ async function openPopup(): Promise<void> {
   await settled();
 }
 
+/** The popup open on the copy in tab 7, with another page of its site (b.example) in the history. */
+async function siteOfTwo(tabs: TabPages) {
+  const bg = makeBackground(tabs);
+  await bg.read(report('https://b.example/story', 'Story on the same site'));
+  await bg.read(copy, fromTab(7, copy.url));
+  fake.call = (type, req) => bg.call(type as never, req as never);
+  await openPopup();
+  return bg;
+}
+
 /** Clicks `id`, then the question's Yes once it is asked ("Forget all of <site>" asks the background first). */
 async function confirm(id: string): Promise<void> {
   button(id).click();
@@ -168,11 +178,7 @@ describe('the popup', () => {
 
   it('after "Forget all of <site>", lists no page of that site', async () => {
     const tabs = inTab();
-    const bg = makeBackground(tabs);
-    await bg.read(report('https://b.example/story', 'Story on the same site'));
-    await bg.read(copy, fromTab(7, copy.url));
-    fake.call = (type, req) => bg.call(type as never, req as never);
-    await openPopup();
+    const bg = await siteOfTwo(tabs);
     expect(document.querySelectorAll('#matches li')).toHaveLength(1);
     await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
@@ -202,11 +208,7 @@ describe('the popup', () => {
   });
 
   it('brings the page and the site forgotten back with Undo, and says so', async () => {
-    const bg = makeBackground(inTab());
-    await bg.read(report('https://b.example/story', 'Story on the same site'));
-    await bg.read(copy, fromTab(7, copy.url));
-    fake.call = (type, req) => bg.call(type as never, req as never);
-    await openPopup();
+    const bg = await siteOfTwo(inTab());
     const undo = button('undo-forget');
     expect(undo.closest('p')?.hidden).toBe(true);
     await confirm('forget');
@@ -229,11 +231,7 @@ describe('the popup', () => {
 
   it('offers the Undo of a forget in the popup opened again (the first closed at a click outside it), saying what it undoes', async () => {
     const tabs = inTab();
-    const bg = makeBackground(tabs);
-    await bg.read(report('https://b.example/story', 'Story on the same site'));
-    await bg.read(copy, fromTab(7, copy.url));
-    fake.call = (type, req) => bg.call(type as never, req as never);
-    await openPopup();
+    const bg = await siteOfTwo(tabs);
     expect(button('undo-forget').closest('p')?.hidden).toBe(true);
     await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
