@@ -74,7 +74,7 @@ export function undoStore(area: SessionArea): UndoStore {
       return { gone: { pages: value.pages.map(toStored), ...(value.numbers ? { numbers: value.numbers } : {}), pairs: value.pairs, imports: value.imports }, until: value.until, ...(value.about ? { about: value.about } : {}) };
     },
     async latest(now) {
-      await this.sweep(now);
+      // Those past their time are passed over here (and dropped by the next keep, take or sweep).
       let found: PendingUndo | undefined;
       const consider = (token: string, until: number, about: UndoAbout | undefined) => {
         if (about && until >= now && (!found || until - now > found.left)) found = { token, left: until - now, about };

@@ -133,10 +133,6 @@ export type ImportResult =
   | { state: 'invalid'; error: FileProblem };
 
 /**
- * The import failed once its commit was sent: the background may have begun to apply it, and then
- * completes it whenever it can, so the history may have changed. `cause` says what went wrong.
- */
-/**
  * The history was cleared (in another tab) while a file was being read and staged: the clear
  * dropped what was staged, and nothing of the file is in the history. Told as such: before, the
  * reader read that the file was cut short and that the history was not changed, just after it had
@@ -146,6 +142,10 @@ export class ImportClearedError extends Error {
   override name = 'ImportClearedError';
 }
 
+/**
+ * The import failed once its commit was sent: the background may have begun to apply it, and then
+ * completes it whenever it can, so the history may have changed. `cause` says what went wrong.
+ */
 export class ImportInterruptedError extends Error {
   override name = 'ImportInterruptedError';
   constructor(override readonly cause: unknown) {

@@ -819,7 +819,7 @@ export class PageRepository {
   }
 
   async count(): Promise<number> {
-    return ((await this.db.get('meta', META_KEY)) ?? emptyMeta()).count;
+    return (await this.stats()).pages;
   }
 
   /** How many pages the history holds, and how many times it has been cleared (a clear in another tab tells an import or export it was cut by one). */
