@@ -631,7 +631,7 @@ describe('Chromium, what the reader sees', () => {
     expect(before).toBeGreaterThan(0);
     const popup = await popupPage((await toolbarOf(page)).tabId);
     await popup.getByRole('button', { name: 'Forget all of 127.0.0.1' }).click();
-    expect(await popup.locator('#confirm-text').innerText()).toBe('Forget every page of 127.0.0.1? They leave the history for good.');
+    await expect.poll(() => popup.locator('#confirm-text').innerText()).toBe('Forget every page of 127.0.0.1? They leave the history for good.');
     await popup.getByRole('button', { name: 'Forget them all' }).click();
     await expect.poll(() => popup.locator('#status').innerText()).toBe(before === 1 ? '1 page of 127.0.0.1 was forgotten.' : `${before} pages of 127.0.0.1 were forgotten.`);
     expect(await recordedPages()).toBe(0);
