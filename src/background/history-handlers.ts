@@ -1,7 +1,8 @@
 // The reader's history as a whole: counts, export in chunks, all-or-nothing import, forgetting.
-import type { Handlers } from '../messaging/router';
+import type { Runtime } from 'webextension-polyfill';
+import { senderKind, type Handlers } from '../messaging/router';
 import { announceHistory } from '../messaging/history-events';
-import { UNDO_MS, type HistoryItem, type Protocol, type UndoAbout } from '../messaging/protocol';
+import { IMPORT_PORT, UNDO_MS, type HistoryItem, type Protocol, type UndoAbout } from '../messaging/protocol';
 import { ALGORITHM, bothSchemes, isFingerprintHex, MAX_STORED_URL_LENGTH, pageIdentity, type MatchSettings } from '../core';
 import { matchSettingsOf, type Settings } from '../settings/settings';
 import { checkNotSame, checkStaged, csvChunk, fromStored, jsonChunkOfStored, NOT_SAME_CHUNK, siteOfIdentity, type Forgotten, type PageRecord, type PageRepository } from '../storage';
@@ -12,7 +13,7 @@ import { memoryArea, undoStore, type UndoStore } from './undo-store';
 
 export type HistoryMessages = Pick<
   Protocol,
-  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget' | 'history:pendingUndo' | 'popup:siteRecorded'
+  'history:list' | 'history:items' | 'history:findSimilar' | 'options:wake' | 'options:stats' | 'options:exportChunk' | 'options:exportNotSame' | 'options:importChunk' | 'options:importCommit' | 'options:importOpen' | 'options:importHold' | 'options:importRollback' | 'options:importsUntold' | 'options:importTold' | 'popup:forgetSite' | 'options:clear' | 'popup:forgetPage' | 'history:undoForget' | 'history:pendingUndo' | 'popup:siteRecorded'
 >;
 
 const MAX_CHUNK = 10_000;
@@ -30,6 +31,27 @@ const siteName = (site: string) => site.toLowerCase().replace(/^www\./, '');
 function importId(id: unknown): string {
   if (typeof id !== 'string' || !IMPORT_ID.test(id)) throw new TypeError('bad import id');
   return id;
+}
+
+/**
+ * Serves an options page's import port (IMPORT_PORT and the import's id): when the page goes
+ * (closed, reloaded) with its import not committed, what it staged is dropped at once and the
+ * import noted as stopped, which the options page opened next tells (ImportStore.leave). Only the
+ * extension's own pages may open one. A port lost because the background stopped is not heard
+ * going: that import is left once ABANDONED_STAGING_MS passes without word from its page.
+ */
+export function serveImportPort(port: Runtime.Port, extensionId: string, extensionOrigin: string, repository: () => Promise<PageRepository>, now: () => number): void {
+  if (!port.name.startsWith(IMPORT_PORT)) return;
+  const id = port.name.slice(IMPORT_PORT.length);
+  if (!port.sender || senderKind(port.sender, extensionId, extensionOrigin) !== 'extension-page' || !IMPORT_ID.test(id)) {
+    port.disconnect();
+    return;
+  }
+  port.onDisconnect.addListener(() => {
+    void repository()
+      .then((repo) => repo.imports.leave(id, now()))
+      .catch((e: unknown) => console.warn('Déjà Read: could not drop an import its page left:', e));
+  });
 }
 
 /** A recorded page as the history view lists it, with the other pages of the same content. */
@@ -159,6 +181,13 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
     },
     async 'options:importRollback'({ importId: id }) {
       return { discarded: await (await repository()).imports.discard(importId(id)) };
+    },
+    async 'options:importsUntold'() {
+      return { imports: await (await repository()).imports.untold(now()) };
+    },
+    async 'options:importTold'({ importId: id }) {
+      await (await repository()).imports.told(importId(id));
+      return {};
     },
     async 'popup:siteRecorded'({ site }) {
       if (typeof site !== 'string' || !site) throw new TypeError('site must be a host name');

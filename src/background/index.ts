@@ -10,6 +10,7 @@ import { openDejaReadDB, PageRepository } from '../storage';
 import { clearTab, forgetTab, showVerdictOnTab } from './badge';
 import { locale, message } from './messages';
 import { serveExtractPort } from './extract-port';
+import { serveImportPort } from './history-handlers';
 import { listenForShortcut } from './shortcut';
 import { createHandlers } from './handlers';
 import { readBeforeStore, type SessionArea } from './read-before';
@@ -89,7 +90,10 @@ void (async () => {
 
 const origin = browser.runtime.getURL('');
 answerMessages(createRouter(handlers, (sender) => senderKind(sender, browser.runtime.id, origin)));
-browser.runtime.onConnect.addListener((port) => serveExtractPort(port, browser.runtime.id, origin));
+browser.runtime.onConnect.addListener((port) => {
+  serveExtractPort(port, browser.runtime.id, origin);
+  serveImportPort(port, browser.runtime.id, origin, openRepository, () => Date.now());
+});
 
 listenForShortcut();
 

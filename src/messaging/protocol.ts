@@ -3,7 +3,7 @@
 import type { MatchKind } from '../core';
 import type { DigestedExtraction } from '../content/extract';
 import type { ArticleDigest } from '../core';
-import type { ImportOutcome, NotSamePair, StoredPage } from '../storage';
+import type { ImportOutcome, NotSamePair, StoredPage, UntoldImport } from '../storage';
 import type { LinkStats } from '../content/link-marks';
 
 /** What the content script extracted from a page. */
@@ -213,6 +213,10 @@ export interface Protocol {
   'options:importHold': { req: { importId: string }; res: { held: boolean } };
   /** options → background: drop an import that will not be committed (refused once it is committed: it completes). */
   'options:importRollback': { req: { importId: string }; res: { discarded: boolean } };
+  /** options → background: the imports an options page opened now tells the reader of (its own page did not see them end): still being applied, applied, or stopped before their commit. */
+  'options:importsUntold': { req: Empty; res: { imports: UntoldImport[] } };
+  /** options → background: the reader has been told how this import ended (by the page that made it, or by one opened after). */
+  'options:importTold': { req: { importId: string }; res: Empty };
   /** popup → background: whether the history holds any page of a site (before "Forget all of <site>" asks to confirm). */
   'popup:siteRecorded': { req: { site: string }; res: { recorded: boolean } };
   /** popup → background: forget every page of a site. */
@@ -220,6 +224,13 @@ export interface Protocol {
   /** options → background: delete the whole history. */
   'options:clear': { req: Empty; res: Empty };
 }
+
+/**
+ * options → background, over a port named this and the import's id: open while the page imports,
+ * so that the background hears the page go (closed, reloaded) and drops an import not committed
+ * then, noting it stopped (ImportStore.leave).
+ */
+export const IMPORT_PORT = 'options:import:';
 
 /**
  * content → background, over a port of this name: a copy of the page as HTML, in pieces small

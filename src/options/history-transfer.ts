@@ -124,6 +124,12 @@ export function afterLeftOut(done: string, { left, cut }: LeftOut, say: (key: st
   return others > 0 ? say('importLeftOut', said, pages(others)) : said;
 }
 
+/**
+ * Lets the background hear this page go while an import is under way (main.ts: a port named
+ * IMPORT_PORT and the import's id): returns what ends the watch once the import has ended.
+ */
+export type WatchImport = (importId: string) => () => void;
+
 /** Asks the reader whether to import the rest of a file some of whose records cannot be: true to import them. */
 export type AskLeaveOut = (left: LeftOut) => Promise<boolean>;
 
@@ -178,7 +184,7 @@ async function holdWhile<T>(send: Caller, importId: string, answer: Promise<T>):
  * with those left out; then `ask` says whether to import the others (before the commit, so "no"
  * changes nothing). Without `ask`, or on "no", the file is refused with the first bad record's problem.
  */
-export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort, ask?: AskLeaveOut): Promise<ImportResult> {
+export async function importHistory(send: Caller, file: Blob, progress: Progress, open: OpenFile = readInWorker, bulk?: BulkPort, ask?: AskLeaveOut, watch?: WatchImport): Promise<ImportResult> {
   // One bar for the import: reading and sending the records (by the file's bytes), then the
   // background applying them (by chunks).
   let read = 0;
@@ -199,10 +205,13 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
   let commitSent = false;
   const sending: Array<Promise<unknown>> = [];
   let cleared: number | undefined;
+  let unwatch: (() => void) | undefined;
   try {
     report();
     // Opened before the file is read: a page or site the reader forgets from now on stays forgotten.
     ({ cleared } = await deliver(() => send('options:importOpen', { importId }), RELIABLY));
+    // From now on the background hears this page go, and drops the import if it is not committed then.
+    unwatch = watch?.(importId);
     // Each try of a chunk's message carries its records anew (with a bulk port, as a parcel posted
     // again: the one lost with a stopped background is gone). A parcel posted to a stopped
     // background is lost, so the background is woken first where it may be stopped: before the
@@ -252,6 +261,8 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
       applied = seq === 0 ? 1 : step.applied / seq;
       read = 1;
       report();
+      // This page tells the reader how it ended: an options page opened later does not tell it again.
+      if (step.done) await send('options:importTold', { importId }).catch(() => undefined);
       // Pages, not records: records of one page in the file count once (merged with each other).
       if (step.alreadyImported || (step.done && step.again && step.outcome.added === 0)) return { state: 'already-imported' };
       if (step.done) return { state: 'imported', outcome: step.outcome, pages: step.outcome.added + step.outcome.merged + step.outcome.unchanged, ...(leftOut ? { leftOut } : {}) };
@@ -280,5 +291,6 @@ export async function importHistory(send: Caller, file: Blob, progress: Progress
     throw e;
   } finally {
     reading.close();
+    unwatch?.();
   }
 }

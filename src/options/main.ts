@@ -4,11 +4,14 @@ import { FOCUS_NOTICE } from '../background/shortcut';
 import { send } from '../messaging/send';
 import { isolated, localizedNodes } from '../ui/bidi';
 import { errorText } from '../ui/error-text';
-import { localizePage, t, uiLocale } from '../ui/i18n';
+import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
 import { initSettingsForm } from './settings-form';
 import { downloadBlob } from './download';
-import { afterLeftOut, exportHistory, importHistory, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress } from './history-transfer';
+import { afterLeftOut, exportHistory, importHistory, ImportClearedError, ImportInterruptedError, type LeftOut, type Progress, type WatchImport } from './history-transfer';
 import type { FileProblem } from '../storage/history-import';
+import type { ImportOutcome, UntoldImport } from '../storage';
+import { IMPORT_PORT } from '../messaging/protocol';
+import { absoluteTime } from '../ui/relative-time';
 import { BulkPort } from '../messaging/bulk';
 
 /** Chunks of an export or import cross to the background as bulk parcels: cloned, not turned into JSON (messaging/bulk.ts). */
@@ -125,14 +128,65 @@ fileInput.addEventListener('change', () => {
   if (!file) return;
   void busy(t('importing'), 'importFailed', async (progress) => {
     // Emptied whatever happens, so that the same file can be chosen again.
-    const result = await importHistory(send, file, progress, undefined, bulk, askLeaveOut).finally(() => (fileInput.value = ''));
+    const result = await importHistory(send, file, progress, undefined, bulk, askLeaveOut, watchImport).finally(() => (fileInput.value = ''));
     if (result.state === 'invalid') return localizedNodes('importInvalid', [problemNodes(result.error)]);
     if (result.state === 'already-imported') return t('importAgain');
-    const { added, merged, unchanged } = result.outcome;
-    const done = t('imported', pages(result.pages), number.format(added), number.format(merged), number.format(unchanged));
+    const done = importedText(result.outcome);
     return result.leftOut ? afterLeftOut(done, result.leftOut, t, pages) : done;
   });
 });
+
+/** "Imported 3 pages: 2 added, 1 merged…", from what the background counted. */
+const importedText = ({ added, merged, unchanged }: ImportOutcome) => t('imported', pages(added + merged + unchanged), number.format(added), number.format(merged), number.format(unchanged));
+
+/** The background hears this page go while it imports (a port it watches), and drops an import not committed then. */
+const watchImport: WatchImport = (importId) => {
+  const port = browser.runtime.connect({ name: IMPORT_PORT + importId });
+  return () => port.disconnect();
+};
+
+/** How often a page follows an import begun by a page since closed, while the background applies it. */
+const FOLLOW_EVERY_MS = 1_000;
+
+/**
+ * Tells the reader what became of an import this page did not see end: one whose page was closed
+ * or reloaded after its commit (still being applied: followed to its end; or applied since), or
+ * before it (stopped: nothing of it imported). Told once: the next page opened does not tell it
+ * again. Until 29 November 2026 a page opened after said nothing of it, and the reader could not
+ * tell whether the import had happened (a review).
+ */
+async function tellUntoldImports(): Promise<void> {
+  const { imports } = await send('options:importsUntold', {});
+  const said: string[] = [];
+  for (const run of imports) {
+    if (run.state === 'applying') {
+      await followImport(run);
+      continue;
+    }
+    said.push(run.state === 'left' ? t('importUntoldLeft', absoluteTime(run.at, uiLocale())) : t('importUntoldDone', absoluteTime(run.at, uiLocale()), importedText(run.outcome)));
+    await send('options:importTold', { importId: run.importId });
+  }
+  if (said.length > 0) status.textContent = sentences(said);
+}
+
+/** An import being applied since its page was closed, followed with the bar until it ends; then what it did. */
+function followImport(run: UntoldImport): Promise<void> {
+  return busy(t('importUntoldApplying'), 'importFailed', async (progress) => {
+    for (let now = run; ; ) {
+      progress(now.applied, now.chunks, 'importing');
+      await new Promise((wake) => setTimeout(wake, FOLLOW_EVERY_MS));
+      const { imports } = await send('options:importsUntold', {});
+      const next = imports.find((r) => r.importId === run.importId);
+      // Gone: the history was cleared meanwhile (in another tab), which says so there.
+      if (!next) return '';
+      if (next.state !== 'applying') {
+        await send('options:importTold', { importId: run.importId });
+        return t('importUntoldDone', absoluteTime(next.at, uiLocale()), importedText(next.outcome));
+      }
+      now = next;
+    }
+  });
+}
 
 const confirmBox = $('clear-confirm');
 $('clear').addEventListener('click', () => {
@@ -178,3 +232,4 @@ void browser.commands
 
 void refreshStats();
 void initSettingsForm();
+void tellUntoldImports().catch(() => undefined);

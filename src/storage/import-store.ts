@@ -34,6 +34,21 @@ export class ImportIncompleteError extends Error {
   override name = 'ImportIncompleteError';
 }
 
+const LEFT = 'this import was stopped when its page was closed or reloaded; nothing was changed, please import the file again';
+
+/** An import an options page opened now should tell the reader of: one its own page did not see end. */
+export interface UntoldImport {
+  importId: string;
+  /** `applying`: still being applied (its page was closed after the commit); `done`: applied; `left`: stopped before its commit, nothing imported. */
+  state: 'applying' | 'done' | 'left';
+  applied: number;
+  chunks: number;
+  outcome: ImportOutcome;
+  /** When it last changed: when it was applied, or stopped. */
+  at: number;
+  again?: true;
+}
+
 export interface CommitProgress {
   done: boolean;
   applied: number;
@@ -100,6 +115,7 @@ export class ImportStore {
       const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
       const runs = tx.objectStore('importRuns');
       const run = await runs.get(importId);
+      if (run?.left) throw new ImportIncompleteError(LEFT);
       if (run && run.state !== 'staging') throw new ImportIncompleteError('this import is already being applied');
       await Promise.all([
         tx.objectStore('staging').put({ importId, seq, stored, ...(notSame ? { notSame } : {}) }),
@@ -140,6 +156,10 @@ export class ImportStore {
     const tx = this.db.transaction(['staging', 'importRuns', 'imports', 'dismissals'], 'readwrite');
     const runs = tx.objectStore('importRuns');
     const run = await runs.get(importId);
+    if (run?.left) {
+      await tx.done;
+      throw new ImportIncompleteError(LEFT);
+    }
     if (run && run.state !== 'staging') {
       await tx.done;
       return run;
@@ -247,6 +267,59 @@ export class ImportStore {
     return true;
   }
 
+  /**
+   * A staged import whose page went away (closed, reloaded) before its commit, or, with
+   * `idleBefore`, one not heard from since then: what it staged is dropped, and the run is kept,
+   * `left`, for DONE_KEPT_MS so that the options page opened next can say nothing was imported.
+   * One committed goes on: that is refused. Whether it was left now.
+   */
+  async leave(importId: string, now: number, idleBefore = Infinity): Promise<boolean> {
+    try {
+      const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
+      const runs = tx.objectStore('importRuns');
+      const run = await runs.get(importId);
+      if (run?.state !== 'staging' || run.at >= idleBefore) {
+        await tx.done;
+        return false;
+      }
+      // When it stopped: as its page went, or as it was last heard from.
+      const left: ImportRun = { ...run, state: 'done', left: true, at: idleBefore === Infinity ? now : run.at };
+      await Promise.all([tx.objectStore('staging').delete(chunkRange(importId)), runs.put(left), tx.done]);
+      return true;
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
+
+  /**
+   * The imports an options page opened now tells the reader of: those still being applied, and
+   * those ended (applied, or left) in the last DONE_KEPT_MS that no page has told yet (`told`).
+   * A staged one not heard from for ABANDONED_STAGING_MS is left first. Not one found applied by
+   * another tab first (that tab's import tells).
+   */
+  async untold(now: number): Promise<UntoldImport[]> {
+    for (const run of await this.db.getAll('importRuns')) {
+      if (run.state === 'staging') await this.leave(run.importId, now, now - ABANDONED_STAGING_MS);
+    }
+    const runs = await this.db.getAll('importRuns');
+    return runs
+      .filter((r) => r.state === 'applying' || (r.state === 'done' && !r.told && !r.alreadyImported && r.at >= now - DONE_KEPT_MS))
+      .sort((a, b) => a.at - b.at)
+      .map((r) => ({ importId: r.importId, state: r.left ? 'left' : r.state === 'applying' ? 'applying' : 'done', applied: r.applied, chunks: r.chunks, outcome: r.outcome, at: r.at, ...(r.again ? { again: true as const } : {}) }));
+  }
+
+  /** An options page has told the reader how this import ended: no page opened later tells it again. */
+  async told(importId: string): Promise<void> {
+    try {
+      const tx = this.db.transaction(['importRuns'], 'readwrite');
+      const runs = tx.objectStore('importRuns');
+      const run = await runs.get(importId);
+      await Promise.all([run?.state === 'done' && !run.told ? runs.put({ ...run, told: true }) : undefined, tx.done]);
+    } catch (e) {
+      throw asStorageError(e);
+    }
+  }
+
   /** The completion under way (completeLater), if any, and whether it is to look again once done. */
   private completing?: Promise<unknown>;
   private lookAgain = false;
@@ -289,7 +362,7 @@ export class ImportStore {
         resumed.push(run.importId);
         for (let r = run; r.state === 'applying'; r = await this.applyNext(run.importId, now)) keepAlive();
       } else if (run.state === 'staging' && run.at < now - ABANDONED_STAGING_MS) {
-        if (await this.discard(run.importId, now - ABANDONED_STAGING_MS)) dropped.push(run.importId);
+        if (await this.leave(run.importId, now, now - ABANDONED_STAGING_MS)) dropped.push(run.importId);
       } else if (run.state === 'done' && run.at < now - DONE_KEPT_MS) {
         await this.db.delete('importRuns', run.importId);
       }

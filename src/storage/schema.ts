@@ -116,6 +116,14 @@ export interface ImportRun {
   forgotten?: { pages: string[]; sites: string[] };
   /** The number the import gave its first new page (set by its first applied chunks): pages numbered so or after are its own. */
   ownFrom?: number;
+  /**
+   * Its page went away (closed, reloaded) before the commit, or it was left staged for
+   * ABANDONED_STAGING_MS: what it staged was dropped and nothing of it was imported. Kept `done`
+   * so that the options page opened next can say so.
+   */
+  left?: true;
+  /** An options page has told the reader how it ended (the page that made it, or one opened after). */
+  told?: true;
 }
 
 export interface DejaReadDB extends DBSchema {

@@ -130,6 +130,15 @@ describe('Chromium, an import abandoned part-way', () => {
     // reader closes the tab.
     await options.locator('#export-status').filter({ hasText: /^Importing… (1\d|[2-4]\d)%$/ }).waitFor({ timeout: 30_000 });
     await options.close();
+    // The options page opened next says what became of it, once.
+    const reopened = await context.newPage();
+    await reopened.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+    await expect.poll(() => reopened.locator('#export-status').innerText(), { timeout: 10_000 }).toMatch(/^An import stopped at .+: its page was closed or reloaded before anything was added to your history\. To import the file, choose it again\.$/);
+    await reopened.reload();
+    await reopened.locator('#stats').filter({ hasText: '1 page recorded' }).waitFor();
+    await sleep(1000);
+    expect(await reopened.locator('#export-status').innerText()).toBe('');
+    await reopened.close();
     await stopWorker();
     const after = await history();
     expect([...after.keys()]).toEqual([site.url('enA')]);

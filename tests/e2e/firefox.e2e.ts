@@ -379,6 +379,25 @@ describe('Firefox, export, clear and import', () => {
     await expect.poll(statusText, { timeout: 20_000 }).toMatch(/^Imported /);
     expect((await exportedHistory()).doc.pages).toEqual(before.pages);
   });
+
+  it('says in the options page loaded next, once, that an import stopped when its page was left before anything was added', async () => {
+    const { doc: before } = await exportedHistory();
+    const path = join(profile, 'large-history.json');
+    writeSyntheticHistory(path, 60_000);
+    const statusText = () => extensionPage.evaluate(() => document.getElementById('export-status')?.textContent ?? '');
+    const input = (await extensionPage.$('#import-file')) as ElementHandle<HTMLInputElement> | null;
+    if (!input) throw new Error('no file input');
+    await input.uploadFile(path);
+    // The file is being read and sent (the first half of the bar): the reader leaves the page.
+    await expect.poll(statusText, { timeout: 30_000, interval: 50 }).toMatch(/^Importing… (1\d|[2-4]\d)%$/);
+    await goToExtensionPage('/src/options/index.html');
+    await expect.poll(statusText, { timeout: 10_000 }).toMatch(/^An import stopped at .+: its page was closed or reloaded before anything was added to your history\. To import the file, choose it again\.$/);
+    await goToExtensionPage('/src/options/index.html');
+    await waitInPage(extensionPage, () => /recorded/.test(document.getElementById('stats')?.textContent ?? ''));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await statusText()).toBe('');
+    expect((await exportedHistory()).doc.pages).toEqual(before.pages);
+  });
 });
 
 /** The URLs recorded in the history, asked of the background from the add-on's page. */

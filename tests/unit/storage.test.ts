@@ -368,6 +368,62 @@ describe('PageRepository: imports', () => {
     expect(await everyPage(r)).toEqual(before);
     await expect(r.imports.commit('import-0003', 'c'.repeat(64), 2, 3, 8000, 60_000)).rejects.toThrow(ImportIncompleteError);
     expect(await r.wasImported('c'.repeat(64))).toBe(false);
+    // The options page opened next says it stopped, as of when its page was last heard from.
+    expect(await r.imports.untold(9000)).toEqual([expect.objectContaining({ importId: 'import-0003', state: 'left', at: 7001 })]);
+  });
+
+  it("drops an import at once when its page goes before the commit, and the page opened next says so, once", async () => {
+    const r = await repo();
+    await r.recordVisit(visit('https://a.example/1', '0123456789abcdef', 'Mine'), 5000);
+    const before = await everyPage(r);
+    await r.imports.open('import-left', 6000);
+    await r.imports.stage('import-left', 0, [page('https://b.example/2', 10, 20, 1)], 7000);
+    // While it is staged, no page is told of it: its page is at work (or asking the reader).
+    expect(await r.imports.untold(7500)).toEqual([]);
+    // The page is closed or reloaded (the background hears its port go).
+    expect(await r.imports.leave('import-left', 8000)).toBe(true);
+    expect(await r.imports.untold(8100)).toEqual([expect.objectContaining({ importId: 'import-left', state: 'left', at: 8000 })]);
+    // What it staged is gone, and nothing of it can be committed after.
+    await expect(r.imports.commit('import-left', 'c'.repeat(64), 1, 1, 8200, 60_000)).rejects.toThrow(/stopped when its page was closed/);
+    await expect(r.imports.stage('import-left', 1, [page('https://c.example/3', 10, 20, 1)], 8200)).rejects.toThrow(/stopped when its page was closed/);
+    expect(await everyPage(r)).toEqual(before);
+    expect(await r.imports.recover(8300 + ABANDONED_STAGING_MS)).toEqual({ resumed: [], dropped: [] });
+    // Told once.
+    await r.imports.told('import-left');
+    expect(await r.imports.untold(8400)).toEqual([]);
+  });
+
+  it('goes on with an import whose page goes after the commit, and the page opened next follows it and tells how it ended, once', async () => {
+    const r = await repo();
+    const n = CHUNKS_PER_APPLY + 2;
+    for (let seq = 0; seq < n; seq++) await r.imports.stage('import-closed', seq, [page(`https://imp.example/${seq}`, 10, 20, 1)], 1000);
+    expect(await r.imports.commit('import-closed', 'c'.repeat(64), n, n, 2000, 0)).toMatchObject({ done: false, applied: CHUNKS_PER_APPLY });
+    // The page goes now: nothing is dropped.
+    expect(await r.imports.leave('import-closed', 2100)).toBe(false);
+    expect(await r.imports.untold(2200)).toEqual([expect.objectContaining({ importId: 'import-closed', state: 'applying', applied: CHUNKS_PER_APPLY, chunks: n })]);
+    await r.imports.recover(3000);
+    expect(await r.count()).toBe(n);
+    expect(await r.imports.untold(3100)).toEqual([expect.objectContaining({ importId: 'import-closed', state: 'done', outcome: { added: n, merged: 0, unchanged: 0 }, at: 3000 })]);
+    await r.imports.told('import-closed');
+    expect(await r.imports.untold(3200)).toEqual([]);
+  });
+
+  it('tells no import that its own page saw end, none found applied by another tab first, and none ended over a day ago', async () => {
+    const r = await repo();
+    const file = [page('https://x.example/1', 10, 20, 1)];
+    for (const id of ['import-seen', 'import-tab-b', 'import-old']) await r.imports.stage(id, 0, file, 1000);
+    await r.imports.commit('import-seen', 'a'.repeat(64), 1, 1, 1000, 60_000);
+    await r.imports.told('import-seen');
+    // Tab A commits a file and is applying it when tab B commits the same file: B applies nothing.
+    const n = CHUNKS_PER_APPLY + 1;
+    for (let seq = 0; seq < n; seq++) await r.imports.stage('import-tab-a', seq, [page(`https://y.example/${seq}`, 10, 20, 1)], 1000);
+    await r.imports.commit('import-tab-a', 'b'.repeat(64), n, n, 1001, 0);
+    expect(await r.imports.commit('import-tab-b', 'b'.repeat(64), 1, 1, 1001, 60_000)).toMatchObject({ alreadyImported: true });
+    await r.imports.commit('import-tab-a', 'b'.repeat(64), n, n, 1001, 60_000);
+    await r.imports.commit('import-old', 'd'.repeat(64), 1, 1, 1002, 60_000);
+    const day = 24 * 3600_000;
+    expect((await r.imports.untold(2000)).map((i) => i.importId)).toEqual(['import-tab-a', 'import-old']);
+    expect(await r.imports.untold(1002 + day + 1)).toEqual([]);
   });
 
   it('refuses to commit an import with a chunk missing, and changes nothing', async () => {

@@ -11,6 +11,8 @@ import { readOnThread } from '../../src/options/check-in-worker';
 import { CHUNKS_PER_APPLY, NOT_SAME_CHUNK, parseCsv, type PageRecord } from '../../src/storage';
 import { jsonChunk, jsonHead, JSON_TAIL } from '../../src/storage/history-file';
 import { loadArticle } from '../e2e/site';
+import { serveImportPort } from '../../src/background/history-handlers';
+import { IMPORT_PORT } from '../../src/messaging/protocol';
 import { writeSyntheticHistory } from '../e2e/synthetic-history';
 import { everyPage, makeBackground } from './helpers';
 import { english } from './messages';
@@ -973,6 +975,63 @@ describe('export and import through the background', () => {
     const cut = await importHistory(missing, file, () => undefined).catch((x: unknown) => x);
     expect(cut).toMatchObject({ name: 'ImportIncompleteError' });
     expect(english({ key: 'importFailed', subs: [english({ key: 'errorImportIncomplete', subs: [] })] })).toBe('Import failed: The import was cut short before the whole file was handed over. Import the file again. Your history was not changed.');
+  });
+
+  it('is watched by the background from its opening to its end, and an import its page saw end is not told again', async () => {
+    const bg = await withHistory();
+    const file = new Blob([syntheticFile(7)]);
+    const said: string[] = [];
+    let watched: string | undefined;
+    const sending: typeof bg.call = async (type, req) => {
+      said.push(type);
+      return bg.call(type, req);
+    };
+    const watch = (importId: string) => {
+      watched = importId;
+      said.push('watch');
+      return () => void said.push('unwatch');
+    };
+    expect(await importWith(sending, file, () => undefined, readOnThread, undefined, undefined, watch)).toMatchObject({ state: 'imported', pages: 7 });
+    expect(watched).toMatch(/^[0-9a-f-]{36}$/);
+    // Watched once the import is opened (a page gone before that left nothing to drop), until after it is told.
+    expect(said.slice(0, 2)).toEqual(['options:importOpen', 'watch']);
+    expect(said.slice(-3)).toEqual(['options:importCommit', 'options:importTold', 'unwatch']);
+    expect(await bg.call('options:importsUntold', {})).toEqual({ imports: [] });
+  });
+
+  it('drops an import whose options page goes before the commit, as the background hears its port go; refuses a port a web page or content script opens', async () => {
+    const bg = await withHistory();
+    const before = await history(bg);
+    const origin = 'chrome-extension://ext-id/';
+    const listeners: Array<() => void> = [];
+    const port = (name: string, url: string, tab?: { id: number }) => ({
+      name,
+      sender: { id: 'ext-id', url, ...(tab ? { tab } : {}) },
+      disconnect: vi.fn(),
+      onDisconnect: { addListener: (f: () => void) => void listeners.push(f) },
+    });
+    const repository = () => bg.repository;
+    await bg.call('options:importOpen', { importId: 'import-gone-0001' });
+    const chunk = JSON.parse(syntheticFile(3).toString()) as { pages: PageRecord[] };
+    await (await bg.repository).imports.stage('import-gone-0001', 0, chunk.pages, bg.clock.now);
+    // A content script, or a name that is no import id, is refused at once and heard no more.
+    const content = port(IMPORT_PORT + 'import-gone-0001', 'https://news.example/a', { id: 3 });
+    serveImportPort(content as never, 'ext-id', origin, repository, () => bg.clock.now);
+    const bad = port(IMPORT_PORT + '../x', `${origin}src/options/index.html`);
+    serveImportPort(bad as never, 'ext-id', origin, repository, () => bg.clock.now);
+    expect([content.disconnect, bad.disconnect].map((d) => d.mock.calls.length)).toEqual([1, 1]);
+    expect(listeners).toHaveLength(0);
+    // The options page's own port: the page is reloaded before its commit.
+    const own = port(IMPORT_PORT + 'import-gone-0001', `${origin}src/options/index.html`, { id: 4 });
+    serveImportPort(own as never, 'ext-id', origin, repository, () => bg.clock.now);
+    expect(own.disconnect).not.toHaveBeenCalled();
+    for (const gone of listeners) gone();
+    await vi.waitFor(async () => expect((await bg.call('options:importsUntold', {})).imports).toEqual([expect.objectContaining({ importId: 'import-gone-0001', state: 'left' })]), { timeout: 2_000, interval: 20 });
+    const db = (await bg.repository) as unknown as { db: { count(store: string): Promise<number> } };
+    expect(await db.db.count('staging')).toBe(0);
+    expect(await history(bg)).toEqual(before);
+    await bg.call('options:importTold', { importId: 'import-gone-0001' });
+    expect(await bg.call('options:importsUntold', {})).toEqual({ imports: [] });
   });
 
   it('says the import was interrupted, not that nothing changed, when it fails once its commit was sent', async () => {
