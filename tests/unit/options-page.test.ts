@@ -90,7 +90,7 @@ describe('the options page, after an import its own page did not see end', () =>
     await imports.recover(done);
     await vi.waitFor(() => expect(status()).toBe(`An import finished at ${at(done)}, after its page was closed. Imported ${n} pages: ${n} added, 0 merged with pages already here, 0 already up to date.`), { timeout: 3_000 });
     expect(bar.hidden).toBe(true);
-    expect(document.getElementById('stats')?.textContent).toBe(`${n} pages recorded.`);
+    await vi.waitFor(() => expect(document.getElementById('stats')?.textContent).toBe(`${n} pages recorded.`));
     await openOptions();
     await new Promise((r) => setTimeout(r, 200));
     expect(status()).toBe('');
