@@ -166,7 +166,13 @@ export function historyHandlers(repository: () => Promise<PageRepository>, now: 
       // The rest is applied on its own, at once: if the page that sent this is closed, the import
       // does not wait, half applied, for the background's next start. (A failure is met again by
       // the page's next commit, or at that start.)
-      if (!step.done) void imports.completeLater(now, keepAwake).catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
+      if (!step.done)
+        void imports
+          .completeLater(now, keepAwake)
+          .then(() => announceHistory({ type: 'imported' }))
+          .catch((e: unknown) => console.warn('Déjà Read: an import could not be completed yet:', e));
+      // A History page open meanwhile shows what it brought.
+      else if (!step.alreadyImported) announceHistory({ type: 'imported' });
       return step;
     },
     async 'options:importOpen'({ importId: id }) {

@@ -365,13 +365,15 @@ async function drawAgainIfChanged(): Promise<void> {
   await loadOrSay(true);
   if (focused) summary.focus();
 }
-// The history cleared in another tab or window: nothing of it stays on screen, nor its Undo (gone with it).
-onHistoryEvent(() => {
+const whenBack = () => void drawAgainIfChanged().catch(() => undefined);
+onHistoryEvent(({ type }) => {
+  // An import has ended: its pages are shown as they would be on coming back to the page.
+  if (type === 'imported') return whenBack();
+  // The history cleared in another tab or window: nothing of it stays on screen, nor its Undo (gone with it).
   clearTimeout(undoTimer);
   undoBar.hidden = true;
   void loadOrSay(true);
 });
-const whenBack = () => void drawAgainIfChanged().catch(() => undefined);
 document.addEventListener('visibilitychange', whenBack);
 window.addEventListener('focus', whenBack);
 let debounce: ReturnType<typeof setTimeout> | undefined;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { digestArticle, encodeSentPassages, pagePassages } from '../../src/core';
 import { fromTab, makeBackground } from './helpers';
+import { toStored } from '../../src/storage/layout';
 import { message } from './messages';
 
 const fake = vi.hoisted(() => ({ call: null as null | ((type: string, req: unknown) => Promise<unknown>) }));
@@ -217,6 +218,20 @@ describe('the history page', () => {
     await vi.waitFor(() => expect(groups()).toHaveLength(0));
     expect(document.body.textContent).not.toContain('Reposted');
     expect(bar.hidden).toBe(true);
+  });
+
+  it('shows the pages of an import that ends while it is open, without being looked at again', async () => {
+    const bg = await historyOfMany(3);
+    await openHistory();
+    expect(summary()).toBe('Showing 3 of 3 pages.');
+    // An options tab imports a file of two pages (read later than any page here).
+    const imported = [5, 6].map((i) => toStored({ url: `https://imported.example/${i}`, canonicalUrl: `https://imported.example/${i}`, site: 'imported.example', title: `Imported ${i}`, fp: '0123456789abcdef', b0: 0x0123, b1: 0x4567, b2: 0x89ab, b3: 0xcdef, algo: 'dr1', textLength: 300, lang: 'en', firstSeen: 1, lastSeen: 2_000_000_000_000 + i, visits: 1 }));
+    await bg.call('options:importOpen', { importId: 'import-while-open' });
+    await bg.call('options:importChunk', { importId: 'import-while-open', seq: 0, pages: imported });
+    expect(await bg.call('options:importCommit', { importId: 'import-while-open', digest: 'a'.repeat(64), chunks: 1, pages: 2 })).toMatchObject({ done: true });
+    await vi.waitFor(() => expect(summary()).toBe('Showing 5 of 5 pages.'));
+    // The same fingerprint: one page and its copy, read latest.
+    expect(titles()[0]).toEqual(['Imported 6', 'Imported 5']);
   });
 
   it('forgets a copy listed under another page by itself, after asking, and leaves the page', async () => {
