@@ -158,20 +158,25 @@ const FOLLOW_EVERY_MS = 1_000;
 async function tellUntoldImports(): Promise<void> {
   const { imports } = await send('options:importsUntold', {});
   const said: string[] = [];
-  for (const run of imports) {
-    if (run.state === 'applying') {
-      await followImport(run);
-      continue;
-    }
+  for (const run of imports.filter((r) => r.state !== 'applying')) {
     said.push(run.state === 'left' ? t('importUntoldLeft', absoluteTime(run.at, uiLocale())) : t('importUntoldDone', absoluteTime(run.at, uiLocale()), importedText(run.outcome)));
     await send('options:importTold', { importId: run.importId });
   }
   if (said.length > 0) status.textContent = sentences(said);
+  // Those still being applied (one, as a rule), after what the ended ones did.
+  for (const run of imports.filter((r) => r.state === 'applying')) {
+    // Nothing to add where it failed (the status says why) or went with a clear.
+    const ended = await followImport(run);
+    if (!ended) continue;
+    said.push(ended);
+    status.textContent = sentences(said);
+  }
 }
 
-/** An import being applied since its page was closed, followed with the bar until it ends; then what it did. */
-function followImport(run: UntoldImport): Promise<void> {
-  return busy(t('importUntoldApplying'), 'importFailed', async (progress) => {
+/** An import being applied since its page was closed, followed with the bar until it ends: what it did. */
+async function followImport(run: UntoldImport): Promise<string> {
+  let told = '';
+  await busy(t('importUntoldApplying'), 'importFailed', async (progress) => {
     for (let now = run; ; ) {
       progress(now.applied, now.chunks, 'importing');
       await new Promise((wake) => setTimeout(wake, FOLLOW_EVERY_MS));
@@ -181,11 +186,12 @@ function followImport(run: UntoldImport): Promise<void> {
       if (!next) return '';
       if (next.state !== 'applying') {
         await send('options:importTold', { importId: run.importId });
-        return t('importUntoldDone', absoluteTime(next.at, uiLocale()), importedText(next.outcome));
+        return (told = t('importUntoldDone', absoluteTime(next.at, uiLocale()), importedText(next.outcome)));
       }
       now = next;
     }
   });
+  return told;
 }
 
 const confirmBox = $('clear-confirm');

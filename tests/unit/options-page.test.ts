@@ -95,4 +95,21 @@ describe('the options page, after an import its own page did not see end', () =>
     await new Promise((r) => setTimeout(r, 200));
     expect(status()).toBe('');
   });
+
+  it('tells an import that stopped and one still being applied, one after the other', async () => {
+    const bg = background();
+    const { imports } = await bg.repository;
+    await imports.stage('import-left', 0, [page(100)], bg.clock.now);
+    const left = bg.clock.now + 1;
+    await imports.leave('import-left', left);
+    const n = CHUNKS_PER_APPLY + 1;
+    for (let seq = 0; seq < n; seq++) await imports.stage('import-closed', seq, [page(seq)], bg.clock.now);
+    await imports.commit('import-closed', 'c'.repeat(64), n, n, bg.clock.now, 0);
+    await openOptions();
+    const stopped = `An import stopped at ${at(left)}: its page was closed or reloaded before anything was added to your history. To import the file, choose it again.`;
+    await vi.waitFor(() => expect(status()).toMatch(/^Finishing an import whose page was closed… \d+%$/));
+    const done = bg.clock.now + 1;
+    await imports.recover(done);
+    await vi.waitFor(() => expect(status()).toBe(`${stopped} An import finished at ${at(done)}, after its page was closed. Imported ${n} pages: ${n} added, 0 merged with pages already here, 0 already up to date.`), { timeout: 3_000 });
+  });
 });
