@@ -15,3 +15,18 @@ export function message(key: string, subs: Array<string | number> = [], locale: 
 
 /** A problem found in a history file, in English. */
 export const english = (p: { key: string; subs: string[] }) => message(p.key, p.subs);
+
+/**
+ * `runtime.sendMessage` as a page of the extension sees it, answered by `call` (a test's
+ * background): `{ ok }`, or `{ error }` with the name and message of what it threw, as the
+ * background's router answers.
+ */
+export function sendTo(call: () => null | ((type: string, req: unknown) => Promise<unknown>)) {
+  return async (m: { type: string; req: unknown }) => {
+    try {
+      return { ok: await call()?.(m.type, m.req) };
+    } catch (e) {
+      return { error: { name: (e as Error).name, message: (e as Error).message } };
+    }
+  };
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHUNKS_PER_APPLY, type PageRecord } from '../../src/storage';
 import { makeBackground } from './helpers';
-import { message } from './messages';
+import { message, sendTo } from './messages';
 
 const fake = vi.hoisted(() => ({ call: null as null | ((type: string, req: unknown) => Promise<unknown>) }));
 
@@ -16,13 +16,7 @@ vi.mock('../../src/ext', () => ({
     i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
     runtime: {
       id: 'ext',
-      sendMessage: async (m: { type: string; req: unknown }) => {
-        try {
-          return { ok: await fake.call?.(m.type, m.req) };
-        } catch (e) {
-          return { error: { name: (e as Error).name, message: (e as Error).message } };
-        }
-      },
+      sendMessage: sendTo(() => fake.call),
       connect: () => ({ disconnect: () => undefined }),
     },
     storage: { sync: { get: async () => ({}), set: async () => undefined }, onChanged: { addListener: () => undefined } },

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { digestArticle, encodeSentPassages, pagePassages } from '../../src/core';
 import { fromTab, makeBackground, type TabPages } from './helpers';
-import { message } from './messages';
+import { message, sendTo } from './messages';
 
 const fake = vi.hoisted(() => ({
   call: null as null | ((type: string, req: unknown) => Promise<unknown>),
@@ -20,13 +20,7 @@ vi.mock('../../src/ext', () => ({
     i18n: { getMessage: (key: string, subs: string[] = []) => message(key, subs), getUILanguage: () => 'en' },
     runtime: {
       id: 'ext',
-      sendMessage: async (m: { type: string; req: unknown }) => {
-        try {
-          return { ok: await fake.call?.(m.type, m.req) };
-        } catch (e) {
-          return { error: { name: (e as Error).name, message: (e as Error).message } };
-        }
-      },
+      sendMessage: sendTo(() => fake.call),
       openOptionsPage: async () => undefined,
       getURL: (p: string) => `chrome-extension://ext/${p}`,
     },
