@@ -6,19 +6,26 @@ import { t, uiLocale } from './i18n';
 
 // LRE, RLE, PDF, LRO, RLO: the legacy controls that re-order or re-level what follows them.
 const EMBEDDINGS = /[\u202A-\u202E]/g;
-const ANY_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+// C0 and C1 controls (a bell, an escape, DEL), which a page may put in its title and the screen
+// draws as boxes; line breaks and tabs among them, which stand between words, become spaces.
+// eslint-disable-next-line no-control-regex -- the controls are what it finds
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F]/g;
+const BREAKS = /[\t\n\r\u0085]/g;
+// eslint-disable-next-line no-control-regex -- the controls are what it finds
+const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 const FSI = '\u2068';
 const PDI = '\u2069';
 
 /**
  * The text without embeddings and overrides, with its own isolates balanced: a stray PDI could
- * close the isolate around it, an unclosed one would swallow our closing PDI.
+ * close the isolate around it, an unclosed one would swallow our closing PDI. Without C0 and C1
+ * controls either (since 29 November 2026: a title's escape and bell showed as boxes, a review).
  */
 export function bidiSafe(text: string): string {
   if (!ANY_CONTROL.test(text)) return text;
   let depth = 0;
   let out = '';
-  for (const ch of text.replace(EMBEDDINGS, '')) {
+  for (const ch of text.replace(EMBEDDINGS, '').replace(CONTROLS, '').replace(BREAKS, ' ')) {
     if (ch === '\u2066' || ch === '\u2067' || ch === FSI) depth++;
     else if (ch === PDI) {
       if (depth === 0) continue;

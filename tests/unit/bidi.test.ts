@@ -28,7 +28,10 @@ const api = vi.hoisted(() => ({
 }));
 vi.mock('../../src/ext', () => ({ default: api }));
 
-const TITLE = 'Invoice \u202Efdp.exe';
+/** What no untrusted text may bring to the screen: embeddings and overrides, C0 and C1 controls (the page's own line breaks between tags aside). */
+// eslint-disable-next-line no-control-regex -- the controls are what it finds
+const NOT_SHOWN = /[\u202A-\u202E\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const TITLE = 'Invoice \u202Efdp.exe\u001B';
 const URL_ONLY = 'https://files.example/invoice?name=%E2%80%AE';
 const NOW = Date.now();
 const hostile = (url: string, title: string): MatchSummary => ({ url, title, fp: '0123456789abcdef', distance: 0, kind: 'same-text', firstSeen: NOW - 9e6, lastSeen: NOW - 6e6, visits: 1 });
@@ -46,7 +49,7 @@ function expectIsolated(root: ParentNode, mustShow: string[]): void {
   const shown = new Set<string>();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.nodeValue ?? '';
-    expect(text).not.toMatch(/[\u202A-\u202E]/);
+    expect(text).not.toMatch(NOT_SHOWN);
     const untrusted = UNTRUSTED.filter((u) => text.includes(u));
     if (untrusted.length === 0) continue;
     expect(node.parentElement?.localName, text).toBe('bdi');
@@ -56,7 +59,7 @@ function expectIsolated(root: ParentNode, mustShow: string[]): void {
   }
   for (const el of root.querySelectorAll('*')) {
     for (const attr of el.attributes) {
-      expect(attr.value).not.toMatch(/[\u202A-\u202E]/);
+      expect(attr.value).not.toMatch(NOT_SHOWN);
       // Text drawn as generated content (src/content/drawn-text.ts) carries its untrusted parts isolated.
       // Each isolate is exactly one untrusted text, and none is outside one.
       if (attr.name === 'data-text') {
@@ -94,6 +97,11 @@ describe('bidiSafe', () => {
     expect(bidiSafe('a\u2069\u202Eb')).toBe('ab'); // a stray PDI would close the isolate around it
     expect(bidiSafe('\u2067שלום')).toBe('\u2067שלום\u2069'); // an open isolate would take our PDI
     expect(bidiSafe('مرحبا world')).toBe('مرحبا world');
+  });
+
+  it('drops C0 and C1 controls, which the screen draws as boxes, and makes line breaks and tabs spaces', () => {
+    expect(bidiSafe('Control \u0007\u001B[31mred\u001B[0m\u0085next\tline\r\nend\u007F\u009B')).toBe('Control [31mred[0m next line  end');
+    expect(bidiSafe('\u0000\u202E')).toBe('');
   });
 
   it('fills a message with nodes in their places', () => {
