@@ -9,7 +9,7 @@ import { bidiSafe, isolate, isolated, localizedNodes } from '../ui/bidi';
 import { localizePage, t, uiLocale } from '../ui/i18n';
 import { errorText } from '../ui/error-text';
 import { describeMatch } from '../ui/similarity';
-import { isOpenableUrl, placeOf, siteOf, sitePatternName } from '../ui/site';
+import { clipped, isOpenableUrl, placeOf, siteOf, sitePatternName } from '../ui/site';
 import { relativeTime } from '../ui/relative-time';
 import { timeAgo } from '../ui/time-ago';
 
@@ -36,7 +36,7 @@ const matchesQuery = (url: string, title: string) => matchesSearch(terms, [title
 
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
-  a.append(isolated(title || url));
+  a.append(isolated(title || clipped(url)));
   a.title = bidiSafe(displayUrl(url));
   if (isOpenableUrl(url)) {
     a.href = url;
@@ -102,7 +102,7 @@ function forgetButton(title: string, url: string): HTMLButtonElement {
   forget.className = 'forget';
   forget.textContent = t('historyForget');
   // Named with the address as the row shows it: copies of one article often share their title.
-  forget.setAttribute('aria-label', t('historyForgetPageAt', isolate(title || url), isolate(placeOf(url))));
+  forget.setAttribute('aria-label', t('historyForgetPageAt', isolate(title || clipped(url)), isolate(placeOf(url))));
   return forget;
 }
 
@@ -124,7 +124,7 @@ function copyItem(m: MatchSummary, now: number, readSince: (changed: NonNullable
   // A copy can be forgotten by itself: the page it is listed under stays.
   const forget = forgetButton(m.title, m.url);
   forget.addEventListener('click', () =>
-    confirmForget(forget, m.title || m.url, m.url, async () => {
+    confirmForget(forget, m.title || clipped(m.url), m.url, async () => {
       const { undo } = await send('popup:forgetPage', { url: m.url });
       offerUndo({ kind: 'page', title: m.title, url: m.url }, undo);
       onScreen.delete(m.url);
@@ -163,7 +163,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   meta.append(isolated(placeOf(item.url)), ' · ', timeAgo(item.lastSeen, now), item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : '');
   const forget = forgetButton(item.title, item.url);
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
-  forget.addEventListener('click', () => confirmForget(forget, item.title || item.url, item.url, () => forgetPage(li, item, copies.map((c) => c.url))));
+  forget.addEventListener('click', () => confirmForget(forget, item.title || clipped(item.url), item.url, () => forgetPage(li, item, copies.map((c) => c.url))));
   li.append(link(item.url, item.title), forget, meta);
   // "A copy on example.org had 3 parts you had not read" is past once that copy is in the group,
   // read at or after the moment it was met: the reader read those parts there (a review found the
@@ -252,7 +252,7 @@ function offerUndo(about: UndoAbout, token: string | undefined, ms = UNDO_MS): v
   if (token === undefined) return;
   undoText.textContent =
     about.kind === 'page'
-      ? t('historyForgotten', isolate(about.title || about.url), isolate(placeOf(about.url)))
+      ? t('historyForgotten', isolate(about.title || clipped(about.url)), isolate(placeOf(about.url)))
       : t(about.pages === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', number.format(about.pages), isolate(sitePatternName(about.site)));
   undoButton.hidden = undoButton.disabled = false;
   undoButton.onclick = async () => {

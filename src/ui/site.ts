@@ -26,11 +26,25 @@ export function isOpenableUrl(url: string): boolean {
  */
 export function placeOf(url: string): string {
   const u = parseWebUrl(url);
-  if (!u) return url;
+  if (!u) return clipped(url);
   const rest = (u.pathname === '/' ? '' : u.pathname) + u.search + (isRouteFragment(u.hash) ? u.hash : '');
   try {
-    return siteName(url) + decodeURI(rest);
+    return clipped(siteName(url) + decodeURI(rest));
   } catch {
-    return siteName(url) + rest; // an escape that is not UTF-8 stays escaped
+    return clipped(siteName(url) + rest); // an escape that is not UTF-8 stays escaped
   }
+}
+
+/** The most characters of an address shown as text: a page's address may be 8,000 long. */
+export const SHOWN_ADDRESS_CHARS = 160;
+
+/**
+ * An address to show as text, cut after SHOWN_ADDRESS_CHARS characters (never inside one) with
+ * "…": until 29 November 2026 an address of 7,000 characters made its row of the History page
+ * 1,333 px tall (a review). The link itself keeps the whole address.
+ */
+export function clipped(text: string, max = SHOWN_ADDRESS_CHARS): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max).join('')}…`;
 }

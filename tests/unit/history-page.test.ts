@@ -220,6 +220,22 @@ describe('the history page', () => {
     expect(bar.hidden).toBe(true);
   });
 
+  it("shows a page's long address cut short, the link keeping all of it, and an untitled page's too", async () => {
+    const bg = makeBackground();
+    const long = `https://long.example/odd/long?${'q'.repeat(7_000)}`;
+    const untitled = `https://long.example/other?${'r'.repeat(7_000)}`;
+    await bg.read({ url: long, title: 'A long address', digest: digestArticle(text(library)), lang: 'en' });
+    await bg.read({ url: untitled, title: '', digest: digestArticle(text(balcony)), lang: 'en' });
+    fake.call = (type, req) => bg.call(type as never, req as never);
+    await openHistory();
+    const [first, second] = groups();
+    const place = second.querySelector('.meta bdi')?.textContent ?? '';
+    expect(place).toBe(`long.example/odd/long?${'q'.repeat(160 - 'long.example/odd/long?'.length)}…`);
+    expect(second.querySelector('a')?.getAttribute('href')).toBe(long);
+    expect(first.querySelector('a')?.textContent).toBe(`${untitled.slice(0, 160)}…`);
+    expect(first.querySelector('a')?.getAttribute('href')).toBe(untitled);
+  });
+
   it('shows the pages of an import that ends while it is open, without being looked at again', async () => {
     const bg = await historyOfMany(3);
     await openHistory();
