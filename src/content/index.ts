@@ -69,6 +69,8 @@ let recordedTextHash = '';
 let visitRecordedHash = '';
 /** That visit's id: asked about again, the page is told apart from an earlier visit of it (tellAgain). */
 let visitRecordedId = '';
+/** And its address. */
+let visitRecordedAddress = '';
 /** Addresses the reader forgot from the popup in this page load (and whether the whole site was): never recorded now. */
 const leftUnread = new Set<string>();
 let siteLeftUnread = false;
@@ -128,9 +130,12 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   removeNotice();
   checkedTextHash = digest.textHash;
   checkedProbes = probesOf(locators);
+  // This page load recorded another article at this address, which the page has replaced: this
+  // one is that visit's, not a visit of its own (nor was the page visited before it).
+  const thisVisit = visitRecordedId && visitRecordedAddress === checkedAddress ? { visitId: visitRecordedId } : {};
   const report: PageReport = { url, title, digest, lang, canonical: declaredUrls(document), passages };
   // The check, and the popup's, leave out the read set: only a recorded visit keeps it.
-  const looked: PageReport = { ...report, digest: { ...digest, readSet: '' } };
+  const looked: PageReport = { ...report, digest: { ...digest, readSet: '' }, ...thisVisit };
   let verdict: PageSeenAnswer;
   try {
     verdict = await deliver(() => send('content:pageSeen', looked), { ...CHECK_RETRY, stillWanted: () => !replaced() });
@@ -150,7 +155,7 @@ async function check(settingsNow = loadSettings()): Promise<Outcome> {
   listenForReturn();
   // Recorded once in a page load, and never once the reader forgot it from the popup.
   if (digest.textHash === recordedTextHash || leftUnread.has(checkedAddress) || siteLeftUnread) return 'new';
-  const visitId = randomId();
+  const visitId = thisVisit.visitId ?? randomId();
   // The page this load came to by Back, Forward or a reload (not a page the single-page app moved to since).
   const again = cameAgain && checkedAddress === loadedAddress ? { loadedAgain: true as const } : {};
   const dwell = visibleTimer(document, settings.dwellSeconds, () => {
@@ -234,6 +239,7 @@ async function recordVisit(report: PageReport): Promise<void> {
     if (answer.recorded) {
       visitRecordedHash = report.digest.textHash;
       visitRecordedId = report.visitId ?? '';
+      visitRecordedAddress = address;
     }
   } catch (e) {
     if (e instanceof ExtensionGoneError) return shutDown();

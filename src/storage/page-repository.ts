@@ -499,7 +499,8 @@ export class PageRepository {
   /**
    * Inserts the page or updates its record (whichever variant of its address the visit came by):
    * one more visit, `lastSeen` now, `firstSeen` kept. A visit whose id the record already holds
-   * was recorded before (sent again): nothing changes. `changes` marks pages (this one or others)
+   * was recorded before (`repeated`): sent again with the same text, nothing changes; with another
+   * article (the page replaced its article in the same load), the record takes it, no visit added. `changes` marks pages (this one or others)
    * "changed since you read it" in the same transaction, so a background stopped between the two
    * cannot keep the visit and lose the mark (the visit sent again no longer finds anything new).
    * A page recorded over the other scheme only (http, now https) is that record, under this address
@@ -518,7 +519,12 @@ export class PageRepository {
       // joined none): the visit joins the two into the record it updates (mergePage: visits added,
       // one visit counted once by its id), and the other goes.
       const previous = found && (twin ? joinRecords(fromStored(found.page), fromStored(twin.page)) : fromStored(found.page));
-      if (visit.visitId && previous?.visitIds?.includes(visit.visitId)) return { record: previous, previous, repeated: true as const };
+      // A visit counted already: sent again (its answer lost), it changes nothing; with another
+      // article, the page replaced the one it showed at this address in the same load, and the
+      // record holds what the address shows now, the visit counted once (until 29 November 2026 the
+      // one load counted two visits, and the page was "visited before" on its first load: a review).
+      const counted = visit.visitId !== undefined && previous?.visitIds?.includes(visit.visitId) === true;
+      if (counted && previous.textHash === visit.textHash) return { record: previous, previous, repeated: true as const };
       if (twin) w.remove(twin.n);
       for (const id of others) {
         const other = all.get(id);
@@ -528,7 +534,7 @@ export class PageRepository {
       const { visitId, ...page } = visit;
       // The mark "changed since read" stays until the page changes again.
       const changed = addresses.map((a) => marks.get(a)).find((m) => m !== undefined) ?? previous?.changed;
-      const visitIds = visitId ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
+      const visitIds = visitId && !counted ? [...(previous?.visitIds ?? []), visitId].slice(-KEPT_VISIT_IDS) : previous?.visitIds;
       const stored = toStored({
         ...page,
         url,
@@ -540,13 +546,13 @@ export class PageRepository {
         b3: 0,
         firstSeen: previous ? Math.min(previous.firstSeen, now) : now,
         lastSeen: now,
-        visits: Math.min((previous?.visits ?? 0) + 1, MAX_VISITS),
+        visits: Math.min((previous?.visits ?? 0) + (counted ? 0 : 1), MAX_VISITS),
         ...(visitIds ? { visitIds } : {}),
         ...(changed ? { changed } : {}),
       });
       if (found) w.put(found.n, stored, found.page);
       else await w.add(stored);
-      return { record: fromStored(stored), ...(previous ? { previous } : {}) };
+      return { record: fromStored(stored), ...(previous ? { previous } : {}), ...(counted ? { repeated: true as const } : {}) };
     });
   }
 

@@ -250,6 +250,8 @@ describe('Chromium, in-page navigation', () => {
     await expect.poll(() => page.evaluate(() => document.querySelector('[data-deja-read=notice]') !== null), { timeout: 10_000 }).toBe(true);
     // 2.5 s on, the page shows another article: it is read at the look 5 s on, and recorded under its own title.
     await expect.poll(async () => (await history()).get(site.at(SCRIPTED.swappedLater))?.title, { timeout: 15_000 }).toBe(loadArticle('en-balcony').title);
+    // Both articles were recorded (the dwell time is 0 here) in one page load: one visit.
+    expect((await history()).get(site.at(SCRIPTED.swappedLater))?.visits).toBe(1);
     expect(await page.evaluate(() => document.querySelector('[data-deja-read=notice]'))).toBeNull();
     await page.close();
   });

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { digestArticle, encodeSentPassages, pagePassages } from '../../src/core';
 import { readFileSync } from 'node:fs';
-import { fromTab, makeBackground, type TabPages } from './helpers';
+import { everyPage, fromTab, makeBackground, type TabPages } from './helpers';
 
 type Msg = { type: string; req: Record<string, unknown> };
 type Extraction = { ok: true; article: unknown } | { ok: false; reason: string };
@@ -281,6 +281,12 @@ describe('the content script, over a page load', () => {
       shownX.textContent = 'A second article, about something else entirely, takes its place.';
       (await extraction(2)).resolve(located(Y, ['Asecondarticle,aboutsome']));
       await vi.waitFor(() => expect(reads().map((m) => m.req.title)).toEqual(['Article X', 'Article Y']), { timeout: 8000 });
+      // One page load, one visit: Article Y is recorded as the visit that recorded X, and checked as it.
+      const [readX, readY] = reads();
+      expect(readX.req.visitId).toEqual(expect.any(String));
+      expect(readY.req.visitId).toBe(readX.req.visitId);
+      expect(seens().at(-1)?.req.visitId).toBe(readX.req.visitId);
+      expect(seens().slice(0, -1).map((m) => m.req.visitId)).toEqual(seens().slice(0, -1).map(() => undefined));
       expect(fake.removed).toBeGreaterThan(0);
       // No notice of its own: the page load had its one chance.
       expect(fake.notices).toHaveLength(1);
@@ -490,6 +496,36 @@ describe('the content script with the background', () => {
     await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 5000 });
     await sleep(300);
     expect(fake.notices).toEqual([]);
+  }, 30_000);
+
+  it('counts one visit, and no visit before it, where the page replaces the article it recorded with another at the same address', async () => {
+    const tabs: TabPages = {};
+    const bg = makeBackground(tabs);
+    const other = JSON.parse(readFileSync(`${process.cwd()}/tests/fixtures/articles/en-balcony.json`, 'utf8')) as { title: string; paragraphs: string[] };
+    const shown = document.createElement('p');
+    shown.textContent = body.slice(0, 200);
+    document.body.append(shown);
+    try {
+      await boot({ settings: { dwellSeconds: 0 }, path: '/live' });
+      wire(bg);
+      const first = realArticle(en.title, body);
+      const firstLocated = first.ok ? { ok: true as const, article: { ...(first.article as object), locators: [{ head: body.slice(0, 40).replace(/\s+/g, ''), tail: '', length: 40 }] } } : first;
+      (await extraction(1)).resolve(firstLocated);
+      await vi.waitFor(() => expect(reads()).toHaveLength(1), { timeout: 4000 });
+      await vi.waitFor(async () => expect((await toContent('background:getPage', {})).ok.recorded).toBe(true));
+      // The page's script shows another article in its place, at the same address.
+      shown.textContent = other.paragraphs.join(' ').slice(0, 150);
+      (await extraction(2)).resolve(realArticle(other.title, other.paragraphs.join('\n\n')));
+      await vi.waitFor(() => expect(reads()).toHaveLength(2), { timeout: 8000 });
+      const history = await everyPage(await bg.repository);
+      expect(history.map((p) => [p.title, p.visits])).toEqual([[other.title, 1]]);
+      expect(bg.shown.map(([, v]) => v.visitedBefore)).toEqual([false, false]);
+      tabs[1] = (await toContent('background:getPage', {})).ok;
+      const popup = await bg.handlers['popup:tabStatus']({ tabId: 1 }, { id: 'ext' } as never);
+      expect(popup.state === 'checked' && popup.visitedBefore).toBe(false);
+    } finally {
+      shown.remove();
+    }
   }, 30_000);
 
   it('tells the toolbar button "not visited before" when a page read for the first time is asked about again (the same article at a changed address)', async () => {

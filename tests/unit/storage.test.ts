@@ -29,6 +29,19 @@ describe('PageRepository: recording and finding', () => {
     expect(await r.count()).toBe(1);
   });
 
+  it('counts a visit sent again once, and takes the article of the same visit that the page replaced at its address, without counting it again', async () => {
+    const r = await repo();
+    await r.recordVisit({ ...visit('https://live.example/p', '0123456789abcdef', 'First'), textHash: 'aaaaaaaaaaaaaaaa', visitId: 'load-1' }, 1000);
+    // Its answer was lost: sent again, nothing changes.
+    expect(await r.recordVisit({ ...visit('https://live.example/p', '0123456789abcdef', 'First'), textHash: 'aaaaaaaaaaaaaaaa', visitId: 'load-1' }, 2000)).toMatchObject({ repeated: true, record: { visits: 1, lastSeen: 1000 } });
+    // The page showed another article in its place, in the same load.
+    const replaced = await r.recordVisit({ ...visit('https://live.example/p', 'fedcba9876543210', 'Second'), textHash: 'bbbbbbbbbbbbbbbb', visitId: 'load-1' }, 3000);
+    expect(replaced).toMatchObject({ repeated: true, record: { title: 'Second', fp: 'fedcba9876543210', visits: 1, firstSeen: 1000, lastSeen: 3000, visitIds: ['load-1'] } });
+    expect(await r.get('https://live.example/p')).toMatchObject({ title: 'Second', visits: 1 });
+    // The next load is another visit.
+    expect((await r.recordVisit({ ...visit('https://live.example/p', 'fedcba9876543210', 'Second'), textHash: 'bbbbbbbbbbbbbbbb', visitId: 'load-2' }, 4000)).record.visits).toBe(2);
+  });
+
   it('keeps one record when many tabs report the same URL at once', async () => {
     const r = await repo();
     await Promise.all(Array.from({ length: 20 }, (_, i) => r.recordVisit(visit('https://a.example/x', '0123456789abcdef'), 1000 + i)));
