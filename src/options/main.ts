@@ -11,6 +11,7 @@ import { afterLeftOut, exportHistory, importHistory, ImportClearedError, ImportI
 import type { FileProblem } from '../storage/history-import';
 import type { ImportOutcome, UntoldImport } from '../storage';
 import { IMPORT_PORT } from '../messaging/protocol';
+import { onHistoryEvent } from '../messaging/history-events';
 import { absoluteTime } from '../ui/relative-time';
 import { BulkPort } from '../messaging/bulk';
 
@@ -237,5 +238,7 @@ void browser.commands
   .catch(() => undefined);
 
 void refreshStats();
+// The history cleared, or an import ended, in another tab or window: the count says so at once.
+onHistoryEvent(() => void refreshStats().catch(() => undefined));
 void initSettingsForm();
 void tellUntoldImports().catch(() => undefined);

@@ -51,6 +51,21 @@ afterEach(() => {
   document.documentElement.replaceChildren();
 });
 
+describe('the options page, as the history changes in another tab', () => {
+  it('counts the pages again when another tab clears the history or an import there ends', async () => {
+    const bg = background();
+    const { imports } = await bg.repository;
+    await openOptions();
+    expect(document.getElementById('stats')?.textContent).toBe('0 pages recorded.');
+    await bg.call('options:importOpen', { importId: 'import-elsewhere' });
+    await imports.stage('import-elsewhere', 0, [page(1), page(2), page(3)], bg.clock.now);
+    await bg.call('options:importCommit', { importId: 'import-elsewhere', digest: 'e'.repeat(64), chunks: 1, pages: 3 });
+    await vi.waitFor(() => expect(document.getElementById('stats')?.textContent).toBe('3 pages recorded.'));
+    await bg.call('options:clear', {});
+    await vi.waitFor(() => expect(document.getElementById('stats')?.textContent).toBe('0 pages recorded.'));
+  });
+});
+
 describe('the options page, after an import its own page did not see end', () => {
   it('says an import stopped before anything was added when its page was closed or reloaded, once', async () => {
     const bg = background();
