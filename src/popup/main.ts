@@ -8,6 +8,7 @@ import { send, sendToTab } from '../messaging/send';
 import { isExcluded, normalizeSitePattern, type Settings } from '../settings/settings';
 import { loadSettings, saveSettings } from '../settings/settings-store';
 import { displayUrl } from '../core/idn';
+import { pageIdentity, schemeFree } from '../core/url';
 import { isSearchResultPage } from '../core/links';
 import { bidiSafe, isolate, isolated, listOf, localizedNodes } from '../ui/bidi';
 import { localizePage, sentences, t, uiLocale } from '../ui/i18n';
@@ -134,6 +135,8 @@ function statusText(status: TabStatus, settings: Settings, pageUrl: string | und
  * history no longer holds).
  */
 let forgottenHere = false;
+/** The address of the page the popup tells of. */
+let shownUrl: string | undefined;
 
 let undoTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -144,12 +147,21 @@ let undoTimer: ReturnType<typeof setTimeout> | undefined;
  * one that forgot had closed (it closes at any click outside it) offers the same Undo for the time
  * left (`pending`), saying beside it what was forgotten.
  */
-function offerUndo(tabId: number, token: string | undefined, pages = 1, pending?: PendingUndo): void {
+/**
+ * Whether a pending forget is of the page the popup tells of, which its status line already says
+ * was forgotten: the Undo is offered without saying it again (a review: "This page was forgotten.
+ * Forgot "…" (…). Undo").
+ */
+function aboutThisPage(about: UndoAbout): boolean {
+  return about.kind === 'page' && forgottenHere && shownUrl !== undefined && schemeFree(pageIdentity(about.url)) === schemeFree(pageIdentity(shownUrl));
+}
+
+function offerUndo(tabId: number, token: string | undefined, pages = 1, pending?: PendingUndo, named = true): void {
   const bar = $('undo-forget-here');
   const button = $<HTMLButtonElement>('undo-forget');
   clearTimeout(undoTimer);
   bar.hidden = token === undefined;
-  $('undo-forget-text').replaceChildren(...(pending ? forgottenText(pending.about) : []));
+  $('undo-forget-text').replaceChildren(...(pending && named ? forgottenText(pending.about) : []));
   if (token === undefined) return;
   button.disabled = false;
   button.onclick = async () => {
@@ -201,6 +213,7 @@ async function render(tabId: number, acted = false, tries = CHECKING_TRIES): Pro
   }
   const page = status.state === 'checked' ? status.page : undefined;
   const url = status.state === 'checked' ? status.page.url : status.state === 'not-article' ? status.url : undefined;
+  shownUrl = url;
   statusEl.textContent = statusText(status, settings, url);
   const linksRead = status.state === 'unsupported' ? 0 : (status.linksRead ?? 0);
   const linksEl = $('links-read');
@@ -325,7 +338,7 @@ async function main(): Promise<void> {
   await render(tabId);
   // A forget made in a popup since closed, or in the History page, that can still be undone.
   const { undo: pending } = await send('history:pendingUndo', {});
-  if (pending && $('undo-forget-here').hidden) offerUndo(tabId, pending.token, pending.about.kind === 'site' ? pending.about.pages : 1, pending);
+  if (pending && $('undo-forget-here').hidden) offerUndo(tabId, pending.token, pending.about.kind === 'site' ? pending.about.pages : 1, pending, !aboutThisPage(pending.about));
 }
 
 main().catch((e: unknown) => {

@@ -248,6 +248,21 @@ describe('the popup', () => {
     expect(bar().hidden).toBe(true);
   });
 
+  it('offers the Undo of this very page in the popup opened again without saying twice that it was forgotten', async () => {
+    const tabs = inTab();
+    await siteOfTwo(tabs);
+    await confirm('forget');
+    await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
+    tabs[7] = { ...tabs[7], forgotten: true };
+    vi.resetModules();
+    await openPopup();
+    const bar = () => document.getElementById('undo-forget-here') as HTMLElement;
+    await vi.waitFor(() => expect(bar().hidden).toBe(false));
+    expect(status()).toBe('This page was forgotten.');
+    expect(document.getElementById('undo-forget-text')?.textContent).toBe('');
+    expect(bar().textContent?.trim()).toBe('Undo');
+  });
+
   it('says when a forget can no longer be undone', async () => {
     const bg = makeBackground(inTab());
     await bg.read(copy, fromTab(7, copy.url));
