@@ -971,6 +971,9 @@ interface Result {
   fpFindD3P95Ms: number;
   fpFindD7P50Ms: number;
   fpFindD7P95Ms: number;
+  /** The History page's search: a word no title holds (the whole history looked through), and a common word (the first 50 found). */
+  searchNoMatchMs: number;
+  searchFirst50Ms: number;
   exportPerSec: number;
   importPerSec: number;
   heapMB: { before: number; lookups: number; after: number };
@@ -1136,6 +1139,33 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   };
   const d3 = await lookups(3);
   const d7 = await lookups(7);
+  // The History page's search as it asks: 50 pages at a time, asking again while it has fewer than
+  // 50 and more remain. A word no title holds looks through the whole history; a common one stops
+  // at the first 50 found.
+  const search = async (query: string) => {
+    const r = await page.evaluate(
+      async ({ query }) => {
+        const g = globalThis as unknown as BenchGlobals;
+        const start = performance.now();
+        let after: unknown;
+        let found = 0;
+        let steps = 0;
+        for (;;) {
+          const answer = (await g.benchSend('history:list', { query, limit: 50, ...(after ? { after } : {}) })) as { items: unknown[]; next?: unknown; done: boolean };
+          steps++;
+          found += answer.items.length;
+          if (answer.done || !answer.next || found >= 50) break;
+          after = answer.next;
+        }
+        return { ms: performance.now() - start, found, steps };
+      },
+      { query },
+    );
+    log(`history search for "${query}": ${r.found} found in ${seconds(r.ms)}, ${r.steps} requests`);
+    return r;
+  };
+  const searchNone = await search('zqxjvw');
+  const searchCommon = await search(WORDS[0]);
   // Export: the history read in chunks of 5000 and turned into the JSON file's text, as the
   // options page's exportHistory does (head, one string per chunk, tail, one Blob). The chunks stay
   // in the page as Blobs for the re-import.
@@ -1252,6 +1282,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       fpFindD3P95Ms: round(d3.p95, 3),
       fpFindD7P50Ms: round(d7.p50, 3),
       fpFindD7P95Ms: round(d7.p95, 3),
+      searchNoMatchMs: Math.round(searchNone.ms),
+      searchFirst50Ms: Math.round(searchCommon.ms),
       exportPerSec: Math.round(exported.pages / (exported.ms / 1000)),
       importPerSec: Math.round(imported.pages / (imported.ms / 1000)),
       heapMB: { before: round(heapBefore, 2), lookups: round(heapLookups, 2), after: round(heapAfter, 2) },
@@ -1295,6 +1327,7 @@ function printTable(r: Result, d: Details): void {
     ['find: content:pageSeen, cold', `p50 ${r.coldFindP50Ms.toFixed(1)} ms, p95 ${r.coldFindP95Ms.toFixed(1)} ms`, `${COLD_RUNS} lookups, each with the worker just stopped; ${d.foundCold}`],
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
+    ['History search', `no match ${seconds(r.searchNoMatchMs)}; first 50 of a common word ${seconds(r.searchFirst50Ms)}`, 'history:list as the History page asks, 50 at a time, until 50 are found or none remain'],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
     ['import (the options page, the exported file chosen)', `${n(r.importPerSec)} records/s`, `reading and staging ${seconds(d.importReadMs)}, applying ${seconds(d.importApplyMs)}`],
     ['background memory (MiB)', `before ${r.heapMB.before.toFixed(2)}, after the lookups ${r.heapMB.lookups.toFixed(2)}, after the re-import ${r.heapMB.after.toFixed(2)}`, d.heapSource],
