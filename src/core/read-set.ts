@@ -128,7 +128,7 @@ export function pagePassages(text: string, runSample = RUN_SAMPLE, max = Infinit
     const p = cut[k];
     const para = previousEnd === 0 || BLANK_LINE.test(text.slice(previousEnd, p.start));
     previousEnd = p.end;
-    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para, words: inThirds(Math.max(0, p.words - numbersIn(text, p.start, p.end))) });
+    out.push({ hash: p.hash, chars: p.chars, start: p.start, end: p.end, runs, tokens, para, words: inThirds(proseWords(text, p.start, p.end, p.words)) });
   });
   return out;
 }
@@ -143,8 +143,12 @@ export const inThirds = (words: number): number => Math.round(words * 3) / 3;
 /** Whether a character is a decimal digit, ASCII or full-width (a token of these alone is a number). */
 const isDigit = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0xff10 && c <= 0xff19);
 
-/** How many words of `text` from `start` to `end` are numbers: digits alone, as the tokenizer cuts words ("10:15" is two). */
-function numbersIn(text: string, start: number, end: number): number {
+/**
+ * The words of `text` from `start` to `end`, as the tokenizer cuts them (letters and digits:
+ * "10:15" is two), and how many of them are numbers (digits alone).
+ */
+function wordsIn(text: string, start: number, end: number): { words: number; numbers: number } {
+  let words = 0;
   let numbers = 0;
   let inWord = false;
   let digits = false;
@@ -156,11 +160,41 @@ function numbersIn(text: string, start: number, end: number): number {
       digits = inWord ? digits && isDigit(c) : isDigit(c);
       inWord = true;
     } else if (inWord) {
+      words++;
       if (digits) numbers++;
       inWord = false;
     }
   }
-  return inWord && digits ? numbers + 1 : numbers;
+  return inWord ? { words: words + 1, numbers: digits ? numbers + 1 : numbers } : { words, numbers };
+}
+
+/** A web address written out: from its scheme or "www." to a space, a quote or CJK punctuation. */
+const ADDRESS = /(?:https?:\/\/|www\.)[^\s<>"'\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+/gi;
+
+/**
+ * A passage's words of prose, of its `words` (word-equivalents): less its numbers ("Updated March
+ * 10, 2017, at 10:15" is a dateline of 4) and the words of the web addresses it writes out. A
+ * passage that is an address more than half (by characters) cites where something is ("Printed
+ * from https://…", 转载自：海港日报 原文链接：https://…) and has none: until 29 November 2026 such a
+ * line counted the words of its address, and a Chinese reprint's source line and "打印自 <address>"
+ * were each "1 new paragraph" (a review).
+ */
+function proseWords(text: string, start: number, end: number, words: number): number {
+  const { numbers } = wordsIn(text, start, end);
+  let addressChars = 0;
+  let addressWords = 0;
+  const passage = text.slice(start, end);
+  if (passage.includes('www.') || passage.includes('://')) {
+    for (const m of passage.matchAll(ADDRESS)) {
+      const at = start + m.index;
+      const inAddress = wordsIn(text, at, at + m[0].length);
+      addressChars += m[0].length;
+      // Its numbers are among those above already.
+      addressWords += inAddress.words - inAddress.numbers;
+    }
+  }
+  if (addressChars * 2 > end - start) return 0;
+  return Math.max(0, words - numbers - addressWords);
 }
 
 /** The read set of a text, encoded (base64). */
@@ -543,7 +577,7 @@ const WRAPPED_READ = 0.75;
  * is not asked); a thread or a digest holding the article holds far more than it. (The part read
  * is taken without a few read passages at its very ends: a title or byline both pages have.)
  */
-function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: PassageVerdict[], parts: number[][]): boolean {
+function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: PassageVerdict[], parts: number[][], lines: number[][]): boolean {
   let total = 0;
   let read = 0;
   passages.forEach((p, k) => {
@@ -552,8 +586,10 @@ function wrapped(passages: ReadonlyArray<Pick<PagePassage, 'chars'>>, verdicts: 
   });
   if (!parts.length || !total || !(read >= WRAPPED_READ * total)) return false;
   const { first, last } = readSpan(verdicts, read);
-  const before = parts.some((part) => part[part.length - 1] < first);
-  const after = parts.some((part) => part[0] > last);
+  // New text at either end: a part, or a line too short to be one (a source line that is mostly
+  // its address, a byline), as the site's lines are.
+  const before = lines.some((part) => part[part.length - 1] < first);
+  const after = lines.some((part) => part[0] > last);
   return before && after && parts.every((part) => part[part.length - 1] < first || part[0] > last);
 }
 
@@ -594,5 +630,5 @@ export function newParts(passages: Array<Pick<PagePassage, 'para' | 'words' | 'c
     const { first, last } = readSpan(verdicts, verdicts.reduce((n, v) => n + v.readChars, 0));
     kept = kept.filter((part) => !(part.length === 1 && (part[0] < first || part[0] > last)));
   }
-  return elsewhere && wrapped(passages, verdicts, kept) ? [] : kept;
+  return elsewhere && wrapped(passages, verdicts, kept, parts) ? [] : kept;
 }

@@ -333,6 +333,42 @@ describe('a dateline added to a revision', () => {
     expect(newParts(passages, [v(false), v(true)])).toEqual([[1]]);
   });
 
+  it('counts no word of a web address, and none in a line that is mostly an address (a source or "printed from" line)', () => {
+    const words = (text: string) => pagePassages(text).map((p) => Math.round(p.words * 100) / 100);
+    expect(words('Printed from https://news.example/2024/05/14/harbour-bridge-vote')).toEqual([0]);
+    expect(words('打印自 http://news.example/zh/print/2024/05/14/harbour-bridge-vote')).toEqual([0]);
+    expect(words('转载自：海港日报\u3000原文链接：http://news.example/zh/2024/05/14/harbour-bridge-vote')).toEqual([0]);
+    expect(words('Source: www.gazette.example/harbour')).toEqual([0]);
+    // A sentence that gives an address among its words keeps its words, less the address's.
+    expect(words('The council has now published the full minutes of the meeting at https://council.example/minutes today.')).toEqual([13]);
+    // No address: as before.
+    expect(words('The ferry now runs every 20 minutes from the pier.')).toEqual([9]);
+  });
+
+  it('marks no source line added to a Chinese reprint above the article, nor a "打印自" line under a print version, as new', () => {
+    const old = loadArticle('zh-library').paragraphs;
+    const set = decodeReadSet(readSetOf(old.join('\n\n')))!;
+    for (const added of [
+      ['转载自：海港日报\u3000原文链接：http://news.example/zh/2024/05/14/harbour-bridge-vote', ...old],
+      [...old, '打印自 http://news.example/zh/print/2024/05/14/harbour-bridge-vote'],
+      ['Reposted from The Harbour Gazette. Original: https://news.example/2024/05/14/harbour-bridge-vote', ...old],
+    ]) {
+      const page = added.join('\n\n');
+      const passages = pagePassages(page);
+      expect(newParts(passages, whatsNewByHashes(set, passages).passages), added[0].slice(0, 20)).toEqual([]);
+    }
+  });
+
+  it('still takes a reprint elsewhere whose source line above is mostly an address, with lines of its site below, for the article wrapped', () => {
+    const old = loadArticle('zh-library').paragraphs;
+    const page = ['转载自：海港日报\u3000原文链接：http://news.example/zh/2024/05/14/harbour-bridge-vote', ...old, '喜欢这篇文章的读者请关注我们的公众号，每天推送更多精彩的海港新闻和评论。'].join('\n\n');
+    const passages = pagePassages(page);
+    const verdicts = whatsNewByHashes(decodeReadSet(readSetOf(old.join('\n\n')))!, passages).passages;
+    expect(newParts(passages, verdicts, { elsewhere: true })).toEqual([]);
+    // At the page's own site the line below is the article's own, and new.
+    expect(newParts(passages, verdicts)).toHaveLength(1);
+  });
+
   it('counts the words of a passage without its numbers, and Han and kana at 1.5 to a word', () => {
     const words = (text: string) => pagePassages(text).map((p) => Math.round(p.words * 100) / 100);
     expect(words('Updated March 10, 2017, at 10:15 a.m.')).toEqual([5]);
