@@ -34,9 +34,12 @@ const onScreen = new Map<string, boolean>();
 /** Whether a page matches the search, as the background's search decides (history:list). */
 const matchesQuery = (url: string, title: string) => matchesSearch(terms, [title, url, displayUrl(url)]);
 
+/** What names a page: its title, or where it has none, its address (cut short: placeOf). */
+const nameOf = (title: string, url: string) => title || clipped(url);
+
 function link(url: string, title: string): HTMLAnchorElement {
   const a = document.createElement('a');
-  a.append(isolated(title || clipped(url)));
+  a.append(isolated(nameOf(title, url)));
   a.title = bidiSafe(displayUrl(url));
   if (isOpenableUrl(url)) {
     a.href = url;
@@ -102,7 +105,7 @@ function forgetButton(title: string, url: string): HTMLButtonElement {
   forget.className = 'forget';
   forget.textContent = t('historyForget');
   // Named with the address as the row shows it: copies of one article often share their title.
-  forget.setAttribute('aria-label', t('historyForgetPageAt', isolate(title || clipped(url)), isolate(placeOf(url))));
+  forget.setAttribute('aria-label', t('historyForgetPageAt', isolate(nameOf(title, url)), isolate(placeOf(url))));
   return forget;
 }
 
@@ -124,7 +127,7 @@ function copyItem(m: MatchSummary, now: number, readSince: (changed: NonNullable
   // A copy can be forgotten by itself: the page it is listed under stays.
   const forget = forgetButton(m.title, m.url);
   forget.addEventListener('click', () =>
-    confirmForget(forget, m.title || clipped(m.url), m.url, async () => {
+    confirmForget(forget, nameOf(m.title, m.url), m.url, async () => {
       const { undo } = await send('popup:forgetPage', { url: m.url });
       offerUndo({ kind: 'page', title: m.title, url: m.url }, undo);
       onScreen.delete(m.url);
@@ -163,7 +166,7 @@ function pageItem(item: HistoryItem, now: number): HTMLLIElement {
   meta.append(isolated(placeOf(item.url)), ' · ', timeAgo(item.lastSeen, now), item.visits > 1 ? ` · ${t('historyVisits', item.visits)}` : '');
   const forget = forgetButton(item.title, item.url);
   const copies = item.copies.filter((c) => !onScreen.has(c.url));
-  forget.addEventListener('click', () => confirmForget(forget, item.title || clipped(item.url), item.url, () => forgetPage(li, item, copies.map((c) => c.url))));
+  forget.addEventListener('click', () => confirmForget(forget, nameOf(item.title, item.url), item.url, () => forgetPage(li, item, copies.map((c) => c.url))));
   li.append(link(item.url, item.title), forget, meta);
   // "A copy on example.org had 3 parts you had not read" is past once that copy is in the group,
   // read at or after the moment it was met: the reader read those parts there (a review found the
@@ -252,7 +255,7 @@ function offerUndo(about: UndoAbout, token: string | undefined, ms = UNDO_MS): v
   if (token === undefined) return;
   undoText.textContent =
     about.kind === 'page'
-      ? t('historyForgotten', isolate(about.title || clipped(about.url)), isolate(placeOf(about.url)))
+      ? t('historyForgotten', isolate(nameOf(about.title, about.url)), isolate(placeOf(about.url)))
       : t(about.pages === 1 ? 'popupSiteForgottenOne' : 'popupSiteForgotten', number.format(about.pages), isolate(sitePatternName(about.site)));
   undoButton.hidden = undoButton.disabled = false;
   undoButton.onclick = async () => {

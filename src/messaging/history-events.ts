@@ -1,8 +1,9 @@
 // What the extension's pages hear of a change to the whole history, as it happens: the history
 // cleared (in the options page of another tab or window), so that a History page left open shows
-// no page that is gone; an import ended, so that it shows the pages it brought. A BroadcastChannel of the extension's origin, which no web page or content
-// script can join (as messaging/bulk.ts). Where there is none (an older browser), nothing is heard,
-// and the History page is drawn anew when the reader comes back to it, as before.
+// no page that is gone; an import ended, so that it shows the pages it brought. A BroadcastChannel
+// of the extension's origin, which no web page or content script can join (as messaging/bulk.ts).
+// Where there is none (an older browser), nothing is heard, and the History page is drawn anew
+// when the reader comes back to it, as before.
 const NAME = 'deja-read:history';
 
 /** `cleared`: the whole history is gone; `imported`: an import has ended, adding pages. */

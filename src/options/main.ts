@@ -160,7 +160,7 @@ async function tellUntoldImports(): Promise<void> {
   const { imports } = await send('options:importsUntold', {});
   const said: string[] = [];
   for (const run of imports.filter((r) => r.state !== 'applying')) {
-    said.push(run.state === 'left' ? t('importUntoldLeft', absoluteTime(run.at, uiLocale())) : t('importUntoldDone', absoluteTime(run.at, uiLocale()), importedText(run.outcome)));
+    said.push(endedText(run));
     await send('options:importTold', { importId: run.importId });
   }
   if (said.length > 0) status.textContent = sentences(said);
@@ -173,6 +173,9 @@ async function tellUntoldImports(): Promise<void> {
     status.textContent = sentences(said);
   }
 }
+
+/** What became of an import that has ended: stopped before anything was added, or applied after its page was closed. */
+const endedText = (run: UntoldImport) => (run.state === 'left' ? t('importUntoldLeft', absoluteTime(run.at, uiLocale())) : t('importUntoldDone', absoluteTime(run.at, uiLocale()), importedText(run.outcome)));
 
 /** An import being applied since its page was closed, followed with the bar until it ends: what it did. */
 async function followImport(run: UntoldImport): Promise<string> {
@@ -187,7 +190,7 @@ async function followImport(run: UntoldImport): Promise<string> {
       if (!next) return '';
       if (next.state !== 'applying') {
         await send('options:importTold', { importId: run.importId });
-        return (told = t('importUntoldDone', absoluteTime(next.at, uiLocale()), importedText(next.outcome)));
+        return (told = endedText(next));
       }
       now = next;
     }

@@ -141,13 +141,6 @@ let shownUrl: string | undefined;
 let undoTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * After a forget: Undo under the status that says what was forgotten, while the background keeps
- * what it took (UNDO_MS). Undo brings the page, or the site's pages, back as they were; the page
- * open in the tab stays unrecorded for this visit, as the forget left it. A popup opened after the
- * one that forgot had closed (it closes at any click outside it) offers the same Undo for the time
- * left (`pending`), saying beside it what was forgotten.
- */
-/**
  * Whether a pending forget is of the page the popup tells of, which its status line already says
  * was forgotten: the Undo is offered without saying it again (a review: "This page was forgotten.
  * Forgot "…" (…). Undo").
@@ -156,6 +149,13 @@ function aboutThisPage(about: UndoAbout): boolean {
   return about.kind === 'page' && forgottenHere && shownUrl !== undefined && schemeFree(pageIdentity(about.url)) === schemeFree(pageIdentity(shownUrl));
 }
 
+/**
+ * After a forget: Undo under the status that says what was forgotten, while the background keeps
+ * what it took (UNDO_MS). Undo brings the page, or the site's pages, back as they were; the page
+ * open in the tab stays unrecorded for this visit, as the forget left it. A popup opened after the
+ * one that forgot had closed (it closes at any click outside it) offers the same Undo for the time
+ * left (`pending`), saying beside it what was forgotten, unless `named` is false (aboutThisPage).
+ */
 function offerUndo(tabId: number, token: string | undefined, pages = 1, pending?: PendingUndo, named = true): void {
   const bar = $('undo-forget-here');
   const button = $<HTMLButtonElement>('undo-forget');

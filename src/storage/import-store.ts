@@ -235,15 +235,12 @@ export class ImportStore {
     return run;
   }
 
-  /**
-   * Drops an import that will not be committed. One already committed goes on: that is refused; so
-   * is, with `idleBefore`, one whose page has been heard from since then (it is not abandoned).
-   */
-  async discard(importId: string, idleBefore = Infinity): Promise<boolean> {
+  /** Drops an import that will not be committed. One already committed goes on: that is refused. */
+  async discard(importId: string): Promise<boolean> {
     const tx = this.db.transaction(['staging', 'importRuns'], 'readwrite');
     const runs = tx.objectStore('importRuns');
     const run = await runs.get(importId);
-    if (run && (run.state !== 'staging' || run.at >= idleBefore)) {
+    if (run && run.state !== 'staging') {
       await tx.done;
       return false;
     }

@@ -500,9 +500,10 @@ export class PageRepository {
    * Inserts the page or updates its record (whichever variant of its address the visit came by):
    * one more visit, `lastSeen` now, `firstSeen` kept. A visit whose id the record already holds
    * was recorded before (`repeated`): sent again with the same text, nothing changes; with another
-   * article (the page replaced its article in the same load), the record takes it, no visit added. `changes` marks pages (this one or others)
-   * "changed since you read it" in the same transaction, so a background stopped between the two
-   * cannot keep the visit and lose the mark (the visit sent again no longer finds anything new).
+   * article (the page replaced its article in the same load), the record takes it, no visit added.
+   * `changes` marks pages (this one or others) "changed since you read it" in the same transaction,
+   * so a background stopped between the two cannot keep the visit and lose the mark (the visit sent
+   * again no longer finds anything new).
    * A page recorded over the other scheme only (http, now https) is that record, under this address
    * from now on: one page, one record.
    */

@@ -28,11 +28,13 @@ export function placeOf(url: string): string {
   const u = parseWebUrl(url);
   if (!u) return clipped(url);
   const rest = (u.pathname === '/' ? '' : u.pathname) + u.search + (isRouteFragment(u.hash) ? u.hash : '');
+  let shown = rest;
   try {
-    return clipped(siteName(url) + decodeURI(rest));
+    shown = decodeURI(rest);
   } catch {
-    return clipped(siteName(url) + rest); // an escape that is not UTF-8 stays escaped
+    // An escape that is not UTF-8 stays escaped.
   }
+  return clipped(siteName(url) + shown);
 }
 
 /** The most characters of an address shown as text: a page's address may be 8,000 long. */

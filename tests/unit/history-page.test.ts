@@ -62,6 +62,12 @@ const groups = () => [...document.querySelectorAll<HTMLLIElement>('#list > li.pa
 /** Each group as the reader reads it: the page's title, then its copies' titles. */
 const titles = () => groups().map((g) => [...g.querySelectorAll(':scope > a, .copies a')].map((a) => a.textContent));
 
+/** "Forget" on the first group's page, and its confirmation. */
+function forgetFirstGroupsPage(): void {
+  groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
+  groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+}
+
 async function search(words: string) {
   const box = document.getElementById('search') as HTMLInputElement;
   box.value = words;
@@ -166,8 +172,7 @@ describe('the history page', () => {
     const bar = document.getElementById('undo-bar') as HTMLElement;
     const undo = document.getElementById('undo') as HTMLButtonElement;
     expect(bar.hidden).toBe(true);
-    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
-    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    forgetFirstGroupsPage();
     await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
     expect(bar.hidden).toBe(false);
     expect(bar.textContent).toBe('“\u2068Shelves of Hammers and Saws\u2069” (\u2068library.example/tools\u2069) was forgotten. Undo');
@@ -183,8 +188,7 @@ describe('the history page', () => {
   it('offers the Undo of a forget made before it opened (a reload, or a popup), for the time left', async () => {
     const bg = await historyWithCopies();
     await openHistory();
-    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
-    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    forgetFirstGroupsPage();
     await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
     // The page reloaded.
     vi.resetModules();
@@ -208,8 +212,7 @@ describe('the history page', () => {
   it('lists nothing once the history is cleared in another tab, and offers no Undo for what went with it', async () => {
     const bg = await historyWithCopies();
     await openHistory();
-    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
-    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    forgetFirstGroupsPage();
     await vi.waitFor(() => expect(summary()).toBe('Showing 4 of 4 pages.'));
     const bar = document.getElementById('undo-bar') as HTMLElement;
     expect(bar.hidden).toBe(false);
@@ -366,8 +369,7 @@ describe('the history page', () => {
     await historyOfMany(52);
     await openHistory();
     expect(summary()).toBe('Showing 50 of 52 pages.');
-    groups()[0].querySelector<HTMLButtonElement>('button.forget')?.click();
-    groups()[0].querySelector<HTMLButtonElement>('.confirm button.destructive')?.click();
+    forgetFirstGroupsPage();
     await vi.waitFor(() => expect(summary()).toBe('Showing 50 of 51 pages.'));
     const shown = titles().map(([t]) => t);
     expect(shown).toHaveLength(50);

@@ -38,6 +38,13 @@ async function openOptions(): Promise<void> {
 const status = () => document.getElementById('export-status')?.textContent ?? '';
 const at = (time: number) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(time);
 
+/** An import of `n` chunks (more than one transaction applies), committed, one transaction applied, and then its page closed: the background goes on with it. */
+async function appliedInPart(bg: ReturnType<typeof makeBackground>, n: number): Promise<void> {
+  const { imports } = await bg.repository;
+  for (let seq = 0; seq < n; seq++) await imports.stage('import-closed', seq, [page(seq)], bg.clock.now);
+  await imports.commit('import-closed', 'c'.repeat(64), n, n, bg.clock.now, 0);
+}
+
 function background() {
   const bg = makeBackground();
   fake.call = (type, req) => bg.call(type as never, req as never);
@@ -87,9 +94,7 @@ describe('the options page, after an import its own page did not see end', () =>
     const bg = background();
     const { imports } = await bg.repository;
     const n = CHUNKS_PER_APPLY + 2;
-    for (let seq = 0; seq < n; seq++) await imports.stage('import-closed', seq, [page(seq)], bg.clock.now);
-    // Committed, one transaction applied, and then its page was closed (the background goes on).
-    await imports.commit('import-closed', 'c'.repeat(64), n, n, bg.clock.now, 0);
+    await appliedInPart(bg, n);
     await openOptions();
     await vi.waitFor(() => expect(status()).toBe('Finishing an import whose page was closed… 94%'));
     const bar = document.getElementById('progress') as HTMLProgressElement;
@@ -112,8 +117,7 @@ describe('the options page, after an import its own page did not see end', () =>
     const left = bg.clock.now + 1;
     await imports.leave('import-left', left);
     const n = CHUNKS_PER_APPLY + 1;
-    for (let seq = 0; seq < n; seq++) await imports.stage('import-closed', seq, [page(seq)], bg.clock.now);
-    await imports.commit('import-closed', 'c'.repeat(64), n, n, bg.clock.now, 0);
+    await appliedInPart(bg, n);
     await openOptions();
     const stopped = `An import stopped at ${at(left)}: its page was closed or reloaded before anything was added to your history. To import the file, choose it again.`;
     await vi.waitFor(() => expect(status()).toMatch(/^Finishing an import whose page was closed… \d+%$/));

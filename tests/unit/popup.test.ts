@@ -223,6 +223,16 @@ describe('the popup', () => {
     expect(document.querySelectorAll('#matches li')).toHaveLength(1);
   });
 
+  /** The popup's Undo line. */
+  const bar = () => document.getElementById('undo-forget-here') as HTMLElement;
+  /** The popup closed after a forget on tab 7's page, and opened again there: once its Undo is offered. */
+  async function reopenedAfterForget(tabs: TabPages): Promise<void> {
+    tabs[7] = { ...tabs[7], forgotten: true };
+    vi.resetModules();
+    await openPopup();
+    await vi.waitFor(() => expect(bar().hidden).toBe(false));
+  }
+
   it('offers the Undo of a forget in the popup opened again (the first closed at a click outside it), saying what it undoes', async () => {
     const tabs = inTab();
     const bg = await siteOfTwo(tabs);
@@ -230,11 +240,7 @@ describe('the popup', () => {
     await confirm('forget-site');
     await vi.waitFor(() => expect(status()).toBe('2 pages of b.example were forgotten.'));
     // Closed, and opened again on the same tab.
-    tabs[7] = { ...tabs[7], forgotten: true };
-    vi.resetModules();
-    await openPopup();
-    const bar = () => document.getElementById('undo-forget-here') as HTMLElement;
-    await vi.waitFor(() => expect(bar().hidden).toBe(false));
+    await reopenedAfterForget(tabs);
     expect(bar().textContent).toBe('2 pages of b.example were forgotten. Undo');
     expect(bar().querySelector('bdi')?.textContent).toBe('b.example');
     button('undo-forget').click();
@@ -253,11 +259,7 @@ describe('the popup', () => {
     await siteOfTwo(tabs);
     await confirm('forget');
     await vi.waitFor(() => expect(status()).toBe('This page was forgotten.'));
-    tabs[7] = { ...tabs[7], forgotten: true };
-    vi.resetModules();
-    await openPopup();
-    const bar = () => document.getElementById('undo-forget-here') as HTMLElement;
-    await vi.waitFor(() => expect(bar().hidden).toBe(false));
+    await reopenedAfterForget(tabs);
     expect(status()).toBe('This page was forgotten.');
     expect(document.getElementById('undo-forget-text')?.textContent).toBe('');
     expect(bar().textContent?.trim()).toBe('Undo');
