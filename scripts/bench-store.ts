@@ -1,5 +1,5 @@
 /// <reference types="chrome" />
-// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--profile-export] [--json] [--no-build] [--extension DIR]
+// npm run bench:store -- --records N [--queries Q] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--profile-export] [--profile-search] [--json] [--no-build] [--extension DIR]
 // The history store measured where it runs: the built extension in real Chromium, its own
 // IndexedDB, driven from its options page through the same messages the options page sends.
 // Seeds N synthetic records with passage signatures (import path, as ten imports of N/10 each, so
@@ -66,12 +66,13 @@ interface Options {
   profileImport: boolean;
   /** The same while the history is exported. */
   profileExport: boolean;
+  profileSearch: boolean;
   /** Another build's Chrome directory to measure (a build before a change, for comparison); implies --no-build. */
   extension?: string;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false, profileImport: false, profileExport: false };
+  const opts: Options = { records: 100_000, queries: 1000, json: false, build: true, seed: 20240601, noPassages: false, noReadSets: false, profile: false, profileImport: false, profileExport: false, profileSearch: false };
   const count = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new BenchError(`${flag} needs a whole number from ${min} to ${max}`, 2);
@@ -86,6 +87,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--profile') opts.profile = true;
     else if (a === '--profile-import') opts.profileImport = true;
     else if (a === '--profile-export') opts.profileExport = true;
+    else if (a === '--profile-search') opts.profileSearch = true;
     else if (a === '--extension') {
       const dir = argv[++i];
       if (!dir) throw new BenchError('--extension needs a directory (a built dist/chrome)', 2);
@@ -98,7 +100,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--upgrade-from') {
       if (argv[++i] !== '2') throw new BenchError('--upgrade-from takes 2 (the version whose upgrade is timed)', 2);
       opts.upgradeFrom = 2;
-    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--profile-export] [--json] [--no-build] [--extension DIR]`, 2);
+    } else throw new BenchError(`unknown argument ${JSON.stringify(a)}; usage: npm run bench:store -- --records N [--queries Q] [--seed S] [--upgrade-from 2] [--no-passages] [--no-read-sets] [--profile] [--profile-import] [--profile-export] [--profile-search] [--json] [--no-build] [--extension DIR]`, 2);
   }
   return opts;
 }
@@ -795,6 +797,50 @@ function spreadByKind(queries: PageQuery[], answers: Timed[]): Record<QueryKind,
   return Object.fromEntries(QUERY_KINDS.map((kind) => [kind, spread(answers.filter((_, i) => queries[i].kind === kind).map((a) => a.ms))])) as Record<QueryKind, Spread>;
 }
 
+// --- The upgrade from version 7 ---
+
+/**
+ * The naming of the pages that follows an upgrade from version 7 (PageRepository.nameOldPages),
+ * done again over a connection of the page's own: 4 groups of 256 pages (64 blocks) a
+ * transaction, the highest first, each group's blocks read and its names written (the same names:
+ * each page's address and title, by its number within the group). The whole, and the longest
+ * transaction (what a visit may wait for meanwhile).
+ */
+const NAME_PAGES = `async () => {
+  const done = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+  const db = await done(indexedDB.open('deja-read'));
+  try {
+    const start = performance.now();
+    const keys = await done(db.transaction('blocks').objectStore('blocks').getAllKeys());
+    let high = keys.length ? Math.floor(keys[keys.length - 1] / 16) + 1 : 0;
+    let longest = 0;
+    let count = 0;
+    while (high > 0) {
+      const t = performance.now();
+      const low = Math.max(0, high - 4);
+      const tx = db.transaction(['blocks', 'names'], 'readwrite');
+      const blocks = tx.objectStore('blocks');
+      const range = IDBKeyRange.bound(low * 16, high * 16 - 1);
+      const [values, got] = await Promise.all([done(blocks.getAll(range)), done(blocks.getAllKeys(range))]);
+      const groups = new Map();
+      got.forEach((b, i) => {
+        const g = Math.floor(b / 16);
+        const pages = groups.get(g) ?? new Array(256).fill(null);
+        values[i].pages.slice(0, 16).forEach((p, slot) => { if (p) pages[(b % 16) * 16 + slot] = [p.url, p.title]; });
+        groups.set(g, pages);
+      });
+      for (const [g, pages] of groups) tx.objectStore('names').put({ pages }, g);
+      await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); tx.onabort = () => reject(tx.error); });
+      longest = Math.max(longest, performance.now() - t);
+      count += groups.size;
+      high = low;
+    }
+    return { ms: performance.now() - start, longestMs: longest, groups: count };
+  } finally {
+    db.close();
+  }
+}`;
+
 // --- The upgrade of a version 2 database ---
 
 /** Creates database `deja-read` at version 2 in the extension page, with the stores and indexes version 2 had (tests/unit/page-identity-upgrade.test.ts). */
@@ -974,6 +1020,9 @@ interface Result {
   /** The History page's search: a word no title holds (the whole history looked through), and a common word (the first 50 found). */
   searchNoMatchMs: number;
   searchFirst50Ms: number;
+  /** The naming that follows an upgrade from version 7, done again (every block read and its names written), and its longest transaction. */
+  namingMs: number;
+  namingLongestTxMs: number;
   exportPerSec: number;
   importPerSec: number;
   heapMB: { before: number; lookups: number; after: number };
@@ -1164,8 +1213,13 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
     log(`history search for "${query}": ${r.found} found in ${seconds(r.ms)}, ${r.steps} requests`);
     return r;
   };
-  const searchNone = await search('zqxjvw');
+  let searchNone!: Awaited<ReturnType<typeof search>>;
+  if (opts.profileSearch && port) log(`the service worker during a search that finds nothing:\n${await profileWorker(port, extensionId, async () => void (searchNone = await search('zqxjvw')))}`);
+  else searchNone = await search('zqxjvw');
   const searchCommon = await search(WORDS[0]);
+  // Over CDP as source (the extension page's policy forbids eval, not DevTools).
+  const naming = (await page.evaluate(`(${NAME_PAGES})()`)) as { ms: number; longestMs: number; groups: number };
+  log(`the naming after an upgrade from version 7, done again: ${naming.groups} groups of 256 pages in ${seconds(naming.ms)}, the longest transaction ${naming.longestMs.toFixed(0)} ms`);
   // Export: the history read in chunks of 5000 and turned into the JSON file's text, as the
   // options page's exportHistory does (head, one string per chunk, tail, one Blob). The chunks stay
   // in the page as Blobs for the re-import.
@@ -1284,6 +1338,8 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       fpFindD7P95Ms: round(d7.p95, 3),
       searchNoMatchMs: Math.round(searchNone.ms),
       searchFirst50Ms: Math.round(searchCommon.ms),
+      namingMs: Math.round(naming.ms),
+      namingLongestTxMs: Math.round(naming.longestMs),
       exportPerSec: Math.round(exported.pages / (exported.ms / 1000)),
       importPerSec: Math.round(imported.pages / (imported.ms / 1000)),
       heapMB: { before: round(heapBefore, 2), lookups: round(heapLookups, 2), after: round(heapAfter, 2) },

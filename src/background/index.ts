@@ -77,8 +77,9 @@ async function showMatches(tab: { id: number; windowId?: number; index: number }
 
 // Whenever the background starts: the fingerprints a lookup scans start loading at once (it was most
 // likely woken by a page to check), a committed import that was cut short is completed, and the
-// staging of abandoned ones is dropped, then what an upgrade left to empty is emptied. An extension
-// API call between chunks keeps Chrome from stopping the worker as idle while it works.
+// staging of abandoned ones is dropped, then what an upgrade left to empty is emptied and the pages
+// it left without names are named (for the History page's search). An extension API call between
+// chunks keeps Chrome from stopping the worker as idle while it works.
 void (async () => {
   const repo = await openRepository();
   repo.prefetch();
@@ -86,6 +87,7 @@ void (async () => {
   // records an upgrade left, forgotten pages among them.
   await repo.imports.recover(Date.now(), keepAwake).catch((e: unknown) => console.warn('Déjà Read: could not finish an interrupted import:', e));
   await repo.dropOldPages(keepAwake);
+  await repo.nameOldPages(keepAwake);
 })().catch((e: unknown) => console.warn('Déjà Read: could not finish an upgrade:', e));
 
 const origin = browser.runtime.getURL('');

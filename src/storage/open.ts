@@ -4,12 +4,13 @@
 // passage-index.test.ts, page-identity-upgrade.test.ts). Version 6 replaced the store the
 // earlier steps built on, so they are now applied to each record as it is carried over
 // (carryPagesOver) rather than as steps of their own. Version 7 changed only how the passage index
-// is bucketed (rebucketAnchors; tests/unit/anchor-rebucket.test.ts).
+// is bucketed (rebucketAnchors; tests/unit/anchor-rebucket.test.ts); version 8 added the pages'
+// names apart from their blocks (leaveUnnamed; tests/unit/names-upgrade.test.ts).
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { DB_NAME, DB_VERSION, type DejaReadDB, type PageRecord } from './schema';
 import { pageIdentity, siteOf } from '../core';
 import { Columns } from './columns';
-import { emptyMeta, META_KEY, toStored, type StoreMeta } from './layout';
+import { emptyMeta, META_KEY, namesGroupOf, toStored, type StoreMeta } from './layout';
 import { rebucketAnchors, type WritableAnchorStore } from './anchor-index';
 import { dismissalKey, PageWrite, type WriteTx } from './page-repository';
 import { combinePages } from './merge';
@@ -21,10 +22,15 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
     upgrade(db, oldVersion, _newVersion, tx) {
       const raw = db as unknown as IDBPDatabase;
       const upgradeTx = tx as unknown as UpgradeTx;
-      // Version 7 put the passage anchors in four times as many buckets (anchor-index.ts); the rest
-      // is as version 6 left it.
-      if (oldVersion === 6) {
-        upgradeStep(upgradeTx, () => rebucketAnchors6To7(upgradeTx));
+      // Version 7 put the passage anchors in four times as many buckets (anchor-index.ts), version 8
+      // the pages' names (addresses and titles) apart from their blocks, for the History page's
+      // search; the rest is as version 6 left it.
+      if (oldVersion === 6 || oldVersion === 7) {
+        db.createObjectStore('names');
+        upgradeStep(upgradeTx, async () => {
+          if (oldVersion === 6) await rebucketAnchors6To7(upgradeTx);
+          await leaveUnnamed(upgradeTx);
+        });
         return;
       }
       // Version 6: pages in blocks by page number, the columns a lookup scans, the passage index in
@@ -32,6 +38,7 @@ export function openDejaReadDB(name = DB_NAME): Promise<IDBPDatabase<DejaReadDB>
       // `pages` with up to eight indexes; their records are carried over, with what the steps
       // 2 to 5 did to them, and `pages` is dropped, so those steps' indexes are never built.
       db.createObjectStore('blocks');
+      db.createObjectStore('names');
       db.createObjectStore('columns');
       db.createObjectStore('anchors');
       db.createObjectStore('meta');
@@ -81,6 +88,17 @@ async function rebucketAnchors6To7(tx: UpgradeTx): Promise<void> {
   const meta = ((await metaStore.get(META_KEY)) as StoreMeta | undefined) ?? emptyMeta();
   const runs = await rebucketAnchors(tx.objectStore('anchors') as unknown as WritableAnchorStore, meta.runs);
   await metaStore.put({ ...meta, runs }, META_KEY);
+}
+
+/**
+ * Version 6 or 7 to 8: the pages are named after the upgrade, not in it (PageRepository.nameOldPages):
+ * reading every block took 16.5 s at 10^5 pages in Chromium, and the first page the reader opens
+ * waits for the upgrade. Until then the search reads the blocks of a group that has no names yet.
+ */
+async function leaveUnnamed(tx: UpgradeTx): Promise<void> {
+  const metaStore = tx.objectStore('meta');
+  const meta = (await metaStore.get(META_KEY)) as StoreMeta | undefined;
+  if (meta && meta.next > 0) await metaStore.put({ ...meta, unnamed: namesGroupOf(meta.next - 1) + 1 }, META_KEY);
 }
 
 /** Records read at a time from a store of an older version. */

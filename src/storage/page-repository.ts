@@ -12,7 +12,7 @@ import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group }
 import { asStorageError } from './errors';
 import { ImportStore, keepNotSame, onePerPage } from './import-store';
 import { notSameInOneMessage, type NotSamePair } from './history-file';
-import { blockOf, emptyMeta, fromStored, hashString, META_KEY, PAGES_PER_BLOCK, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type StoredPage, type StoreMeta } from './layout';
+import { blockOf, blocksOfNames, emptyMeta, fromStored, hashString, META_KEY, namesFrom, namesGroupOf, PAGES_PER_BLOCK, PAGES_PER_NAMES, siteOfIdentity, slotOf, storedAnchors, toStored, type Block, type Name, type Names, type StoredPage, type StoreMeta } from './layout';
 import { joinRecords, KEPT_VISIT_IDS, MAX_VISITS, mergePage, restoredPage } from './merge';
 import { dropOldPages, OLD_PAGES } from './old-pages';
 import type { DejaReadDB, Dismissal, PageRecord } from './schema';
@@ -93,8 +93,40 @@ export interface ReadLink {
  */
 export type ListCursor = [number, number];
 
-/** Pages a history search reads at a time (a step reads up to its `maxScan`). */
+/** Pages a history search reads at a time. */
 const SEARCH_BATCH = 2_000;
+/** How long a step of a history search goes on looking (a batch begun is finished) before it answers with what it has. */
+const SEARCH_STEP_MS = 1_000;
+/**
+ * The names a search step keeps for the next, at most (groups of PAGES_PER_NAMES pages: 131,072
+ * pages, about 20 MB), and for how long. At 10^5 pages whose last visits are in no order of their
+ * numbers, every step read all of them again: 6 steps, 6.6 s in Chromium (bench:store).
+ */
+const SEARCH_KEPT_GROUPS = 512;
+const SEARCH_KEPT_MS = 30_000;
+/** Groups of names made a transaction after an upgrade (nameOldPages): 64 blocks, about 0.2 s in Chromium, which a visit may wait for. */
+const NAME_BATCH = 4;
+
+/**
+ * Values of a store keyed by block number, for these blocks (undefined where there is none), and
+ * any others a range read between them. Blocks that lie close together (a history's pages read in
+ * the order they were recorded, as most are) are read as one range, which Chromium reads far
+ * quicker than as many values one by one; others one by one.
+ */
+async function readAmong<V>(store: { getAll(range: IDBKeyRange): Promise<V[]>; getAllKeys(range: IDBKeyRange): Promise<number[]>; get(key: number): Promise<V | undefined> }, wanted: readonly number[]): Promise<Map<number, V | undefined>> {
+  const out = new Map<number, V | undefined>(wanted.map((b) => [b, undefined]));
+  const low = Math.min(...wanted);
+  const high = Math.max(...wanted);
+  if (high - low + 1 <= 2 * wanted.length) {
+    const range = IDBKeyRange.bound(low, high);
+    const [values, keys] = await Promise.all([store.getAll(range), store.getAllKeys(range)]);
+    keys.forEach((k, i) => out.set(k, values[i]));
+  } else {
+    const values = await Promise.all(wanted.map((b) => store.get(b)));
+    wanted.forEach((b, i) => out.set(b, values[i]));
+  }
+  return out;
+}
 
 /** What a page's lookup finds in one transaction (PageRepository.lookup). */
 export interface PageLookup {
@@ -122,7 +154,7 @@ export interface CandidateQuery {
   algo: string;
 }
 
-type StoreName = 'blocks' | 'columns' | 'anchors' | 'meta' | 'staging' | 'importRuns' | 'imports' | 'dismissals';
+type StoreName = 'blocks' | 'names' | 'columns' | 'anchors' | 'meta' | 'staging' | 'importRuns' | 'imports' | 'dismissals';
 type WriteTx = IDBPTransaction<DejaReadDB, StoreName[], 'readwrite'>;
 type ReadTx = IDBPTransaction<DejaReadDB, Array<'blocks' | 'anchors' | 'meta' | 'columns'>, 'readonly' | 'readwrite'>;
 
@@ -133,6 +165,8 @@ type ReadTx = IDBPTransaction<DejaReadDB, Array<'blocks' | 'anchors' | 'meta' | 
 export class PageWrite {
   private readonly blocks = new Map<number, Block | undefined>();
   private readonly changedBlocks = new Set<number>();
+  /** Names changed (a page's address or title; null, a page gone), by group and page number: a visit to a page already held changes none. */
+  private readonly changedNames = new Map<number, Map<number, Name | null>>();
   /** Entries for the index: (family, key, page) triples. */
   private readonly entries: number[] = [];
 
@@ -179,6 +213,7 @@ export class PageWrite {
     block.pages[slotOf(n)] = page;
     this.blocks.set(b, block);
     this.changedBlocks.add(b);
+    if (!before || before.url !== page.url || before.title !== page.title) this.rename(n, [page.url, page.title]);
     const anchors = storedAnchors(page);
     const { url, canon } = this.columns.set(n, page, anchors);
     const entries = anchorEntries(anchors, n);
@@ -265,22 +300,56 @@ export class PageWrite {
     if (!block?.pages[slotOf(n)]) return;
     block.pages[slotOf(n)] = null;
     this.changedBlocks.add(b);
+    this.rename(n, null);
     this.columns.set(n, null);
     this.meta.count--;
+  }
+
+  private rename(n: number, name: Name | null): void {
+    const group = namesGroupOf(n);
+    const changes = this.changedNames.get(group) ?? new Map<number, Name | null>();
+    this.changedNames.set(group, changes.set(n, name));
+  }
+
+  /**
+   * The names of each group this write changed, as they will be: read before the blocks are
+   * written, then this write's changes applied. A group with no names yet (a history upgraded
+   * from version 7, not yet named) is named from its blocks, so a group's names, once written, hold
+   * all its pages.
+   */
+  private async namesChanged(): Promise<Array<[number, Names]>> {
+    const names = this.tx.objectStore('names');
+    const blocks = this.tx.objectStore('blocks');
+    return Promise.all(
+      [...this.changedNames].map(async ([group, changes]): Promise<[number, Names]> => {
+        let value = await names.get(group);
+        if (!value) {
+          const range = blocksOfNames(group);
+          const [keys, values] = await Promise.all([blocks.getAllKeys(range), blocks.getAll(range)]);
+          value = namesFrom(group, keys, values);
+        }
+        for (const [n, name] of changes) value.pages[n - group * PAGES_PER_NAMES] = name;
+        return [group, value];
+      }),
+    );
   }
 
   /** Writes everything changed, and the counters. */
   async finish(): Promise<void> {
     const blocks = this.tx.objectStore('blocks');
+    const names = this.tx.objectStore('names');
     const columns = this.tx.objectStore('columns');
+    const renamed = await this.namesChanged();
     const writes: Array<Promise<unknown>> = [];
     for (const b of this.changedBlocks) {
       const block = this.blocks.get(b) as Block;
       // Slots never filled are holes in the array; stored as null, so a block reads back the same.
       writes.push(block.pages.some((p) => p) ? blocks.put({ pages: Array.from({ length: Math.min(PAGES_PER_BLOCK, block.pages.length) }, (_, i) => block.pages[i] ?? null) }, b) : blocks.delete(b));
     }
+    for (const [group, value] of renamed) writes.push(value.pages.some((p) => p) ? names.put(value, group) : names.delete(group));
     for (const [value, key] of this.columns.changes()) writes.push(columns.put(value, key));
     this.changedBlocks.clear();
+    this.changedNames.clear();
     const anchors = addEntries(this.tx.objectStore('anchors') as unknown as WritableAnchorStore, this.entries.splice(0), this.meta.runs, (n) => this.columns.flag(n) !== NO_PAGE);
     // Every request is waited on together, so a failing one (a full disk) is caught wherever it is.
     const [runs] = await Promise.all([anchors, ...writes]);
@@ -319,6 +388,12 @@ export class PageRepository {
   private exportAheadTimer: ReturnType<typeof setTimeout> | undefined;
   /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
   private dismissals: Promise<Set<string>> | undefined;
+  /**
+   * The names the last search step read, for the next step (the History page asks again within a
+   * second or two), while the columns they go with are unchanged: dropped after SEARCH_KEPT_MS.
+   */
+  private searchNames: { gen: number; names: Map<number, Names | undefined> } | undefined;
+  private searchNamesTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly db: IDBPDatabase<DejaReadDB>) {
     this.imports = new ImportStore(
@@ -342,6 +417,42 @@ export class PageRepository {
       // Columns being read again meanwhile (another background wrote) are indexed at the next question.
       if (readable()) columns.index();
     }, 0);
+  }
+
+  /**
+   * Names the pages an upgrade from version 6 or 7 left without (StoreMeta.unnamed), `batch`
+   * groups a transaction from the highest down (the pages read lately first), calling `between`
+   * after each; a background stopped part-way goes on at its next start. A group already named (by
+   * a write since the upgrade) is left as it is; the others are named from their blocks as they are
+   * in that transaction. Returns the number of groups named.
+   */
+  async nameOldPages(between: () => void = () => undefined, batch = NAME_BATCH): Promise<number> {
+    let named = 0;
+    for (;;) {
+      const tx = this.db.transaction(['blocks', 'names', 'meta'], 'readwrite');
+      const meta = await tx.objectStore('meta').get(META_KEY);
+      if (!meta?.unnamed) {
+        await tx.done;
+        return named;
+      }
+      const low = Math.max(0, meta.unnamed - batch);
+      const groups = Array.from({ length: meta.unnamed - low }, (_, i) => low + i);
+      const had = await tx.objectStore('names').getAllKeys(IDBKeyRange.bound(low, meta.unnamed - 1));
+      const writes = await Promise.all(
+        groups
+          .filter((g) => !had.includes(g))
+          .map(async (g) => {
+            const range = blocksOfNames(g);
+            const [keys, values] = await Promise.all([tx.objectStore('blocks').getAllKeys(range), tx.objectStore('blocks').getAll(range)]);
+            const value = namesFrom(g, keys, values);
+            named++;
+            return value.pages.some((p) => p) ? tx.objectStore('names').put(value, g) : undefined;
+          }),
+      );
+      const { unnamed: _done, ...rest } = meta;
+      await Promise.all([...writes, tx.objectStore('meta').put(low > 0 ? { ...rest, unnamed: low } : rest, META_KEY), tx.done]);
+      between();
+    }
   }
 
   /** Empties the store an upgrade left behind, if any (old-pages.ts): for a background that has answered. */
@@ -411,7 +522,7 @@ export class PageRepository {
   /** write()'s transaction. */
   private async writeNow<T>(extra: readonly StoreName[], work: (w: PageWrite) => Promise<T>): Promise<T> {
     const columns = await this.columns(ALL_GROUPS);
-    const tx = this.db.transaction(['blocks', 'columns', 'anchors', 'meta', ...extra], 'readwrite') as WriteTx;
+    const tx = this.db.transaction(['blocks', 'names', 'columns', 'anchors', 'meta', ...extra], 'readwrite') as WriteTx;
     try {
       const meta = (await tx.objectStore('meta').get(META_KEY)) ?? emptyMeta();
       // Columns that missed a write (one that failed after changing them, or another writer): read again.
@@ -456,32 +567,25 @@ export class PageRepository {
   }
 
   /**
-   * The pages at these numbers, by number, their blocks read into `blocks` (kept from one call to
-   * the next of one search step, so each block is read once a step whatever the order of its
-   * pages). Blocks not read yet that lie close together (a history's pages read in the order they
-   * were recorded, as most are) are read as one range, which Chromium reads far quicker than as
-   * many values one by one; others one by one.
+   * The names (address, title) of the pages at these numbers, by number, read into `names` a group
+   * at a time (kept from one call to the next of one search step, so each group's names are read
+   * once a step whatever the order of its pages). A group not named yet (a history upgraded from
+   * version 7, until nameOldPages reaches it) is named from its blocks.
    */
-  private async pagesAmong(numbers: readonly number[], blocks: Map<number, Block | undefined>): Promise<Map<number, StoredPage>> {
-    const missing = [...new Set(numbers.map(blockOf))].filter((b) => !blocks.has(b));
+  private async namesAmong(numbers: readonly number[], names: Map<number, Names | undefined>): Promise<Map<number, Name>> {
+    const missing = [...new Set(numbers.map(namesGroupOf))].filter((g) => !names.has(g));
     if (missing.length) {
-      const low = Math.min(...missing);
-      const high = Math.max(...missing);
-      const tx = this.db.transaction('blocks', 'readonly');
-      if (high - low + 1 <= 2 * missing.length) {
-        const range = IDBKeyRange.bound(low, high);
-        const [values, keys] = await Promise.all([tx.store.getAll(range), tx.store.getAllKeys(range)]);
-        for (const b of missing) blocks.set(b, undefined);
-        keys.forEach((k, i) => blocks.set(k, values[i]));
-      } else {
-        const values = await Promise.all(missing.map((b) => tx.store.get(b)));
-        missing.forEach((b, i) => blocks.set(b, values[i]));
-      }
+      const tx = this.db.transaction(['names', 'blocks'], 'readonly');
+      for (const [g, value] of await readAmong(tx.objectStore('names'), missing)) names.set(g, value);
+      const blocks = tx.objectStore('blocks');
+      const unnamed = missing.filter((g) => !names.get(g));
+      const read = await Promise.all(unnamed.map((g) => Promise.all([blocks.getAllKeys(blocksOfNames(g)), blocks.getAll(blocksOfNames(g))])));
+      unnamed.forEach((g, i) => names.set(g, namesFrom(g, ...read[i])));
     }
-    const out = new Map<number, StoredPage>();
+    const out = new Map<number, Name>();
     for (const n of numbers) {
-      const page = blocks.get(blockOf(n))?.pages[slotOf(n)];
-      if (page) out.set(n, page);
+      const name = names.get(namesGroupOf(n))?.pages[n % PAGES_PER_NAMES];
+      if (name) out.set(n, name);
     }
     return out;
   }
@@ -813,7 +917,7 @@ export class PageRepository {
 
   /** Forgets everything: pages, feedback, past imports and any import under way. */
   async clear(): Promise<void> {
-    const stores = ['blocks', 'columns', 'anchors', 'meta', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
+    const stores = ['blocks', 'names', 'columns', 'anchors', 'meta', 'dismissals', 'imports', 'staging', 'importRuns'] as const;
     // The records an upgrade left to be emptied (old-pages.ts) go too: "forget everything" is not put off.
     const old = this.db.objectStoreNames.contains(OLD_PAGES as never) ? [OLD_PAGES] : [];
     await this.writing(async () => {
@@ -839,13 +943,15 @@ export class PageRepository {
    * Most recently seen first, `limit` at a time; pass `next` to go on. With a query, only pages
    * whose title or URL contains each of its terms (core's searchTerms: any case or width,
    * Traditional or Simplified), in the same order: the pages are read most recently
-   * seen first, SEARCH_BATCH at a time and at most `maxScan` a step, so a rare query over a million
-   * pages answers in steps; `done` says whether the history is exhausted. (Until 27 November 2026 a
+   * seen first, SEARCH_BATCH at a time, for SEARCH_STEP_MS (by `clock`) and at most `maxScan` a
+   * step, so a rare query over a million pages answers in steps; `done` says whether the history is
+   * exhausted. (Until 29 November 2026 a step was 20,000 pages however long they took, and a
+   * history of 10^5 pages took 5 steps, each reading most of its names again. Until 27 November 2026 a
    * search read pages by the number they were recorded under, and sorted each step's finds alone:
    * after an import, in the file's order, a page read this week came after pages read years ago.)
    * With a query, `scanned` says how many pages this step looked through.
    */
-  async listRecent(limit: number, after?: ListCursor, query = '', maxScan = 20_000): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean; scanned?: number }> {
+  async listRecent(limit: number, after?: ListCursor, query = '', maxScan = Infinity, clock: () => number = () => performance.now()): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean; scanned?: number }> {
     const terms = searchTerms(query);
     // The last visits (extra) and which numbers hold a page (keys' flags).
     const columns = await this.columns(['fp', 'keys', 'extra']);
@@ -858,30 +964,48 @@ export class PageRepository {
       const last = numbers[numbers.length - 1];
       return { items, ...(!done && last !== undefined ? { next: [columns.lastSeen(last), last] as ListCursor } : {}), done };
     }
-    const items: PageRecord[] = [];
-    const blocks = new Map<number, Block | undefined>();
+    // The search looks at the pages' names (their addresses and titles), then reads the records of
+    // those it keeps.
+    const found: number[] = [];
+    const records = async () => (await this.pagesAt(found)).map(({ page }) => fromStored(page));
+    const kept = this.searchNames;
+    const names = kept && kept.gen === columns.gen ? kept.names : new Map<number, Names | undefined>();
+    this.keepSearchNames(undefined);
+    const until = clock() + SEARCH_STEP_MS;
     let cursor = after;
     let scanned = 0;
-    while (scanned < maxScan) {
+    while (scanned < maxScan && (scanned === 0 || clock() < until)) {
       // One more than a batch tells whether any remain after it.
       const batch = Math.min(SEARCH_BATCH, maxScan - scanned);
       const numbers = columns.recent(batch + 1, cursor);
       const end = numbers.length <= batch;
       if (!end) numbers.pop();
-      const pages = await this.pagesAmong(numbers, blocks);
+      const named = await this.namesAmong(numbers, names);
+      this.keepSearchNames(end ? undefined : { gen: columns.gen, names });
       for (const [k, n] of numbers.entries()) {
-        const p = pages.get(n);
+        const name = named.get(n);
         cursor = [columns.lastSeen(n), n];
-        if (p && matchesSearch(terms, [p.title, p.url, displayUrl(p.url)])) {
-          items.push(fromStored(p));
+        if (!name) continue;
+        const [url, title] = name;
+        // The address as the reader knows it too (例子.example), where it differs from its ASCII form.
+        const shown = displayUrl(url);
+        if (matchesSearch(terms, shown === url ? [title, url] : [title, url, shown])) {
+          found.push(n);
           // The last page asked for: the next step goes on after it (with none left after it, this is the last step).
-          if (items.length === limit) return { items, ...(end && k === numbers.length - 1 ? { done: true } : { next: cursor, done: false }), scanned: scanned + k + 1 };
+          if (found.length === limit) return { items: await records(), ...(end && k === numbers.length - 1 ? { done: true } : { next: cursor, done: false }), scanned: scanned + k + 1 };
         }
       }
       scanned += numbers.length;
-      if (end) return { items, done: true, scanned };
+      if (end) return { items: await records(), done: true, scanned };
     }
-    return { items, ...(cursor ? { next: cursor } : {}), done: false, scanned };
+    return { items: await records(), ...(cursor ? { next: cursor } : {}), done: false, scanned };
+  }
+
+  /** Keeps a search's names for the next step, at most SEARCH_KEPT_GROUPS groups and for SEARCH_KEPT_MS (none: drops them). */
+  private keepSearchNames(kept: { gen: number; names: Map<number, Names | undefined> } | undefined): void {
+    clearTimeout(this.searchNamesTimer);
+    this.searchNames = kept && kept.names.size <= SEARCH_KEPT_GROUPS ? kept : undefined;
+    if (this.searchNames) this.searchNamesTimer = setTimeout(() => this.keepSearchNames(undefined), SEARCH_KEPT_MS);
   }
 
   /** Records in page-number order after number `after`, `limit` at a time: the export reads the history this way. */

@@ -2,11 +2,11 @@
 // (core's pageIdentity), kept in blocks of pages by page number (layout.ts), with the columns a
 // lookup scans and the passage index beside them; docs/storage.md says why.
 import type { DBSchema } from 'idb';
-import type { Block, StoredPage, StoreMeta } from './layout';
+import type { Block, Names, StoredPage, StoreMeta } from './layout';
 import type { NotSamePair } from './history-file';
 
 export const DB_NAME = 'deja-read';
-export const DB_VERSION = 7;
+export const DB_VERSION = 8;
 
 /** A page's record as the rest of the extension sees it (a block keeps it more compactly: layout.ts). */
 export interface PageRecord {
@@ -129,6 +129,8 @@ export interface ImportRun {
 export interface DejaReadDB extends DBSchema {
   /** Blocks of PAGES_PER_BLOCK pages, by block number (page number / PAGES_PER_BLOCK). */
   blocks: { key: number; value: Block };
+  /** The addresses and titles of a block's pages, by block number: what the History page's search reads (since version 8). */
+  names: { key: number; value: Names };
   /** Column segments (columns.ts), key [group, segment number], and the delta, key ['delta', 0]: typed arrays by column. */
   columns: { key: [string, number]; value: unknown };
   /** Runs of the passage index (anchor-index.ts), key [bucket, run number]: (anchor, page) pairs. */

@@ -1,7 +1,7 @@
 import { openDB } from 'idb';
 import { describe, expect, it, vi } from 'vitest';
 import { everyPage } from './helpers';
-import { ABANDONED_STAGING_MS, CHUNKS_PER_APPLY, DB_NAME, ImportIncompleteError, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
+import { ABANDONED_STAGING_MS, CHUNKS_PER_APPLY, DB_NAME, ImportIncompleteError, type Forgotten, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
 import { StorageFullError } from '../../src/storage/errors';
 
 const visit = (url: string, fp: string, title = url): Visit => ({ url, title, fp, algo: 'dr1', textLength: 500, lang: 'en' });
@@ -188,6 +188,54 @@ describe('PageRepository: forgetting and listing', () => {
     await r.recordVisit(visit('http://xn--fsqu00a.example/a/watch', '0123456789abcdef'), 2000);
     expect((await r.listRecent(10, undefined, '例子')).items.map((p) => p.url)).toEqual(['http://xn--fsqu00a.example/a/watch']);
     expect((await r.listRecent(10, undefined, 'fsqu00a')).items.map((p) => p.url)).toEqual(['http://xn--fsqu00a.example/a/watch']);
+  });
+
+  it('answers a search of a large history in steps of about a second, each going on where the last stopped', async () => {
+    const r = await repo();
+    // 4,500 pages in one write (as an Undo brings pages back), every 1,000th titled "Rare".
+    const pages = Array.from({ length: 4_500 }, (_, i) => ({ url: `https://a.example/${i}`, title: i % 1000 === 250 ? `Rare ${i}` : `Common ${i}`, fp: '0123456789abcdef', algo: 'dr1', textLength: 500, lang: 'en', firstSeen: i, lastSeen: i, visits: 1 }));
+    await r.restore({ pages, pairs: [], imports: [] });
+    // A clock that moves 0.6 s each time it is read: the step looks through a second batch of 2,000
+    // pages, then answers.
+    let now = 0;
+    const clock = () => (now += 600);
+    const first = await r.listRecent(10, undefined, 'rare', Infinity, clock);
+    expect([first.items.map((p) => p.title), first.scanned, first.done]).toEqual([['Rare 4250', 'Rare 3250', 'Rare 2250', 'Rare 1250'], 4_000, false]);
+    // A page recorded between two steps, last seen among the pages the next step looks through, is
+    // found by it: the names a step keeps for the next are of the history as it was.
+    await r.recordVisit({ ...visit('https://b.example/late', '0123456789abcdef'), title: 'Rare late' }, 300);
+    const rest = await r.listRecent(10, first.next, 'rare', Infinity, clock);
+    expect([rest.items.map((p) => p.title), rest.scanned, rest.done]).toEqual([['Rare late', 'Rare 250'], 501, true]);
+    // Without the clock's hurry, one step looks through them all.
+    const all = await r.listRecent(10, undefined, 'rare');
+    expect([all.items.length, all.scanned, all.done]).toEqual([6, 4_501, true]);
+  });
+
+  it('finds a page by its title and address as they are now: retitled, forgotten, brought back, read over https, cleared', async () => {
+    const r = await repo();
+    const titled = (url: string, title: string, at: number) => r.recordVisit({ ...visit(url, '0123456789abcdef'), title }, at);
+    const search = async (q: string) => (await r.listRecent(10, undefined, q)).items.map((p) => `${p.url} ${p.title}`);
+    for (let i = 0; i < 20; i++) await titled(`https://a.example/${i}`, `Filler ${i}`, 1000 + i);
+    await titled('http://news.example/story', 'Draft headline', 2000);
+    expect(await search('draft')).toEqual(['http://news.example/story Draft headline']);
+    // Read again under a new title, then over https: found by the new title at its new address only.
+    await titled('http://news.example/story', 'Final headline', 2001);
+    expect(await search('draft')).toEqual([]);
+    expect(await search('final')).toEqual(['http://news.example/story Final headline']);
+    await titled('https://news.example/story', 'Final headline', 2002);
+    expect(await search('news.example')).toEqual(['https://news.example/story Final headline']);
+    // Forgotten, it is found no more; brought back by Undo, it is found again; and so for a whole site.
+    const gone: Forgotten = { pages: [], pairs: [], imports: [], numbers: [] };
+    await r.forget('https://news.example/story', gone);
+    expect(await search('final')).toEqual([]);
+    await r.restore(gone);
+    expect(await search('final')).toEqual(['https://news.example/story Final headline']);
+    expect(await r.forgetSite('a.example')).toBe(20);
+    expect(await search('filler')).toEqual([]);
+    await r.clear();
+    expect(await search('final')).toEqual([]);
+    await titled('https://b.example/new', 'Final thoughts', 3000);
+    expect(await search('final')).toEqual(['https://b.example/new Final thoughts']);
   });
 
   it('finds a page by every word typed, in Simplified or Traditional characters, full- or half-width', async () => {
