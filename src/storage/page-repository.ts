@@ -104,28 +104,14 @@ const SEARCH_STEP_MS = 1_000;
  */
 const SEARCH_KEPT_GROUPS = 512;
 const SEARCH_KEPT_MS = 30_000;
-/** Groups of names made a transaction after an upgrade (nameOldPages): 64 blocks, about 0.2 s in Chromium, which a visit may wait for. */
+/** Groups of names made a transaction after an upgrade (nameOldPages): 64 blocks, up to about 0.4 s in Chromium (bench:store), which a visit may wait for. */
 const NAME_BATCH = 4;
 
-/**
- * Values of a store keyed by block number, for these blocks (undefined where there is none), and
- * any others a range read between them. Blocks that lie close together (a history's pages read in
- * the order they were recorded, as most are) are read as one range, which Chromium reads far
- * quicker than as many values one by one; others one by one.
- */
-async function readAmong<V>(store: { getAll(range: IDBKeyRange): Promise<V[]>; getAllKeys(range: IDBKeyRange): Promise<number[]>; get(key: number): Promise<V | undefined> }, wanted: readonly number[]): Promise<Map<number, V | undefined>> {
-  const out = new Map<number, V | undefined>(wanted.map((b) => [b, undefined]));
-  const low = Math.min(...wanted);
-  const high = Math.max(...wanted);
-  if (high - low + 1 <= 2 * wanted.length) {
-    const range = IDBKeyRange.bound(low, high);
-    const [values, keys] = await Promise.all([store.getAll(range), store.getAllKeys(range)]);
-    keys.forEach((k, i) => out.set(k, values[i]));
-  } else {
-    const values = await Promise.all(wanted.map((b) => store.get(b)));
-    wanted.forEach((b, i) => out.set(b, values[i]));
-  }
-  return out;
+/** The names of a group, from its blocks (a history upgraded from version 7 holds none for it until nameOldPages reaches it). */
+async function namesInBlocks(blocks: { getAllKeys(range: IDBKeyRange): Promise<number[]>; getAll(range: IDBKeyRange): Promise<Block[]> }, group: number): Promise<Names> {
+  const range = blocksOfNames(group);
+  const [keys, values] = await Promise.all([blocks.getAllKeys(range), blocks.getAll(range)]);
+  return namesFrom(group, keys, values);
 }
 
 /** What a page's lookup finds in one transaction (PageRepository.lookup). */
@@ -322,12 +308,7 @@ export class PageWrite {
     const blocks = this.tx.objectStore('blocks');
     return Promise.all(
       [...this.changedNames].map(async ([group, changes]): Promise<[number, Names]> => {
-        let value = await names.get(group);
-        if (!value) {
-          const range = blocksOfNames(group);
-          const [keys, values] = await Promise.all([blocks.getAllKeys(range), blocks.getAll(range)]);
-          value = namesFrom(group, keys, values);
-        }
+        const value = (await names.get(group)) ?? (await namesInBlocks(blocks, group));
         for (const [n, name] of changes) value.pages[n - group * PAGES_PER_NAMES] = name;
         return [group, value];
       }),
@@ -442,9 +423,7 @@ export class PageRepository {
         groups
           .filter((g) => !had.includes(g))
           .map(async (g) => {
-            const range = blocksOfNames(g);
-            const [keys, values] = await Promise.all([tx.objectStore('blocks').getAllKeys(range), tx.objectStore('blocks').getAll(range)]);
-            const value = namesFrom(g, keys, values);
+            const value = await namesInBlocks(tx.objectStore('blocks'), g);
             named++;
             return value.pages.some((p) => p) ? tx.objectStore('names').put(value, g) : undefined;
           }),
@@ -576,11 +555,24 @@ export class PageRepository {
     const missing = [...new Set(numbers.map(namesGroupOf))].filter((g) => !names.has(g));
     if (missing.length) {
       const tx = this.db.transaction(['names', 'blocks'], 'readonly');
-      for (const [g, value] of await readAmong(tx.objectStore('names'), missing)) names.set(g, value);
-      const blocks = tx.objectStore('blocks');
+      const store = tx.objectStore('names');
+      // Groups that lie close together (a history's pages read in the order they were recorded, as
+      // most are) are read as one range, which Chromium reads far quicker than as many values one
+      // by one; others one by one.
+      const low = Math.min(...missing);
+      const high = Math.max(...missing);
+      for (const g of missing) names.set(g, undefined);
+      if (high - low + 1 <= 2 * missing.length) {
+        const range = IDBKeyRange.bound(low, high);
+        const [values, keys] = await Promise.all([store.getAll(range), store.getAllKeys(range)]);
+        keys.forEach((k, i) => names.set(k, values[i]));
+      } else {
+        const values = await Promise.all(missing.map((g) => store.get(g)));
+        missing.forEach((g, i) => names.set(g, values[i]));
+      }
       const unnamed = missing.filter((g) => !names.get(g));
-      const read = await Promise.all(unnamed.map((g) => Promise.all([blocks.getAllKeys(blocksOfNames(g)), blocks.getAll(blocksOfNames(g))])));
-      unnamed.forEach((g, i) => names.set(g, namesFrom(g, ...read[i])));
+      const read = await Promise.all(unnamed.map((g) => namesInBlocks(tx.objectStore('blocks'), g)));
+      unnamed.forEach((g, i) => names.set(g, read[i]));
     }
     const out = new Map<number, Name>();
     for (const n of numbers) {

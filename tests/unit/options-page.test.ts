@@ -45,6 +45,13 @@ async function appliedInPart(bg: ReturnType<typeof makeBackground>, n: number): 
   await imports.commit('import-closed', 'c'.repeat(64), n, n, bg.clock.now, 0);
 }
 
+/** An options page opened again has nothing more to tell. */
+async function toldOnce(): Promise<void> {
+  await openOptions();
+  await new Promise((r) => setTimeout(r, 200));
+  expect(status()).toBe('');
+}
+
 function background() {
   const bg = makeBackground();
   fake.call = (type, req) => bg.call(type as never, req as never);
@@ -84,10 +91,7 @@ describe('the options page, after an import its own page did not see end', () =>
     await openOptions();
     await vi.waitFor(() => expect(status()).toBe(`An import stopped at ${at(left)}: its page was closed or reloaded before anything was added to your history. To import the file, choose it again.`));
     expect(document.getElementById('stats')?.textContent).toBe('0 pages recorded.');
-    // Opened again: nothing more to tell.
-    await openOptions();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(status()).toBe('');
+    await toldOnce();
   });
 
   it('follows an import still being applied with its bar, then says what it did, once', async () => {
@@ -105,9 +109,7 @@ describe('the options page, after an import its own page did not see end', () =>
     await vi.waitFor(() => expect(status()).toBe(`An import finished at ${at(done)}, after its page was closed. Imported ${n} pages: ${n} added, 0 merged with pages already here, 0 already up to date.`), { timeout: 3_000 });
     expect(bar.hidden).toBe(true);
     await vi.waitFor(() => expect(document.getElementById('stats')?.textContent).toBe(`${n} pages recorded.`));
-    await openOptions();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(status()).toBe('');
+    await toldOnce();
   });
 
   it('tells an import that stopped and one still being applied, one after the other', async () => {

@@ -21,6 +21,8 @@ function byHashes(oldText: string, newText: string, elsewhere = true): HashedWha
 }
 
 /** The reference: passages of the new text whatsNew marks new. */
+/** Each passage's words of prose, to two places. */
+const words = (text: string) => pagePassages(text).map((p) => Math.round(p.words * 100) / 100);
 const referenceNew = (oldText: string, newText: string) => whatsNew(oldText, newText).passages.filter((p) => p.isNew).map((p) => newText.slice(p.start, p.end));
 
 describe('hash-only what is new', () => {
@@ -334,7 +336,6 @@ describe('a dateline added to a revision', () => {
   });
 
   it('counts no word of a web address, and none in a line that is mostly an address (a source or "printed from" line)', () => {
-    const words = (text: string) => pagePassages(text).map((p) => Math.round(p.words * 100) / 100);
     expect(words('Printed from https://news.example/2024/05/14/harbour-bridge-vote')).toEqual([0]);
     expect(words('打印自 http://news.example/zh/print/2024/05/14/harbour-bridge-vote')).toEqual([0]);
     expect(words('转载自：海港日报\u3000原文链接：http://news.example/zh/2024/05/14/harbour-bridge-vote')).toEqual([0]);
@@ -370,7 +371,6 @@ describe('a dateline added to a revision', () => {
   });
 
   it('counts the words of a passage without its numbers, and Han and kana at 1.5 to a word', () => {
-    const words = (text: string) => pagePassages(text).map((p) => Math.round(p.words * 100) / 100);
     expect(words('Updated March 10, 2017, at 10:15 a.m.')).toEqual([5]);
     expect(words('Score: 3-1 (2-0 at half time), 45,000 watching.')).toEqual([5]);
     expect(words('（２０１７年３月１０日 １０時１５分 追記）')).toEqual([4.67]);
