@@ -1216,7 +1216,9 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   let searchNone!: Awaited<ReturnType<typeof search>>;
   if (opts.profileSearch && port) log(`the service worker during a search that finds nothing:\n${await profileWorker(port, extensionId, async () => void (searchNone = await search('zqxjvw')))}`);
   else searchNone = await search('zqxjvw');
-  const searchCommon = await search(WORDS[0]);
+  let searchCommon!: Awaited<ReturnType<typeof search>>;
+  if (opts.profileSearch && port) log(`the service worker during a search for a common word:\n${await profileWorker(port, extensionId, async () => void (searchCommon = await search(WORDS[0])))}`);
+  else searchCommon = await search(WORDS[0]);
   // Over CDP as source (the extension page's policy forbids eval, not DevTools).
   const naming = (await page.evaluate(`(${NAME_PAGES})()`)) as { ms: number; longestMs: number; groups: number };
   log(`the naming after an upgrade from version 7, done again: ${naming.groups} groups of 256 pages in ${seconds(naming.ms)}, the longest transaction ${naming.longestMs.toFixed(0)} ms`);

@@ -6,7 +6,7 @@
 // layout.ts; the columns are held in memory between events as a cache that any write brings up to
 // date, and that a background started anew reads back (docs/storage.md).
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { ANCHOR_COUNT, bothSchemes, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, schemeFree, searchTerms } from '../core';
+import { ANCHOR_COUNT, bothSchemes, comparableAlgorithms, displayUrl, fromHex, hammingHalves, matchesSearch, otherScheme, pageIdentity, PROBE_COUNT, schemeFree, searchTerms, type SearchTerm } from '../core';
 import { ADDRESS, addEntries, ANCHOR, anchorEntries, CANONICAL, findAnchors, findKeys, type Anchors, type AnchorStore, type WritableAnchorStore } from './anchor-index';
 import { ALL_GROUPS, Columns, FIRST_GROUPS, LOOKUP_GROUPS, NO_PAGE, type Group } from './columns';
 import { asStorageError } from './errors';
@@ -93,16 +93,34 @@ export interface ReadLink {
  */
 export type ListCursor = [number, number];
 
-/** Pages a history search reads at a time. */
+/**
+ * What a history search has learned so far, for the columns at write count `gen`: which groups of
+ * names it has read (one byte per group) and which pages matched (one bit per page number): about
+ * 130 KB at 10^6 pages, however many match.
+ */
+interface SearchState {
+  gen: number;
+  key: string;
+  terms: readonly SearchTerm[];
+  read: Uint8Array;
+  matches: Uint8Array;
+}
+
+/**
+ * Pages a history search takes in the order of their last visits at a time: SEARCH_BATCH first
+ * (what a common word needs), twice as many each batch after in the same step, up to
+ * SEARCH_BATCH_MAX (each batch looks through every page's last visit: 10^6 of them).
+ */
 const SEARCH_BATCH = 2_000;
-/** How long a step of a history search goes on looking (a batch begun is finished) before it answers with what it has. */
+const SEARCH_BATCH_MAX = 64_000;
+/** How long a step of a history search goes on looking before it answers with what it has. */
 const SEARCH_STEP_MS = 1_000;
 /**
- * The names a search step keeps for the next, at most (groups of PAGES_PER_NAMES pages: 131,072
- * pages, about 20 MB), and for how long. At 10^5 pages whose last visits are in no order of their
- * numbers, every step read all of them again: 6 steps, 6.6 s in Chromium (bench:store).
+ * Groups of names a search reads in one transaction, at most (about 1 MB): a step looks at the
+ * clock between two such reads.
  */
-const SEARCH_KEPT_GROUPS = 512;
+const SEARCH_GROUPS_READ = 32;
+/** How long a search's state (which groups it has read, which pages matched) is kept for its next step. */
 const SEARCH_KEPT_MS = 30_000;
 /** Groups of names made a transaction after an upgrade (nameOldPages): 64 blocks, up to about 0.4 s in Chromium (bench:store), which a visit may wait for. */
 const NAME_BATCH = 4;
@@ -369,12 +387,9 @@ export class PageRepository {
   private exportAheadTimer: ReturnType<typeof setTimeout> | undefined;
   /** The "not the same" pairs, once read (a few: each is a click of the reader's). Only this class writes them. */
   private dismissals: Promise<Set<string>> | undefined;
-  /**
-   * The names the last search step read, for the next step (the History page asks again within a
-   * second or two), while the columns they go with are unchanged: dropped after SEARCH_KEPT_MS.
-   */
-  private searchNames: { gen: number; names: Map<number, Names | undefined> } | undefined;
-  private searchNamesTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last search's state, for its next step (the History page asks again within a second or two). */
+  private search: SearchState | undefined;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly db: IDBPDatabase<DejaReadDB>) {
     this.imports = new ImportStore(
@@ -546,40 +561,43 @@ export class PageRepository {
   }
 
   /**
-   * The names (address, title) of the pages at these numbers, by number, read into `names` a group
-   * at a time (kept from one call to the next of one search step, so each group's names are read
-   * once a step whatever the order of its pages). A group not named yet (a history upgraded from
-   * version 7, until nameOldPages reaches it) is named from its blocks.
+   * Reads these groups' names (ascending) in one transaction and marks, in `state`, each group read
+   * and each of its pages whose title or address holds every term. A group not named yet (a history
+   * upgraded from version 7, until nameOldPages reaches it) is named from its blocks.
    */
-  private async namesAmong(numbers: readonly number[], names: Map<number, Names | undefined>): Promise<Map<number, Name>> {
-    const missing = [...new Set(numbers.map(namesGroupOf))].filter((g) => !names.has(g));
-    if (missing.length) {
-      const tx = this.db.transaction(['names', 'blocks'], 'readonly');
-      const store = tx.objectStore('names');
-      // Groups that lie close together (a history's pages read in the order they were recorded, as
-      // most are) are read as one range, which Chromium reads far quicker than as many values one
-      // by one; others one by one.
-      const low = Math.min(...missing);
-      const high = Math.max(...missing);
-      for (const g of missing) names.set(g, undefined);
-      if (high - low + 1 <= 2 * missing.length) {
-        const range = IDBKeyRange.bound(low, high);
-        const [values, keys] = await Promise.all([store.getAll(range), store.getAllKeys(range)]);
-        keys.forEach((k, i) => names.set(k, values[i]));
-      } else {
-        const values = await Promise.all(missing.map((g) => store.get(g)));
-        missing.forEach((g, i) => names.set(g, values[i]));
-      }
-      const unnamed = missing.filter((g) => !names.get(g));
-      const read = await Promise.all(unnamed.map((g) => namesInBlocks(tx.objectStore('blocks'), g)));
-      unnamed.forEach((g, i) => names.set(g, read[i]));
+  private async searchGroups(groups: readonly number[], state: SearchState): Promise<void> {
+    const tx = this.db.transaction(['names', 'blocks'], 'readonly');
+    const store = tx.objectStore('names');
+    // Groups that lie close together (a history's pages read in the order they were recorded, as
+    // most are) are read as one range, which Chromium reads far quicker than as many values one by
+    // one; others one by one.
+    const low = groups[0];
+    const high = groups[groups.length - 1];
+    const names = new Map<number, Names | undefined>();
+    if (high - low + 1 <= 2 * groups.length) {
+      const range = IDBKeyRange.bound(low, high);
+      const [values, keys] = await Promise.all([store.getAll(range), store.getAllKeys(range)]);
+      keys.forEach((k, i) => names.set(k, values[i]));
+    } else {
+      const values = await Promise.all(groups.map((g) => store.get(g)));
+      groups.forEach((g, i) => names.set(g, values[i]));
     }
-    const out = new Map<number, Name>();
-    for (const n of numbers) {
-      const name = names.get(namesGroupOf(n))?.pages[n % PAGES_PER_NAMES];
-      if (name) out.set(n, name);
+    const unnamed = groups.filter((g) => !names.get(g));
+    const read = await Promise.all(unnamed.map((g) => namesInBlocks(tx.objectStore('blocks'), g)));
+    unnamed.forEach((g, i) => names.set(g, read[i]));
+    for (const g of groups) {
+      state.read[g] = 1;
+      (names.get(g)?.pages ?? []).forEach((name, slot) => {
+        if (!name) return;
+        const [url, title] = name;
+        // The address as the reader knows it too (例子.example), where it differs from its ASCII form.
+        const shown = displayUrl(url);
+        if (matchesSearch(state.terms, shown === url ? [title, url] : [title, url, shown])) {
+          const n = g * PAGES_PER_NAMES + slot;
+          state.matches[n >> 3] |= 1 << (n & 7);
+        }
+      });
     }
-    return out;
   }
 
   /** The stored pages under these identities. */
@@ -934,13 +952,15 @@ export class PageRepository {
   /**
    * Most recently seen first, `limit` at a time; pass `next` to go on. With a query, only pages
    * whose title or URL contains each of its terms (core's searchTerms: any case or width,
-   * Traditional or Simplified), in the same order: the pages are read most recently
-   * seen first, SEARCH_BATCH at a time, for SEARCH_STEP_MS (by `clock`) and at most `maxScan` a
-   * step, so a rare query over a million pages answers in steps; `done` says whether the history is
-   * exhausted. (Until 29 November 2026 a step was 20,000 pages however long they took, and a
-   * history of 10^5 pages took 5 steps, each reading most of its names again. Until 27 November 2026 a
-   * search read pages by the number they were recorded under, and sorted each step's finds alone:
-   * after an import, in the file's order, a page read this week came after pages read years ago.)
+   * Traditional or Simplified), in the same order: the pages are looked through most recently
+   * seen first, for SEARCH_STEP_MS (by `clock`) and at most `maxScan` a step, so a rare query over a
+   * million pages answers in steps; `done` says whether the history is exhausted. Each group of
+   * names is read once in a search, whatever the order of the pages' last visits. (Earlier on 29
+   * November 2026 a step kept the names it had read for the next only up to 512 groups: at 10^6
+   * pages last seen in no order of their numbers, every step read most of the names again; and
+   * before, a step was 20,000 pages however long they took. Until 27 November 2026 a search read
+   * pages by the number they were recorded under, and sorted each step's finds alone: after an
+   * import, in the file's order, a page read this week came after pages read years ago.)
    * With a query, `scanned` says how many pages this step looked through.
    */
   async listRecent(limit: number, after?: ListCursor, query = '', maxScan = Infinity, clock: () => number = () => performance.now()): Promise<{ items: PageRecord[]; next?: ListCursor; done: boolean; scanned?: number }> {
@@ -956,48 +976,60 @@ export class PageRepository {
       const last = numbers[numbers.length - 1];
       return { items, ...(!done && last !== undefined ? { next: [columns.lastSeen(last), last] as ListCursor } : {}), done };
     }
-    // The search looks at the pages' names (their addresses and titles), then reads the records of
-    // those it keeps.
+    // The search reads the pages' names a group at a time, in the order their pages are needed
+    // (most recently seen first), and notes which of each group's pages match; then it reads the
+    // records of those it keeps. What it noted is kept for the next step while nothing is written,
+    // so each group is read once in a search, whatever the order of the pages' last visits.
+    const key = JSON.stringify(terms);
+    const kept = this.search;
+    const state: SearchState =
+      kept && kept.gen === columns.gen && kept.key === key
+        ? kept
+        : { gen: columns.gen, key, terms, read: new Uint8Array(Math.ceil(columns.size / PAGES_PER_NAMES)), matches: new Uint8Array(Math.ceil(columns.size / 8)) };
+    this.keepSearch(state);
     const found: number[] = [];
-    const records = async () => (await this.pagesAt(found)).map(({ page }) => fromStored(page));
-    const kept = this.searchNames;
-    const names = kept && kept.gen === columns.gen ? kept.names : new Map<number, Names | undefined>();
-    this.keepSearchNames(undefined);
+    const answer = async (more: { next?: ListCursor; done: boolean }, scannedNow: number) => ({ items: (await this.pagesAt(found)).map(({ page }) => fromStored(page)), ...more, scanned: scannedNow });
     const until = clock() + SEARCH_STEP_MS;
     let cursor = after;
     let scanned = 0;
-    while (scanned < maxScan && (scanned === 0 || clock() < until)) {
+    for (let batch = SEARCH_BATCH; ; batch = Math.min(2 * batch, SEARCH_BATCH_MAX)) {
       // One more than a batch tells whether any remain after it.
-      const batch = Math.min(SEARCH_BATCH, maxScan - scanned);
-      const numbers = columns.recent(batch + 1, cursor);
-      const end = numbers.length <= batch;
+      const take = Math.min(batch, maxScan - scanned);
+      const numbers = columns.recent(take + 1, cursor);
+      const end = numbers.length <= take;
       if (!end) numbers.pop();
-      const named = await this.namesAmong(numbers, names);
-      this.keepSearchNames(end ? undefined : { gen: columns.gen, names });
       for (const [k, n] of numbers.entries()) {
-        const name = named.get(n);
+        if (!state.read[namesGroupOf(n)]) {
+          // Time is up: answer with what this step found, to go on after the last page it decided.
+          if (scanned + k > 0 && clock() >= until) return answer({ ...(cursor ? { next: cursor } : {}), done: false }, scanned + k);
+          const groups = new Set<number>();
+          for (let i = k; i < numbers.length && groups.size < SEARCH_GROUPS_READ; i++) {
+            const g = namesGroupOf(numbers[i]);
+            if (!state.read[g]) groups.add(g);
+          }
+          await this.searchGroups([...groups].sort((a, b) => a - b), state);
+        }
         cursor = [columns.lastSeen(n), n];
-        if (!name) continue;
-        const [url, title] = name;
-        // The address as the reader knows it too (例子.example), where it differs from its ASCII form.
-        const shown = displayUrl(url);
-        if (matchesSearch(terms, shown === url ? [title, url] : [title, url, shown])) {
+        if (state.matches[n >> 3] & (1 << (n & 7))) {
           found.push(n);
           // The last page asked for: the next step goes on after it (with none left after it, this is the last step).
-          if (found.length === limit) return { items: await records(), ...(end && k === numbers.length - 1 ? { done: true } : { next: cursor, done: false }), scanned: scanned + k + 1 };
+          if (found.length === limit) return answer(end && k === numbers.length - 1 ? { done: true } : { next: cursor, done: false }, scanned + k + 1);
         }
       }
       scanned += numbers.length;
-      if (end) return { items: await records(), done: true, scanned };
+      if (end) {
+        this.keepSearch(undefined);
+        return answer({ done: true }, scanned);
+      }
+      if (scanned >= maxScan || clock() >= until) return answer({ ...(cursor ? { next: cursor } : {}), done: false }, scanned);
     }
-    return { items: await records(), ...(cursor ? { next: cursor } : {}), done: false, scanned };
   }
 
-  /** Keeps a search's names for the next step, at most SEARCH_KEPT_GROUPS groups and for SEARCH_KEPT_MS (none: drops them). */
-  private keepSearchNames(kept: { gen: number; names: Map<number, Names | undefined> } | undefined): void {
-    clearTimeout(this.searchNamesTimer);
-    this.searchNames = kept && kept.names.size <= SEARCH_KEPT_GROUPS ? kept : undefined;
-    if (this.searchNames) this.searchNamesTimer = setTimeout(() => this.keepSearchNames(undefined), SEARCH_KEPT_MS);
+  /** Keeps a search's state for its next step, for SEARCH_KEPT_MS (none: drops it). */
+  private keepSearch(state: SearchState | undefined): void {
+    clearTimeout(this.searchTimer);
+    this.search = state;
+    if (state) this.searchTimer = setTimeout(() => this.keepSearch(undefined), SEARCH_KEPT_MS);
   }
 
   /** Records in page-number order after number `after`, `limit` at a time: the export reads the history this way. */
