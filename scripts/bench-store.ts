@@ -810,6 +810,8 @@ const NAME_PAGES = `async () => {
   const done = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
   const db = await done(indexedDB.open('deja-read'));
   try {
+    // A build of version 7 or before (--extension) has no names to write.
+    if (!db.objectStoreNames.contains('names')) return { ms: 0, longestMs: 0, groups: 0 };
     const start = performance.now();
     const keys = await done(db.transaction('blocks').objectStore('blocks').getAllKeys());
     let high = keys.length ? Math.floor(keys[keys.length - 1] / 16) + 1 : 0;
@@ -1020,6 +1022,8 @@ interface Result {
   /** The History page's search: a word no title holds (the whole history looked through), and a common word (the first 50 found). */
   searchNoMatchMs: number;
   searchFirst50Ms: number;
+  /** The History page opened: its first 50 pages, each with the copies it shows under it (a lookup each). */
+  listFirst50Ms: number;
   /** The naming that follows an upgrade from version 7, done again (every block read and its names written), and its longest transaction. */
   namingMs: number;
   namingLongestTxMs: number;
@@ -1210,7 +1214,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       },
       { query },
     );
-    log(`history search for "${query}": ${r.found} found in ${seconds(r.ms)}, ${r.steps} requests`);
+    log(`${query ? `history search for "${query}"` : 'the history list, opened'}: ${r.found} found in ${seconds(r.ms)}, ${r.steps} requests`);
     return r;
   };
   let searchNone!: Awaited<ReturnType<typeof search>>;
@@ -1219,6 +1223,9 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
   let searchCommon!: Awaited<ReturnType<typeof search>>;
   if (opts.profileSearch && port) log(`the service worker during a search for a common word:\n${await profileWorker(port, extensionId, async () => void (searchCommon = await search(WORDS[0])))}`);
   else searchCommon = await search(WORDS[0]);
+  let listFirst!: Awaited<ReturnType<typeof search>>;
+  if (opts.profileSearch && port) log(`the service worker while the History page opens:\n${await profileWorker(port, extensionId, async () => void (listFirst = await search('')))}`);
+  else listFirst = await search('');
   // Over CDP as source (the extension page's policy forbids eval, not DevTools).
   const naming = (await page.evaluate(`(${NAME_PAGES})()`)) as { ms: number; longestMs: number; groups: number };
   log(`the naming after an upgrade from version 7, done again: ${naming.groups} groups of 256 pages in ${seconds(naming.ms)}, the longest transaction ${naming.longestMs.toFixed(0)} ms`);
@@ -1340,6 +1347,7 @@ async function run(opts: Options, context: BrowserContext, profile: string, site
       fpFindD7P95Ms: round(d7.p95, 3),
       searchNoMatchMs: Math.round(searchNone.ms),
       searchFirst50Ms: Math.round(searchCommon.ms),
+      listFirst50Ms: Math.round(listFirst.ms),
       namingMs: Math.round(naming.ms),
       namingLongestTxMs: Math.round(naming.longestMs),
       exportPerSec: Math.round(exported.pages / (exported.ms / 1000)),
@@ -1386,6 +1394,7 @@ function printTable(r: Result, d: Details): void {
     ['fingerprint blocks only, d ≤ 3', `p50 ${r.fpFindD3P50Ms.toFixed(2)} ms, p95 ${r.fpFindD3P95Ms.toFixed(2)} ms`, `history:findSimilar; ${d.perQueryD3}`],
     ['fingerprint blocks only, d ≤ 7', `p50 ${r.fpFindD7P50Ms.toFixed(2)} ms, p95 ${r.fpFindD7P95Ms.toFixed(2)} ms`, `history:findSimilar, 68 probes; ${d.perQueryD7}`],
     ['History search', `no match ${seconds(r.searchNoMatchMs)}; first 50 of a common word ${seconds(r.searchFirst50Ms)}`, 'history:list as the History page asks, 50 at a time, until 50 are found or none remain'],
+    ['History page opened', `first 50 pages ${seconds(r.listFirst50Ms)}`, 'history:list without a query: 50 pages, each with the copies shown under it (a lookup each)'],
     ['export (JSON text)', `${n(r.exportPerSec)} records/s`, `${seconds(d.exportMs)}, of it chunk reads ${seconds(d.exportReadMs)}; ${(d.exportBytes / 1e6).toFixed(1)} MB`],
     ['import (the options page, the exported file chosen)', `${n(r.importPerSec)} records/s`, `reading and staging ${seconds(d.importReadMs)}, applying ${seconds(d.importApplyMs)}`],
     ['background memory (MiB)', `before ${r.heapMB.before.toFixed(2)}, after the lookups ${r.heapMB.lookups.toFixed(2)}, after the re-import ${r.heapMB.after.toFixed(2)}`, d.heapSource],
