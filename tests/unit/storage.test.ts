@@ -1,5 +1,5 @@
 import { openDB } from 'idb';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { everyPage } from './helpers';
 import { ABANDONED_STAGING_MS, CHUNKS_PER_APPLY, DB_NAME, ImportIncompleteError, type Forgotten, type ListCursor, openDejaReadDB, PageRepository, type PageRecord, type Visit } from '../../src/storage';
 import { StorageFullError } from '../../src/storage/errors';
@@ -200,17 +200,18 @@ describe('PageRepository: forgetting and listing', () => {
     await r.restore({ pages, pairs: [], imports: [] });
     const expected = pages.filter((p) => p.title.startsWith('Rare')).sort((a, b) => b.lastSeen - a.lastSeen).map((p) => p.title);
     // How many groups of names the search reads: one by one (get) or as a range (getAll).
-    const proto = IDBObjectStore.prototype;
-    let groupsRead = 0;
-    const get = vi.spyOn(proto, 'get');
-    const getAll = vi.spyOn(proto, 'getAll');
+    const get = vi.spyOn(IDBObjectStore.prototype, 'get');
+    const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+    onTestFinished(() => {
+      get.mockRestore();
+      getAll.mockRestore();
+    });
     const counting = () => {
-      groupsRead = 0;
-      for (const c of get.mock.contexts) if ((c as IDBObjectStore).name === 'names') groupsRead++;
+      let groups = get.mock.contexts.filter((c) => (c as IDBObjectStore).name === 'names').length;
       getAll.mock.calls.forEach(([range], i) => {
-        if ((getAll.mock.contexts[i] as IDBObjectStore).name === 'names' && range instanceof IDBKeyRange) groupsRead += (range.upper as number) - (range.lower as number) + 1;
+        if ((getAll.mock.contexts[i] as IDBObjectStore).name === 'names' && range instanceof IDBKeyRange) groups += (range.upper as number) - (range.lower as number) + 1;
       });
-      return groupsRead;
+      return groups;
     };
     // A clock by which reading a group of names takes 30 ms (and nothing else takes time).
     const clock = () => counting() * 30;
@@ -249,8 +250,6 @@ describe('PageRepository: forgetting and listing', () => {
     // Without the clock's hurry, one step looks through them all.
     const all = await r.listRecent(100, undefined, 'rare');
     expect([all.items.length, all.scanned, all.done]).toEqual([21, count + 1, true]);
-    get.mockRestore();
-    getAll.mockRestore();
   });
 
   it('finds a page by its title and address as they are now: retitled, forgotten, brought back, read over https, cleared', async () => {
