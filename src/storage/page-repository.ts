@@ -562,8 +562,9 @@ export class PageRepository {
 
   /**
    * Reads these groups' names (ascending) in one transaction and marks, in `state`, each group read
-   * and each of its pages whose title or address holds every term. A group not named yet (a history
-   * upgraded from version 7, until nameOldPages reaches it) is named from its blocks.
+   * and each of its pages whose title or address holds every term; read as a range, the groups
+   * between them are taken too. A group not named yet (a history upgraded from version 7, until
+   * nameOldPages reaches it) is named from its blocks.
    */
   private async searchGroups(groups: readonly number[], state: SearchState): Promise<void> {
     const tx = this.db.transaction(['names', 'blocks'], 'readonly');
@@ -585,9 +586,10 @@ export class PageRepository {
     const unnamed = groups.filter((g) => !names.get(g));
     const read = await Promise.all(unnamed.map((g) => namesInBlocks(tx.objectStore('blocks'), g)));
     unnamed.forEach((g, i) => names.set(g, read[i]));
-    for (const g of groups) {
+    for (const [g, value] of names) {
+      if (state.read[g]) continue;
       state.read[g] = 1;
-      (names.get(g)?.pages ?? []).forEach((name, slot) => {
+      (value?.pages ?? []).forEach((name, slot) => {
         if (!name) return;
         const [url, title] = name;
         // The address as the reader knows it too (例子.example), where it differs from its ASCII form.

@@ -129,7 +129,7 @@ export interface ImportRun {
 export interface DejaReadDB extends DBSchema {
   /** Blocks of PAGES_PER_BLOCK pages, by block number (page number / PAGES_PER_BLOCK). */
   blocks: { key: number; value: Block };
-  /** The addresses and titles of a block's pages, by block number: what the History page's search reads (since version 8). */
+  /** The addresses and titles of a group's pages (PAGES_PER_NAMES of them), by group number: what the History page's search reads (since version 8). */
   names: { key: number; value: Names };
   /** Column segments (columns.ts), key [group, segment number], and the delta, key ['delta', 0]: typed arrays by column. */
   columns: { key: [string, number]; value: unknown };
